@@ -1,0 +1,68 @@
+"""The `tengen` command: one subcommand per job, each a thin adapter over the library.
+
+Bad input gives a one-line `tengen: error: ...` message on stderr and exit status 2; never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable
+
+from tengen.go.sgf import SgfError
+
+Handler = Callable[[argparse.Namespace], int]
+_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Handler, str]] = {}
+
+
+class CliError(Exception):
+    """A user-facing error: printed as one line, exit status 2."""
+
+
+def command(name: str, help_text: str):
+    """Register a subcommand: the decorated function adds arguments; `handler` runs it."""
+
+    def register(add_arguments):
+        def with_handler(handler: Handler):
+            _COMMANDS[name] = (add_arguments, handler, help_text)
+            return handler
+
+        add_arguments.handler = with_handler
+        return add_arguments
+
+    return register
+
+
+def _load_commands() -> None:
+    from tengen.commands import gtp_cmd, show_cmd, score_cmd  # noqa: F401  (registration side effects)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    _load_commands()
+    parser = argparse.ArgumentParser(prog="tengen", description="Go endgame analysis, evaluation and play.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (add_arguments, handler, help_text) in _COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        add_arguments(p)
+        p.set_defaults(handler=handler)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.handler(args)
+    except (CliError, SgfError, ValueError, OSError) as exc:
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"tengen: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tengen: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""`tengen show FILE.sgf [--move N]`: the position as an ASCII board with last move, prisoners, to-play."""
+from __future__ import annotations
+
+import argparse
+
+from tengen.cli import command
+from tengen.commands.position_args import add_position_arguments, load_position
+
+
+@command("show", "print a position of a game record")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_position_arguments(parser)
+
+
+@add_arguments.handler
+def run(args: argparse.Namespace) -> int:
+    from tengen.go.colors import BLACK, WHITE
+    from tengen.go.coords import to_gtp
+    from tengen.go.diagram import render
+
+    game, board = load_position(args)
+    n = len(board.moves) if args.move is None else args.move
+    print(render(board))
+    last = board.moves[-1] if board.moves else None
+    last_text = f"{'B' if last[0] == BLACK else 'W'} {to_gtp(last[1], board.height)}" if last else "none"
+    caps = board.captures
+    print(f"move {n} of {len(game.moves)}; last move: {last_text}; to play: {'Black' if board.to_play == BLACK else 'White'}")
+    print(f"prisoners: Black has captured {caps[BLACK]}, White has captured {caps[WHITE]}")
+    print(f"rules: {game.rules.name}, komi {game.komi:g}, handicap {game.handicap}; result: {game.result or 'unknown'}")
+    del WHITE
+    return 0

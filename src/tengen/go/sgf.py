@@ -1,0 +1,323 @@
+"""SGF in and out through sgfmill: a `Game` (setup stones, moves, komi, rules, handicap, result) and
+writing analysis back as comments, markup and variations.
+
+Real-world files are messy; we repair what has one obvious meaning (a missing leading '(', komi
+written x100 or in Chinese "zi" units, undeclared non-UTF-8 bytes) and otherwise raise `SgfError`, whose
+message is one line naming the file and the problem.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from sgfmill import sgf as sgfmill_sgf
+
+from tengen.go.board import Board, IllegalMove
+from tengen.go.colors import BLACK, WHITE
+from tengen.go.coords import Move, Point, to_gtp
+from tengen.go.rules import Rules
+
+MAX_SGF_BYTES = 16 * 1024 * 1024
+FALLBACK_ENCODINGS = ("utf-8", "gb18030", "latin-1")
+
+
+class SgfError(ValueError):
+    """An SGF file that cannot be used: one line naming the file and the problem."""
+
+    def __init__(self, source: str, problem: str):
+        self.source, self.problem = source, problem
+        super().__init__(f"{source}: {problem}")
+
+
+@dataclass
+class Event:
+    """One main-line step: a move (`color`, `point`; point None = pass) or a setup node (AB/AW/AE)."""
+
+    color: int = 0
+    point: Move = None
+    setup_black: tuple[Point, ...] = ()
+    setup_white: tuple[Point, ...] = ()
+    setup_empty: tuple[Point, ...] = ()
+    node: object = None
+
+    @property
+    def is_move(self) -> bool:
+        return self.color != 0
+
+
+@dataclass
+class Game:
+    """A game record: board size, rules (with komi), handicap, root setup, main-line events, result."""
+
+    width: int
+    height: int
+    rules: Rules
+    handicap: int = 0
+    result: Optional[str] = None
+    events: list[Event] = field(default_factory=list)
+    sgf: object = None  # the sgfmill Sgf_game, kept for writing analysis back
+    source: str = "<sgf>"
+    first_player: int = BLACK
+
+    @property
+    def moves(self) -> list[tuple[int, Move]]:
+        """The main line's moves (colour, point)."""
+        return [(e.color, e.point) for e in self.events if e.is_move]
+
+    @property
+    def komi(self) -> float:
+        return self.rules.komi
+
+    def board_at(self, move_number: Optional[int] = None, strict: bool = True) -> Board:
+        """The position after `move_number` moves of the main line (None = the end).
+
+        Setup nodes are applied where they stand. With `strict`, an illegal move raises SgfError naming
+        the move; otherwise illegal moves are forced by setup (as many editors do) and the game goes on.
+        """
+        total = len(self.moves)
+        if move_number is None:
+            move_number = total
+        if not 0 <= move_number <= total:
+            raise SgfError(self.source, f"move {move_number} is out of range (the game has {total} moves)")
+        board = Board(self.width, self.height, rules=self.rules)
+        board.to_play = self.first_player
+        played = 0
+        for event in self.events:
+            if event.is_move:
+                if played == move_number:
+                    break
+                try:
+                    board.play(event.color, event.point)
+                except IllegalMove as exc:
+                    if strict:
+                        raise SgfError(self.source, f"move {played + 1} ({'B' if event.color == BLACK else 'W'} "
+                                       f"{to_gtp(event.point, self.height)}) is illegal: {exc.reason}") from None
+                    _force_move(board, event.color, event.point)
+                played += 1
+            else:
+                to_play = board.to_play
+                board.setup(event.setup_black, event.setup_white, event.setup_empty)
+                board.to_play = to_play
+        if played < move_number:
+            raise SgfError(self.source, f"move {move_number} is out of range")
+        return board
+
+    def node_at(self, move_number: Optional[int] = None):
+        """The sgfmill node holding the position after `move_number` moves (for annotation)."""
+        nodes = self.sgf.get_main_sequence()
+        if move_number is None:
+            return nodes[-1]
+        count = 0
+        for node in nodes:
+            if node.get_move()[0] is not None:
+                count += 1
+            if count == move_number and (node.get_move()[0] is not None or move_number == 0):
+                return node
+        return nodes[0]
+
+
+def _force_move(board: Board, color: int, point: Move) -> None:
+    """Put a stone where the record says even if the rules object (occupied/ko/suicide); keeps going."""
+    if point is None:
+        board.play(color, None)
+        return
+    grid = board.array()
+    grid[point] = color
+    board.set_array(grid)
+    board.to_play = -color
+
+
+def normalise_komi(raw: Optional[float]) -> float:
+    """Komi as points: x100 encodings (KM[750]) are divided; Chinese 'zi' (x.25 / x.75) are doubled."""
+    if raw is None:
+        return 0.0
+    komi = float(raw)
+    if abs(komi) >= 100:
+        komi /= 100.0
+    if abs(komi * 4) % 2 == 1:  # quarter values: 3.75 zi = 7.5 points
+        komi *= 2
+    return komi
+
+
+def _repair(data: bytes) -> bytes:
+    stripped = data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if stripped.startswith(b";"):
+        stripped = b"(" + stripped
+        if not stripped.rstrip().endswith(b")"):
+            stripped = stripped.rstrip() + b")"
+    return stripped
+
+
+def parse_sgf_bytes(data: bytes, source: str = "<sgf>"):
+    """sgfmill game from bytes with the repairs above; SgfError on failure."""
+    if len(data) > MAX_SGF_BYTES:
+        raise SgfError(source, f"file is too large ({len(data)} bytes; limit {MAX_SGF_BYTES})")
+    data = _repair(data)
+    if not data:
+        raise SgfError(source, "empty file")
+    last_error: Exception | None = None
+    for encoding in (None,) + FALLBACK_ENCODINGS:
+        try:
+            return sgfmill_sgf.Sgf_game.from_bytes(data, override_encoding=encoding)
+        except ValueError as exc:
+            last_error = exc
+            message = str(exc)
+            if "encod" not in message and "decode" not in message and "charset" not in message:
+                break
+        except (LookupError, UnicodeError) as exc:
+            last_error = exc
+    raise SgfError(source, f"not a readable SGF game ({_one_line(last_error)})")
+
+
+def _one_line(exc: object) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _point(node_point, size: int) -> Move:
+    """sgfmill (row from bottom, col) -> tengen (row from top, col)."""
+    if node_point is None:
+        return None
+    row, col = node_point
+    return size - 1 - row, col
+
+
+def _rules_from_root(root, komi: float) -> Rules:
+    ru = root.get("RU") if root.has_property("RU") else None
+    if ru:
+        try:
+            return Rules.from_name(ru, komi)
+        except ValueError:
+            pass
+    return Rules.chinese(komi) if ru is None else Rules.japanese(komi)
+
+
+def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
+    """Build a Game from a parsed sgfmill game (main line)."""
+    try:
+        size = game.get_size()
+    except ValueError as exc:
+        raise SgfError(source, _one_line(exc)) from None
+    if not 2 <= size <= 25:
+        raise SgfError(source, f"board size {size} is not supported (2..25)")
+    root = game.get_root()
+    try:
+        raw_komi = game.get_komi()
+    except ValueError:
+        raw_komi = _lenient_float(root.get_raw("KM")) if root.has_property("KM") else 0.0
+    try:
+        handicap = game.get_handicap() or 0
+    except ValueError:
+        handicap = 0
+    result = None
+    if root.has_property("RE"):
+        try:
+            result = root.get("RE")
+        except ValueError:
+            result = None
+    rules = _rules_from_root(root, normalise_komi(raw_komi))
+    events: list[Event] = []
+    first_player = BLACK
+    try:
+        nodes = game.get_main_sequence()
+    except ValueError as exc:
+        raise SgfError(source, _one_line(exc)) from None
+    for node in nodes:
+        try:
+            if node.has_setup_stones():
+                b, w, e = node.get_setup_stones()
+                events.append(Event(setup_black=tuple(_point(p, size) for p in b),
+                                    setup_white=tuple(_point(p, size) for p in w),
+                                    setup_empty=tuple(_point(p, size) for p in e), node=node))
+            colour, move = node.get_move()
+        except ValueError as exc:
+            raise SgfError(source, f"bad property in node: {_one_line(exc)}") from None
+        if colour is not None:
+            color = BLACK if colour == "b" else WHITE
+            if not any(e.is_move for e in events):
+                first_player = color
+            events.append(Event(color=color, point=_point(move, size), node=node))
+    if node_has(root, "PL"):
+        try:
+            first_player = BLACK if root.get("PL") == "b" else WHITE
+        except ValueError:
+            pass
+    return Game(size, size, rules, handicap, result, events, game, source, first_player)
+
+
+def node_has(node, prop: str) -> bool:
+    return node.has_property(prop)
+
+
+def _lenient_float(raw: bytes) -> float:
+    try:
+        return float(raw.decode("ascii", "replace").strip() or 0)
+    except ValueError:
+        return 0.0
+
+
+def load_game_bytes(data: bytes, source: str = "<sgf>") -> Game:
+    """Parse SGF bytes into a Game (SgfError on any problem)."""
+    return game_from_sgfmill(parse_sgf_bytes(data, source), source)
+
+
+def load_game(path: str | os.PathLike) -> Game:
+    """Read an SGF file into a Game. Raises SgfError with a one-line message naming the file."""
+    source = os.fspath(path)
+    try:
+        size = os.path.getsize(source)
+        if size > MAX_SGF_BYTES:
+            raise SgfError(source, f"file is too large ({size} bytes; limit {MAX_SGF_BYTES})")
+        with open(source, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise SgfError(source, exc.strerror or str(exc)) from None
+    return load_game_bytes(data, source)
+
+
+# ------------------------------------------------------------------ writing analysis back
+def _sgfmill_point(point: Point, size: int) -> tuple[int, int]:
+    return size - 1 - point[0], point[1]
+
+
+def annotate(node, comment: str = "", labels: dict[Point, str] | None = None, squares: Iterable[Point] = (),
+             triangles: Iterable[Point] = (), circles: Iterable[Point] = (), crosses: Iterable[Point] = (),
+             black_territory: Iterable[Point] = (), white_territory: Iterable[Point] = (), size: int = 19) -> None:
+    """Add a comment (appended to any existing one) and markup (LB, SQ, TR, CR, MA, TB, TW) to a node."""
+    if comment:
+        node.add_comment_text(comment)
+    if labels:
+        node.set("LB", [(_sgfmill_point(p, size), text) for p, text in labels.items()])
+    for prop, points in (("SQ", squares), ("TR", triangles), ("CR", circles), ("MA", crosses),
+                         ("TB", black_territory), ("TW", white_territory)):
+        pts = {_sgfmill_point(p, size) for p in points}
+        if pts:
+            node.set(prop, pts)
+
+
+def add_variation(node, moves: Iterable[tuple[int, Move]], comment: str = "", size: int = 19):
+    """Append a sequence of moves as a new child line under `node`; returns the last node."""
+    current = node
+    for i, (color, point) in enumerate(moves):
+        current = current.new_child()
+        current.set_move("b" if color == BLACK else "w", None if point is None else _sgfmill_point(point, size))
+        if i == 0 and comment:
+            current.add_comment_text(comment)
+    return current
+
+
+def markup_points(node, prop: str, size: int) -> list[Point]:
+    """Points of a point-list property (e.g. SQ) on a node, in tengen coordinates."""
+    if not node.has_property(prop):
+        return []
+    return sorted(_point(p, size) for p in node.get(prop))
+
+
+def write_game(game: Game, path: str | os.PathLike) -> None:
+    """Serialise the (annotated) sgfmill game atomically: write a temp file, then rename."""
+    data = game.sgf.serialise()
+    path = os.fspath(path)
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)

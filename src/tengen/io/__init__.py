@@ -1,0 +1,1 @@
+"""Protocol adapters: GTP engine and client, analysis JSON, reports. Thin layers over the capabilities."""

@@ -1,0 +1,312 @@
+"""GTP v2 engine: a dispatcher that maps `cmd_<name>` methods to commands (dashes become underscores).
+
+Responses are framed `=[id] result` / `?[id] message`, each followed by a blank line. Error texts are
+the canonical ones where GTP has them (illegal move, unacceptable size, cannot undo, unknown command,
+cannot load file, syntax error).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Callable, Optional, TextIO
+
+from tengen.go.board import MAX_SIDE, MIN_SIDE, Board, IllegalMove
+from tengen.go.colors import BLACK, WHITE, parse_color
+from tengen.go.coords import CoordinateError, from_gtp, to_gtp
+from tengen.go.diagram import render
+from tengen.go.handicap import fixed_handicap_points, max_fixed_handicap
+from tengen.go.rules import Rules
+from tengen.go.scoring import area_score, benson_dead_stones
+from tengen.go.sgf import SgfError, load_game
+
+ENGINE_NAME = "tengen"
+
+
+class GtpError(Exception):
+    """A command failure; the message is sent as `? message`."""
+
+
+MovePolicy = Callable[[Board, int, bool], Optional[tuple[int, int]]]
+
+
+def _default_policy(board: Board, color: int, cleanup: bool):
+    from tengen.play.simple_policy import choose_move
+
+    return choose_move(board, color, cleanup)
+
+
+class GtpEngine:
+    """The state (board, rules, komi, clock) plus one method per command."""
+
+    def __init__(self, size: int = 19, rules: Rules | None = None, policy: MovePolicy = _default_policy):
+        self.rules = rules or Rules.chinese()
+        self.policy = policy
+        self.board = Board(size, rules=self.rules)
+        self.handicap = 0
+        self.time_settings: tuple[int, int, int] | None = None
+        self.time_left: dict[int, tuple[int, int]] = {}
+        self.quit_requested = False
+
+    # ------------------------------------------------------------ protocol plumbing
+    def commands(self) -> list[str]:
+        return sorted(name[4:].replace("_", "-") for name in dir(self) if name.startswith("cmd_"))
+
+    def handle(self, line: str) -> Optional[str]:
+        """One input line -> framed response (None for empty/comment lines)."""
+        line = "".join(ch for ch in line if ch in "\t\n" or 32 <= ord(ch) != 127).replace("\t", " ")
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            return None
+        parts = line.split()
+        cmd_id = ""
+        if parts[0].isdigit():
+            cmd_id = parts.pop(0)
+            if not parts:
+                return f"?{cmd_id} syntax error\n\n"
+        name, args = parts[0], parts[1:]
+        method = getattr(self, "cmd_" + name.replace("-", "_"), None) if name.replace("-", "_").isidentifier() else None
+        if method is None or name.startswith("_"):
+            return f"?{cmd_id} unknown command\n\n"
+        try:
+            result = method(args)
+        except GtpError as exc:
+            return f"?{cmd_id} {exc}\n\n"
+        except Exception as exc:  # an engine bug must not kill the session
+            return f"?{cmd_id} internal error: {' '.join(str(exc).split()) or type(exc).__name__}\n\n"
+        result = "" if result is None else str(result)
+        sep = " " if result and not result.startswith("\n") else ""
+        return f"={cmd_id}{sep}{result}\n\n"
+
+    def run(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
+        """Read commands until `quit` or end of input."""
+        for line in stdin:
+            response = self.handle(line)
+            if response is not None:
+                stdout.write(response)
+                stdout.flush()
+            if self.quit_requested:
+                break
+
+    # ------------------------------------------------------------ argument helpers
+    @staticmethod
+    def _nargs(args: list[str], n: int) -> None:
+        if len(args) < n:
+            raise GtpError("syntax error")
+
+    def _color(self, text: str) -> int:
+        try:
+            return parse_color(text)
+        except ValueError:
+            raise GtpError("syntax error") from None
+
+    def _vertex(self, text: str):
+        try:
+            return from_gtp(text, self.board.height, self.board.width)
+        except CoordinateError:
+            raise GtpError("invalid vertex" if text[:1].isalpha() else "syntax error") from None
+
+    # ------------------------------------------------------------ administrative
+    def cmd_protocol_version(self, args):
+        return "2"
+
+    def cmd_name(self, args):
+        return ENGINE_NAME
+
+    def cmd_version(self, args):
+        from tengen import __version__
+
+        return __version__
+
+    def cmd_known_command(self, args):
+        self._nargs(args, 1)
+        return "true" if args[0] in self.commands() else "false"
+
+    def cmd_list_commands(self, args):
+        return "\n".join(self.commands())
+
+    def cmd_quit(self, args):
+        self.quit_requested = True
+
+    # ------------------------------------------------------------ setup
+    def cmd_boardsize(self, args):
+        self._nargs(args, 1)
+        try:
+            size = int(args[0])
+        except ValueError:
+            raise GtpError("syntax error") from None
+        if not MIN_SIDE <= size <= MAX_SIDE:
+            raise GtpError("unacceptable size")
+        self.board = Board(size, rules=self.rules)
+        self.handicap = 0
+
+    def cmd_clear_board(self, args):
+        self.board = Board(self.board.width, self.board.height, rules=self.rules)
+        self.handicap = 0
+
+    def cmd_komi(self, args):
+        self._nargs(args, 1)
+        try:
+            komi = float(args[0])
+        except ValueError:
+            raise GtpError("syntax error") from None
+        self.rules = self.rules.with_komi(komi)
+        self.board.rules = self.rules
+
+    def cmd_fixed_handicap(self, args):
+        self._nargs(args, 1)
+        try:
+            n = int(args[0])
+        except ValueError:
+            raise GtpError("syntax error") from None
+        if self.board.moves or self.board.array().any():
+            raise GtpError("board not empty")
+        if self.board.width != self.board.height or not 2 <= n <= max_fixed_handicap(self.board.width):
+            raise GtpError("invalid number of stones")
+        points = fixed_handicap_points(self.board.width, n)
+        self._place_handicap(points)
+        return " ".join(to_gtp(p, self.board.height) for p in points)
+
+    def cmd_place_free_handicap(self, args):
+        self._nargs(args, 1)
+        try:
+            n = int(args[0])
+        except ValueError:
+            raise GtpError("syntax error") from None
+        if self.board.moves or self.board.array().any():
+            raise GtpError("board not empty")
+        limit = self.board.width * self.board.height - 1
+        if n < 2 or n > limit:
+            raise GtpError("invalid number of stones")
+        size = self.board.width
+        points = fixed_handicap_points(size, min(n, max_fixed_handicap(size))) if size == self.board.height and max_fixed_handicap(size) >= 2 else []
+        extra = [(r, c) for r in range(self.board.height) for c in range(self.board.width) if (r, c) not in points]
+        points = (points + extra)[:n]
+        self._place_handicap(points)
+        return " ".join(to_gtp(p, self.board.height) for p in points)
+
+    def cmd_set_free_handicap(self, args):
+        if len(args) < 2:
+            raise GtpError("bad vertex list")
+        if self.board.moves or self.board.array().any():
+            raise GtpError("board not empty")
+        points = []
+        for a in args:
+            p = self._vertex(a)
+            if p is None or p in points:
+                raise GtpError("bad vertex list")
+            points.append(p)
+        if len(points) >= self.board.width * self.board.height:
+            raise GtpError("bad vertex list")
+        self._place_handicap(points)
+
+    def _place_handicap(self, points) -> None:
+        self.board.setup(black=points)
+        self.board.to_play = WHITE
+        self.handicap = len(points)
+
+    # ------------------------------------------------------------ play
+    def cmd_play(self, args):
+        self._nargs(args, 2)
+        color = self._color(args[0])
+        point = self._vertex(args[1])
+        try:
+            self.board.play(color, point)
+        except IllegalMove:
+            raise GtpError("illegal move") from None
+
+    def _genmove(self, args, cleanup: bool):
+        self._nargs(args, 1)
+        color = self._color(args[0])
+        point = self.policy(self.board, color, cleanup)
+        self.board.play(color, point)
+        return to_gtp(point, self.board.height)
+
+    def cmd_genmove(self, args):
+        return self._genmove(args, cleanup=False)
+
+    def cmd_kgs_genmove_cleanup(self, args):
+        return self._genmove(args, cleanup=True)
+
+    def cmd_undo(self, args):
+        try:
+            self.board.undo()
+        except IndexError:
+            raise GtpError("cannot undo") from None
+
+    def cmd_loadsgf(self, args):
+        """loadsgf FILE [N | VERTEX]: the position before move N (GNU Go's convention) or before the first
+        stone on VERTEX; without it, the end of the main line."""
+        self._nargs(args, 1)
+        try:
+            game = load_game(args[0])
+            limit = None
+            if len(args) > 1:
+                if args[1].isdigit():
+                    limit = max(0, min(int(args[1]) - 1, len(game.moves)))
+                else:
+                    target = from_gtp(args[1], game.height, game.width)
+                    limit = next((i for i, (_, p) in enumerate(game.moves) if p == target), len(game.moves))
+            board = game.board_at(limit, strict=False)
+        except (SgfError, CoordinateError, OSError):
+            raise GtpError("cannot load file") from None
+        self.rules = board.rules
+        self.board = board
+        self.handicap = game.handicap
+        return "black" if board.to_play == BLACK else "white"
+
+    # ------------------------------------------------------------ scoring
+    def _dead(self):
+        return benson_dead_stones(self.board)
+
+    def cmd_final_score(self, args):
+        return area_score(self.board, self._dead(), komi=self._effective_komi()).result_string()
+
+    def _effective_komi(self) -> float:
+        bonus = self.rules.white_handicap_bonus
+        extra = 0 if self.handicap < 2 or bonus == 0 else (self.handicap if bonus == 2 else self.handicap - 1)
+        return self.rules.komi + extra
+
+    def cmd_final_status_list(self, args):
+        self._nargs(args, 1)
+        status = args[0].lower()
+        if status not in ("alive", "dead", "seki"):
+            raise GtpError("syntax error")
+        dead = set(self._dead())
+        if status == "seki":
+            return ""
+        grid = self.board.array()
+        chains: list[list] = []
+        seen: set = set()
+        for r in range(self.board.height):
+            for c in range(self.board.width):
+                if grid[r, c] and (r, c) not in seen:
+                    chain = self.board.chain((r, c))
+                    seen.update(chain)
+                    if ((r, c) in dead) == (status == "dead"):
+                        chains.append(chain)
+        return "\n".join(" ".join(to_gtp(p, self.board.height) for p in sorted(chain)) for chain in chains)
+
+    # ------------------------------------------------------------ display and clock
+    def cmd_showboard(self, args):
+        caps = self.board.captures
+        return "\n" + render(self.board) + f"\nBlack has captured {caps[BLACK]} stones, White has captured {caps[WHITE]} stones"
+
+    def cmd_time_settings(self, args):
+        self._nargs(args, 3)
+        try:
+            self.time_settings = tuple(int(a) for a in args[:3])  # type: ignore[assignment]
+        except ValueError:
+            raise GtpError("syntax error") from None
+
+    def cmd_time_left(self, args):
+        self._nargs(args, 3)
+        color = self._color(args[0])
+        try:
+            self.time_left[color] = (int(args[1]), int(args[2]))
+        except ValueError:
+            raise GtpError("syntax error") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`tengen gtp`: speak GTP on stdin/stdout."""
+    GtpEngine().run()
+    return 0
