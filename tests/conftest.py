@@ -1,21 +1,9 @@
-"""Shared fixtures: where the shared data lives, and a helper that skips loudly when it is absent."""
+"""Shared fixtures (paths live in datapaths.py so test modules can import them by a unique name)."""
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("TENGEN_SHARED_DATA", REPO.parent / "shared" / "data"))
-
-
-def shared_data(*parts: str) -> Path:
-    """Path under ../shared/data, skipping the test with a visible reason when it is absent."""
-    path = SHARED_DATA.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"shared data not available: {path}")
-    return path
+from datapaths import shared_data
 
 
 @pytest.fixture

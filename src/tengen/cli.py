@@ -33,7 +33,7 @@ def command(name: str, help_text: str):
 
 
 def _load_commands() -> None:
-    from tengen.commands import gtp_cmd, show_cmd, score_cmd  # noqa: F401  (registration side effects)
+    from tengen.commands import analyze_cmd, gtp_cmd, score_cmd, show_cmd  # noqa: F401  (registration side effects)
 
 
 def build_parser() -> argparse.ArgumentParser:

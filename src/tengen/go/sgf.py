@@ -8,6 +8,7 @@ message is one line naming the file and the problem.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -15,7 +16,7 @@ from sgfmill import sgf as sgfmill_sgf
 
 from tengen.go.board import Board, IllegalMove
 from tengen.go.colors import BLACK, WHITE
-from tengen.go.coords import Move, Point, to_gtp
+from tengen.go.coords import Move, Point, neighbours, to_gtp
 from tengen.go.rules import Rules
 
 MAX_SGF_BYTES = 16 * 1024 * 1024
@@ -26,8 +27,8 @@ class SgfError(ValueError):
     """An SGF file that cannot be used: one line naming the file and the problem."""
 
     def __init__(self, source: str, problem: str):
-        self.source, self.problem = source, problem
-        super().__init__(f"{source}: {problem}")
+        self.source, self.problem = source, " ".join(str(problem).split()) or "unknown problem"
+        super().__init__(f"{source}: {self.problem}".replace("\n", "\\n").replace("\r", "\\r"))
 
 
 @dataclass
@@ -118,13 +119,33 @@ class Game:
 
 
 def _force_move(board: Board, color: int, point: Move) -> None:
-    """Put a stone where the record says even if the rules object (occupied/ko/suicide); keeps going."""
+    """Put a stone where the record says even if the rules object (occupied/ko/suicide), then take off
+    whatever has no liberties (opponent chains first, then the mover's own); keeps going."""
     if point is None:
         board.play(color, None)
         return
     grid = board.array()
     grid[point] = color
     board.set_array(grid)
+    taken = 0
+    for n in neighbours(point, board.height, board.width):
+        if board.get(n) == -color and board.liberties(n) == 0:
+            chain = board.chain(n)
+            for q in chain:
+                grid[q] = 0
+            taken += len(chain)
+            board.set_array(grid)
+    lost = 0
+    if board.liberties(point) == 0:
+        chain = board.chain(point)
+        for q in chain:
+            grid[q] = 0
+        lost = len(chain)
+        board.set_array(grid)
+    if taken or lost:
+        black, white = board._native.captures
+        gained = {BLACK: taken if color == BLACK else lost, WHITE: taken if color == WHITE else lost}
+        board._native.set_captures(black + gained[BLACK], white + gained[WHITE])
     board.to_play = -color
 
 
@@ -140,29 +161,72 @@ def normalise_komi(raw: Optional[float]) -> float:
     return komi
 
 
-def _repair(data: bytes) -> bytes:
+def _utf16_to_utf8(data: bytes) -> Optional[bytes]:
+    """UTF-16 text (with a BOM, or ASCII-looking with NULs in every other byte) as UTF-8; else None."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        encoding = "utf-16"
+    elif len(data) >= 8 and data[1:64:2].count(0) >= len(data[1:64:2]) * 3 // 4:
+        encoding = "utf-16-le"
+    elif len(data) >= 8 and data[0:64:2].count(0) >= len(data[0:64:2]) * 3 // 4:
+        encoding = "utf-16-be"
+    else:
+        return None
+    try:
+        return data.decode(encoding).encode("utf-8")
+    except UnicodeError:
+        return None
+
+
+def _repair(data: bytes) -> tuple[bytes, Optional[str]]:
+    """Fix what has one obvious meaning; returns the bytes and an encoding to force (None: as declared).
+
+    UTF-16 files are re-encoded as UTF-8; a missing leading '(' is added (and a missing final ')');
+    a root written without its ';' (Nihon Ki-in's '(\\nTE[..]...') gets one."""
+    forced = None
+    recoded = _utf16_to_utf8(data)
+    if recoded is not None:
+        data, forced = recoded, "UTF-8"
     stripped = data.lstrip(b"\xef\xbb\xbf \t\r\n")
     if stripped.startswith(b";"):
         stripped = b"(" + stripped
         if not stripped.rstrip().endswith(b")"):
             stripped = stripped.rstrip() + b")"
-    return stripped
+    elif re.match(rb"\(\s*[A-Z][A-Za-z]*\s*\[", stripped):
+        stripped = b"(;" + stripped[1:]
+    return stripped, forced
+
+
+def _size_problem(message: str) -> Optional[str]:
+    """A clearer text for sgfmill's board-size errors."""
+    match = re.match(r"size out of range: (-?\d+)", message)
+    if match:
+        return f"board size {match.group(1)} is not supported (2..25)"
+    match = re.match(r"bad SZ property: b'(\d+):(\d+)'", message)
+    if match:
+        return f"rectangular board {match.group(1)}x{match.group(2)} is not supported in SGF files"
+    match = re.match(r"bad SZ property: b'(.*)'", message)
+    if match:
+        return f"bad board size SZ[{match.group(1)[:20]}]"
+    return None
 
 
 def parse_sgf_bytes(data: bytes, source: str = "<sgf>"):
     """sgfmill game from bytes with the repairs above; SgfError on failure."""
     if len(data) > MAX_SGF_BYTES:
         raise SgfError(source, f"file is too large ({len(data)} bytes; limit {MAX_SGF_BYTES})")
-    data = _repair(data)
+    data, forced = _repair(data)
     if not data:
         raise SgfError(source, "empty file")
     last_error: Exception | None = None
-    for encoding in (None,) + FALLBACK_ENCODINGS:
+    for encoding in ((forced,) if forced else (None,) + FALLBACK_ENCODINGS):
         try:
             return sgfmill_sgf.Sgf_game.from_bytes(data, override_encoding=encoding)
         except ValueError as exc:
             last_error = exc
             message = str(exc)
+            size_problem = _size_problem(message)
+            if size_problem:
+                raise SgfError(source, size_problem) from None
             if "encod" not in message and "decode" not in message and "charset" not in message:
                 break
         except (LookupError, UnicodeError) as exc:
@@ -222,16 +286,21 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
         nodes = game.get_main_sequence()
     except ValueError as exc:
         raise SgfError(source, _one_line(exc)) from None
-    for node in nodes:
+    for index, node in enumerate(nodes):
         try:
             if node.has_setup_stones():
                 b, w, e = node.get_setup_stones()
                 events.append(Event(setup_black=tuple(_point(p, size) for p in b),
                                     setup_white=tuple(_point(p, size) for p in w),
                                     setup_empty=tuple(_point(p, size) for p in e), node=node))
+        except ValueError:
+            raise SgfError(source, f"node {index}: bad setup point in {_raw_values(node, ('AB', 'AW', 'AE'))} "
+                                   f"for a {size}x{size} board") from None
+        try:
             colour, move = node.get_move()
-        except ValueError as exc:
-            raise SgfError(source, f"bad property in node: {_one_line(exc)}") from None
+        except ValueError:
+            raise SgfError(source, f"node {index}: bad move {_raw_values(node, ('B', 'W'))} "
+                                   f"for a {size}x{size} board") from None
         if colour is not None:
             color = BLACK if colour == "b" else WHITE
             if not any(e.is_move for e in events):
@@ -243,6 +312,17 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
         except ValueError:
             pass
     return Game(size, size, rules, handicap, result, events, game, source, first_player)
+
+
+def _raw_values(node, props: tuple[str, ...]) -> str:
+    """'B[zz]' style text of the given properties of a node, for error messages (truncated)."""
+    parts = []
+    for prop in props:
+        if node.has_property(prop):
+            values = "".join(f"[{v.decode('utf-8', 'replace')}]" for v in node.get_raw_list(prop))
+            parts.append(prop + values)
+    text = " ".join(parts)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def node_has(node, prop: str) -> bool:

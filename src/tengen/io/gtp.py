@@ -1,4 +1,5 @@
-"""GTP v2 engine: a dispatcher that maps `cmd_<name>` methods to commands (dashes become underscores).
+"""GTP v2 engine: a dispatcher that maps `cmd_<name>` methods to the commands of the same name (a `kgs_`
+prefix stands for the `kgs-` extension prefix, as in `kgs-genmove_cleanup`). Names match exactly.
 
 Responses are framed `=[id] result` / `?[id] message`, each followed by a blank line. Error texts are
 the canonical ones where GTP has them (illegal move, unacceptable size, cannot undo, unknown command,
@@ -48,7 +49,18 @@ class GtpEngine:
 
     # ------------------------------------------------------------ protocol plumbing
     def commands(self) -> list[str]:
-        return sorted(name[4:].replace("_", "-") for name in dir(self) if name.startswith("cmd_"))
+        """The GTP command names this engine answers (what list_commands prints)."""
+        return sorted(self._command_table())
+
+    def _command_table(self) -> dict[str, str]:
+        table = {}
+        for attr in dir(self):
+            if attr.startswith("cmd_"):
+                name = attr[4:]
+                if name.startswith("kgs_"):
+                    name = "kgs-" + name[4:]
+                table[name] = attr
+        return table
 
     def handle(self, line: str) -> Optional[str]:
         """One input line -> framed response (None for empty/comment lines)."""
@@ -63,9 +75,10 @@ class GtpEngine:
             if not parts:
                 return f"?{cmd_id} syntax error\n\n"
         name, args = parts[0], parts[1:]
-        method = getattr(self, "cmd_" + name.replace("-", "_"), None) if name.replace("-", "_").isidentifier() else None
-        if method is None or name.startswith("_"):
+        attr = self._command_table().get(name)
+        if attr is None:
             return f"?{cmd_id} unknown command\n\n"
+        method = getattr(self, attr)
         try:
             result = method(args)
         except GtpError as exc:

@@ -1,0 +1,180 @@
+"""Exact piecewise-linear functions of the temperature t >= 0: the walls and scaffolds of thermographs.
+
+A `Wall` is a tuple of segments (t0, v0, slope): on [t0, next t0) the value is v0 + slope * (t - t0); the
+last segment runs to infinity. Values are Fractions; a constant +-inf wall stands for a threat.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Iterable, Optional
+
+from tengen.cgt.numbers import Value, is_infinite
+
+ZERO = Fraction(0)
+Segment = tuple[Fraction, Value, Fraction]
+
+
+class Wall:
+    """A continuous piecewise-linear function on [0, inf) with exact breakpoints (immutable)."""
+
+    __slots__ = ("segs", "_hash")
+
+    def __init__(self, segs: Iterable[Segment]):
+        self.segs: tuple[Segment, ...] = _normalise(tuple(segs))
+        self._hash: Optional[int] = None
+
+    # ------------------------------------------------------------ construction
+    @classmethod
+    def const(cls, v: Value) -> "Wall":
+        """The vertical wall (a mast) at value v."""
+        return cls(((ZERO, v, ZERO),))
+
+    @property
+    def infinite(self) -> bool:
+        return is_infinite(self.segs[0][1])
+
+    # ------------------------------------------------------------ evaluation
+    def _index(self, t: Fraction) -> int:
+        i = 0
+        for j, (t0, _, _) in enumerate(self.segs):
+            if t0 <= t:
+                i = j
+            else:
+                break
+        return i
+
+    def at(self, t: Fraction) -> Value:
+        """The value at temperature t."""
+        t0, v0, s = self.segs[self._index(t)]
+        return v0 if is_infinite(v0) else v0 + s * (t - t0)
+
+    def slope_below(self, t: Fraction) -> Fraction:
+        """The slope just below t (t > 0)."""
+        i = 0
+        for j, (t0, _, _) in enumerate(self.segs):
+            if t0 < t:
+                i = j
+        return self.segs[i][2]
+
+    def breakpoints(self) -> list[Fraction]:
+        return [s[0] for s in self.segs]
+
+    def points(self, t_max: Fraction) -> list[tuple[Fraction, Value]]:
+        """(t, value) at every breakpoint below t_max and at t_max: the polyline to draw."""
+        pts = [(t0, self.at(t0)) for t0, _, _ in self.segs if t0 < t_max]
+        pts.append((t_max, self.at(t_max)))
+        return pts
+
+    # ------------------------------------------------------------ algebra
+    def shifted(self, k: int | Fraction) -> "Wall":
+        """t -> value(t) + k * t (k = -1 taxes a Left option, +1 a Right option)."""
+        if self.infinite:
+            return self
+        return Wall((t0, v0 + k * t0, s + k) for t0, v0, s in self.segs)
+
+    def negated(self) -> "Wall":
+        return Wall((t0, -v0, -s) for t0, v0, s in self.segs)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Wall) and self.segs == other.segs
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self.segs)
+        return self._hash
+
+    def __repr__(self) -> str:
+        return "Wall(" + ", ".join(f"[{t0}: {v0}{_slope_text(s)}]" for t0, v0, s in self.segs) + ")"
+
+
+def _slope_text(s: Fraction) -> str:
+    return "" if s == 0 else (f" +{s}t" if s > 0 else f" {s}t")
+
+
+def _normalise(segs: tuple[Segment, ...]) -> tuple[Segment, ...]:
+    """Merge collinear neighbours; infinite walls become a single constant segment."""
+    if not segs:
+        raise ValueError("empty wall")
+    if is_infinite(segs[0][1]):
+        return ((ZERO, segs[0][1], ZERO),)
+    out: list[Segment] = []
+    for t0, v0, s in segs:
+        t0, s = Fraction(t0), Fraction(s)
+        if out:
+            pt0, pv0, ps = out[-1]
+            if ps == s and pv0 + ps * (t0 - pt0) == v0:
+                continue
+        out.append((t0, v0, s))
+    return tuple(out)
+
+
+def _value_slope(w: Wall, t: Fraction) -> tuple[Value, Fraction]:
+    t0, v0, s = w.segs[w._index(t)]
+    return v0 + s * (t - t0), s
+
+
+def wall_max(a: Wall, b: Wall) -> Wall:
+    """Pointwise maximum of two walls."""
+    if a.infinite or b.infinite:
+        if a.infinite and a.segs[0][1] > 0 or b.infinite and b.segs[0][1] < 0:
+            return a
+        return b
+    bps = sorted(set(a.breakpoints()) | set(b.breakpoints()))
+    out: list[Segment] = []
+    for i, start in enumerate(bps):
+        end = bps[i + 1] if i + 1 < len(bps) else None
+        va, sa = _value_slope(a, start)
+        vb, sb = _value_slope(b, start)
+        first_a = va > vb or (va == vb and sa >= sb)
+        v_hi, s_hi, v_lo, s_lo = (va, sa, vb, sb) if first_a else (vb, sb, va, sa)
+        out.append((start, v_hi, s_hi))
+        if s_lo > s_hi:  # the lower one overtakes at c
+            c = start + (v_hi - v_lo) / (s_lo - s_hi)
+            if end is None or c < end:
+                out.append((c, v_hi + s_hi * (c - start), s_lo))
+    return Wall(out)
+
+
+def wall_min(a: Wall, b: Wall) -> Wall:
+    """Pointwise minimum of two walls."""
+    return wall_max(a.negated(), b.negated()).negated()
+
+
+def walls_max(walls: Iterable[Wall], default: Value) -> Wall:
+    """Maximum of many walls (a constant `default` wall when there are none)."""
+    out: Optional[Wall] = None
+    for w in walls:
+        out = w if out is None else wall_max(out, w)
+    return Wall.const(default) if out is None else out
+
+
+def walls_min(walls: Iterable[Wall], default: Value) -> Wall:
+    """Minimum of many walls (a constant `default` wall when there are none)."""
+    out: Optional[Wall] = None
+    for w in walls:
+        out = w if out is None else wall_min(out, w)
+    return Wall.const(default) if out is None else out
+
+
+def first_crossing(left: Wall, right: Wall) -> Value:
+    """The least t >= 0 where the left scaffold (non-increasing) meets the right one (non-decreasing);
+    inf when they never meet (an unanswered threat keeps the game infinitely hot)."""
+    if (left.infinite and left.segs[0][1] > 0) or (right.infinite and right.segs[0][1] < 0):
+        return math.inf
+    if left.infinite or right.infinite:
+        return ZERO
+    bps = sorted(set(left.breakpoints()) | set(right.breakpoints()))
+    for i, start in enumerate(bps):
+        end = bps[i + 1] if i + 1 < len(bps) else None
+        vl, sl = _value_slope(left, start)
+        vr, sr = _value_slope(right, start)
+        gap = vl - vr
+        if gap <= 0:
+            return start
+        closing = sr - sl
+        if closing > 0:
+            c = start + gap / closing
+            if end is None or c <= end:
+                return c
+    return math.inf

@@ -1,0 +1,106 @@
+"""`tengen analyze FILE.sgf`: the endgame analysis of a position (the main job)."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from tengen.cli import CliError, command
+from tengen.commands.position_args import add_position_arguments
+
+
+@command("analyze", "endgame analysis: regions, counts, temperatures, move values, the orthodox move")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_position_arguments(parser)
+    parser.add_argument("--region", help="analyse only this region: GTP vertices, e.g. C1,D1,E1 (one point is enough)")
+    parser.add_argument("--predictor", default="kata", choices=["kata", "oracle", "exhaustive", "net"],
+                        help="local-move predictor (default kata; oracle reads the SGF node's child variations)")
+    parser.add_argument("--threshold", type=float, default=0.9, help="|ownership| below this is undecided (default 0.9)")
+    parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
+    parser.add_argument("--max-nodes", type=int, default=300, help="node budget per local tree")
+    parser.add_argument("--missing", choices=["probe", "threat"], default="probe",
+                        help="when a colour is missing below the root: probe its best move, or a ±inf threat leaf")
+    parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
+    parser.add_argument("--json", metavar="OUT", help="write the full analysis (trees included) as JSON")
+    parser.add_argument("--sgf", metavar="OUT", help="write the game back with the analysis as comments and variations")
+    parser.add_argument("--plots", metavar="DIR", help="write one thermograph PNG per region")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+@add_arguments.handler
+def run(args: argparse.Namespace) -> int:
+    from tengen.endgame.analysis import analyze
+    from tengen.endgame.tree import GrowthConfig
+    from tengen.go.coords import parse_point_list
+    from tengen.go.sgf import load_game, markup_points
+    from tengen.io.report import annotate_sgf, json_report, text_report, write_json_atomic
+
+    game = load_game(args.sgf)
+    board = game.board_at(args.move, strict=False)
+    node = game.node_at(args.move)
+    region_points = None
+    if args.region:
+        region_points = parse_point_list(args.region, board.height, board.width)
+    else:
+        marked = markup_points(node, "SQ", board.height)
+        if marked:
+            region_points = marked
+    if args.predictor == "exhaustive" and region_points is None:
+        raise CliError("--predictor exhaustive needs a region (--region or SQ[] markup on the node)")
+    evaluator = None
+    if args.predictor != "exhaustive" or region_points is None:
+        evaluator = load_evaluator(args.model, progress=not args.no_progress)
+    growth = GrowthConfig(max_nodes=args.max_nodes, missing_colour=args.missing)
+    bar = None
+    progress = None
+    if not args.no_progress and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=0, unit="region", desc="analysing", file=sys.stderr)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+    try:
+        analysis = analyze(board, evaluator, region_points=region_points, predictor=args.predictor,
+                           threshold=args.threshold, margin=args.margin, growth=growth,
+                           oracle_node=node if args.predictor == "oracle" else None, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    print(text_report(analysis))
+    if args.json:
+        write_json_atomic(json_report(analysis), args.json)
+    if args.sgf:
+        from tengen.go.sgf import write_game
+
+        annotate_sgf(game, node, analysis)
+        write_game(game, args.sgf)
+    if args.plots:
+        write_plots(analysis, args.plots)
+    return 0
+
+
+def load_evaluator(model: str | None, progress: bool = True):
+    """The KataGo evaluator on the given file or the cached default network."""
+    from tengen.eval.katago.evaluator import KataGoEvaluator
+
+    if model is not None and not os.path.exists(model):
+        raise CliError(f"{model}: no such model file")
+    return KataGoEvaluator(model)
+
+
+def write_plots(analysis, directory: str) -> None:
+    from tengen.cgt.plot import thermograph_figure
+    from tengen.io.report import region_label
+
+    os.makedirs(directory, exist_ok=True)
+    for i, r in enumerate(analysis.regions):
+        if r.game is None:
+            continue
+        fig = thermograph_figure(r.game, title=f"region {region_label(i)}")
+        path = os.path.join(directory, f"region_{region_label(i)}.png")
+        fig.savefig(path + ".tmp.png", dpi=100)
+        os.replace(path + ".tmp.png", path)

@@ -1,0 +1,158 @@
+"""The endgame analyzer end to end: evaluator -> regions -> local trees -> leaf scores -> CGT values ->
+per-region results and the orthodox whole-board move.
+
+`analyze(board, evaluator, ...)` is the library entry point; every stage is a plain function of its own
+module so it can be called and tested alone.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional
+
+import numpy as np
+
+from tengen.endgame import cgt_bridge
+from tengen.endgame.leaves import score_leaves_exactly, score_leaves_with_evaluator
+from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
+from tengen.endgame.regions import DEFAULT_THRESHOLD, Region, find_regions, region_from_points, sure_territory
+from tengen.endgame.tree import GrowthConfig, LocalTree, grow_tree
+from tengen.go.board import Board
+from tengen.go.colors import BLACK, WHITE
+from tengen.go.coords import Move, Point, to_gtp
+
+
+@dataclass
+class RegionResult:
+    """What a player wants to know about one local region."""
+
+    region: Region
+    count: Optional[float] = None  # mean of the local game (area), Black's side
+    temperature: Optional[float] = None  # area temperature
+    kind: str = "unsupported"  # gote, black_sente, white_sente, ko, number, unsupported
+    best_black: list[Point] = field(default_factory=list)
+    best_white: list[Point] = field(default_factory=list)
+    principal_black: list[tuple[int, Move]] = field(default_factory=list)
+    principal_white: list[tuple[int, Move]] = field(default_factory=list)
+    game_text: str = ""
+    tree: Optional[LocalTree] = None
+    evaluations: int = 0
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    game: object = None
+
+    @property
+    def miai_value(self) -> Optional[float]:
+        """Territory-scoring miai value = area temperature - 1 (a simple ko: swing / 3 is the temperature)."""
+        return None if self.temperature is None else max(self.temperature - 1, 0.0)
+
+    @property
+    def deiri_value(self) -> Optional[float]:
+        """Deiri value = 2 x miai for gote, = miai for sente and reverse sente."""
+        m = self.miai_value
+        if m is None:
+            return None
+        return 2 * m if self.kind in ("gote", "ko") else m
+
+
+@dataclass
+class Analysis:
+    board: Board
+    regions: list[RegionResult]
+    ownership: Optional[np.ndarray]
+    sure_count: float
+    recommended: Optional[tuple[int, Move]] = None
+    recommended_reason: str = ""
+    evaluations: int = 0
+    seconds: float = 0.0
+    predictor: str = ""
+
+    @property
+    def board_count(self) -> Optional[float]:
+        """Sure territory plus the regions' counts (area, Black's side, before komi)."""
+        if any(r.count is None for r in self.regions):
+            return None
+        return self.sure_count + sum(r.count for r in self.regions)
+
+
+ProgressCallback = Callable[[str, int, int], None]
+
+
+def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Point]] = None,
+            predictor: str | LocalMovePredictor = "kata", threshold: float = DEFAULT_THRESHOLD, margin: int = 0,
+            growth: GrowthConfig | None = None, oracle_node=None, leaf_scoring: str = "evaluator",
+            progress: ProgressCallback | None = None) -> Analysis:
+    """Analyse the endgame of `board`. `evaluator` is needed for ownership (decomposition and leaf scores)
+    unless a region is given and leaves are scored exactly."""
+    start = time.perf_counter()
+    evaluations = 0
+    ownership = None
+    if evaluator is not None:
+        ev = evaluator.evaluate([board])[0]
+        ownership = np.asarray(ev.ownership, dtype=float)
+        evaluations += 1
+    if region_points is not None:
+        regions = [region_from_points(region_points, ownership, threshold)]
+    elif ownership is not None:
+        regions = find_regions(ownership, threshold, margin)
+    else:
+        raise ValueError("no evaluator and no region: nothing to decompose the board with")
+    sure = sure_territory(ownership, regions, threshold) if ownership is not None else 0.0
+
+    results = []
+    for i, region in enumerate(regions):
+        if progress:
+            progress("region", i, len(regions))
+        t0 = time.perf_counter()
+        result = analyze_region(board, region, evaluator, predictor=predictor, growth=growth,
+                                oracle_node=oracle_node, leaf_scoring=leaf_scoring)
+        result.seconds = time.perf_counter() - t0
+        evaluations += result.evaluations
+        results.append(result)
+    if progress:
+        progress("region", len(regions), len(regions))
+    analysis = Analysis(board, results, ownership, sure, evaluations=evaluations,
+                        predictor=predictor if isinstance(predictor, str) else predictor.name)
+    analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
+    analysis.seconds = time.perf_counter() - start
+    return analysis
+
+
+def make_predictor(name: str, evaluator, board: Board, oracle_node=None) -> LocalMovePredictor:
+    """Build a predictor by name: kata, oracle, net."""
+    if name == "kata":
+        if evaluator is None:
+            raise ValueError("the kata predictor needs an evaluator")
+        return KataPolicyPredictor(evaluator)
+    if name == "oracle":
+        if oracle_node is None:
+            raise ValueError("the oracle predictor needs an SGF node whose children are the local variations")
+        from tengen.endgame.predictors import OraclePredictor
+
+        return OraclePredictor(oracle_node, board.height)
+    if name == "net":
+        from tengen.endgame.predictors import LocalNetPredictor
+
+        return LocalNetPredictor()
+    raise ValueError(f"unknown predictor {name!r} (kata, oracle, exhaustive, net)")
+
+
+def analyze_region(board: Board, region: Region, evaluator=None, *, predictor: str | LocalMovePredictor = "kata",
+                   growth: GrowthConfig | None = None, oracle_node=None, leaf_scoring: str = "evaluator") -> RegionResult:
+    """One region: grow (or solve) its local game and read off count, temperature, type and best moves."""
+    result = RegionResult(region)
+    if predictor == "exhaustive":
+        return cgt_bridge.solve_exhaustively(board, region, result)
+    pred = make_predictor(predictor, evaluator, board, oracle_node) if isinstance(predictor, str) else predictor
+    tree = grow_tree(board, region, pred, growth)
+    result.tree = tree
+    result.evaluations += getattr(pred, "evaluations", 0)
+    if tree.budget_exhausted:
+        result.notes.append(f"budget exhausted: tree cut at {tree.nodes} nodes")
+    leaves = tree.leaves()
+    if leaf_scoring == "exact" or evaluator is None:
+        score_leaves_exactly(leaves, region)
+    else:
+        result.evaluations += score_leaves_with_evaluator(leaves, region, evaluator)
+    cgt_bridge.fill_from_tree(result, tree, board.height)
+    return result

@@ -1,0 +1,174 @@
+"""Where Go meets CGT: local trees become `tengen.cgt.Variation`s, their analysis fills a RegionResult,
+and the regions' games give the orthodox whole-board move. Also the adapter for the exhaustive solver."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Optional
+
+from tengen.cgt import KO, UnsupportedKo, Variation, analyse_tree
+from tengen.cgt.game import Game
+from tengen.cgt.orthodox import BLACK as CGT_BLACK, WHITE as CGT_WHITE, PlayState, SimpleKo, orthodox
+from tengen.cgt.numbers import is_infinite
+from tengen.endgame.tree import LocalNode, LocalTree
+from tengen.go.colors import BLACK, WHITE
+from tengen.go.coords import Move, Point
+
+KIND_NAMES = {"gote", "black_sente", "white_sente", "ko", "number", "infinitesimal", "unbounded"}
+
+
+def _fraction(x: float) -> Fraction:
+    return Fraction(x).limit_denominator(1000)
+
+
+def to_variation(node: LocalNode, index: dict[int, Variation] | None = None) -> Variation:
+    """The CGT variation of a local tree node (leaves: counts; threats: ±inf; ko retakes: phantoms)."""
+    if node.kind == "threat":
+        var = Variation.leaf("+inf" if node.threat == BLACK else "-inf")
+    elif node.kind in ("leaf", "probe"):
+        if node.value is None:
+            raise ValueError(f"unscored leaf at {node.history}")
+        var = Variation.leaf(_fraction(node.value))
+    else:
+        var = Variation()
+        for color, side in ((BLACK, var.black), (WHITE, var.white)):
+            for point, child in node.children[color]:
+                side.append((point if child.kind != "threat" else "threat", to_variation(child, index)))
+        for color, point in node.ko_retakes:
+            (var.black if color == BLACK else var.white).append((point, Variation.ko_retake()))
+    if index is not None:
+        index[id(node)] = var
+    return var
+
+
+def _child(node: LocalNode, color: int, point: Point) -> Optional[LocalNode]:
+    return next((c for p, c in node.children[color] if p == point), None)
+
+
+def principal_line(node: LocalNode, first: int, index: dict[int, Variation], limit: int = 20) -> list[tuple[int, Move]]:
+    """The local sequence with `first` to move, each side choosing its orthodox move, until the local
+    game is settled (a leaf, or a number) or the next side has no move there."""
+    line: list[tuple[int, Move]] = []
+    color = first
+    while len(line) < limit and node.kind == "inner":
+        try:
+            ta = analyse_tree(index[id(node)])
+        except (UnsupportedKo, ValueError):
+            break
+        if line and ta.kind == "number":
+            break
+        best = ta.best_black if color == BLACK else ta.best_white
+        points = [p for p in best if isinstance(p, tuple)]
+        if not points:
+            break
+        line.append((color, points[0]))
+        child = _child(node, color, points[0])
+        if child is None:
+            break
+        node, color = child, -color
+    return line
+
+
+def fill_from_tree(result, tree: LocalTree, height: int) -> None:
+    """Mean, temperature, kind, best moves and principal lines of a grown, scored tree."""
+    index: dict[int, Variation] = {}
+    try:
+        root = to_variation(tree.root, index)
+        ta = analyse_tree(root)
+    except UnsupportedKo as exc:
+        result.kind = "unsupported"
+        result.notes.append(f"unsupported ko: {exc}")
+        return
+    result.game = ta.game
+    result.kind = ta.kind if ta.kind in KIND_NAMES else "unsupported"
+    result.count = None if ta.mean is None or is_infinite(ta.mean) else float(ta.mean)
+    result.temperature = None if is_infinite(ta.temperature) else float(ta.temperature)
+    result.best_black = [p for p in ta.best_black if isinstance(p, tuple)]
+    result.best_white = [p for p in ta.best_white if isinstance(p, tuple)]
+    result.game_text = _game_text(ta.game)
+    if ta.kind == "unbounded":
+        result.notes.append("a threat stays unanswered: the tree needs the reply to a forcing move")
+    result.principal_black = principal_line(tree.root, BLACK, index)
+    result.principal_white = principal_line(tree.root, WHITE, index)
+    result.ko = ta.ko
+
+
+def _game_text(game: Game) -> str:
+    from tengen.cgt import format_game
+
+    try:
+        return format_game(game)
+    except Exception:  # formatting is cosmetic; never lose an analysis over it
+        return ""
+
+
+def solve_exhaustively(board, region, result):
+    """Fill a RegionResult with the exact solver's answer for a sealed region."""
+    from tengen.endgame.exhaustive import OK, RegionNotSealed, solve_region
+
+    try:
+        solved = solve_region(board, region.points)
+    except RegionNotSealed as exc:
+        result.kind = "unsupported"
+        result.notes.append(f"region not sealed: {exc}")
+        return result
+    result.seconds = solved.seconds
+    result.notes += solved.notes
+    if solved.status != OK:
+        result.kind = "unsupported"
+        result.notes.append(f"exhaustive solver: {solved.status} ({solved.reason})")
+        return result
+    result.kind = solved.kind
+    result.count = None if solved.mean is None else float(solved.mean)
+    result.temperature = None if solved.temperature is None else float(solved.temperature)
+    result.best_black, result.best_white = list(solved.best_black), list(solved.best_white)
+    result.principal_black, result.principal_white = list(solved.principal_black), list(solved.principal_white)
+    result.game = solved.thermograph
+    result.ko = solved.ko
+    result.notes.append(f"exhaustive: {solved.nodes} positions")
+    return result
+
+
+def _component(result):
+    ko = getattr(result, "ko", None)
+    if result.kind == KO and ko is not None and ko.moves == 3:
+        return SimpleKo(ko.black_exit, ko.white_exit, ko.taker)
+    if isinstance(result.game, Game):
+        return result.game
+    return None
+
+
+def whole_board_move(results, to_play: int) -> tuple[Optional[tuple[int, Move]], str]:
+    """The orthodox move over all regions: sentestrat / ko rule / tedomari / hottest."""
+    from tengen.io.report import region_label
+
+    comps, owners = [], []
+    for i, r in enumerate(results):
+        c = _component(r)
+        if c is not None and (r.best_black or r.best_white):
+            comps.append(c)
+            owners.append(i)
+    if not comps:
+        return None, "no hot region"
+    player = CGT_BLACK if to_play == BLACK else CGT_WHITE
+    try:
+        move = orthodox(PlayState(tuple(comps), player), [])
+    except Exception as exc:  # an unusual sum must not cost the per-region results
+        return None, f"orthodox play failed: {exc}"
+    if move is None:
+        return None, "every region is settled"
+    r_index = owners[move.index]
+    region = results[r_index]
+    best = region.best_black if to_play == BLACK else region.best_white
+    if not best:
+        return None, f"region {region_label(r_index)} has no move for the side to play"
+    temps = [(rr.temperature or 0.0) for rr in results if rr.temperature is not None]
+    hottest = max(temps) if temps else 0.0
+    t = region.temperature or 0.0
+    if region.kind == KO:
+        reason = f"ko in region {region_label(r_index)} (ko rule, t_K = {t:g})"
+    elif t >= hottest:
+        own_sente = (region.kind == "black_sente") == (to_play == BLACK) and region.kind in ("black_sente", "white_sente")
+        reason = f"hottest region {region_label(r_index)}, temperature {t:g}" + (" (own sente first: tedomari)" if own_sente else "")
+    else:
+        reason = f"region {region_label(r_index)} by tedomari / sentestrat (temperature {t:g}, hottest {hottest:g})"
+    return (to_play, best[0]), reason

@@ -1,0 +1,189 @@
+"""Local-move predictors: given a position, the local move history and a region, the probabilities of
+Black's local moves, White's local moves and "no move" (the region is settled).
+
+All predictors share one interface so tree growth does not care where the moves come from:
+`kata` (KataGo's policy for each colour, restricted to the region and its neighbourhood), `oracle`
+(variations a person entered as SGF children), and `net` (the trained 723-output local-move network,
+a slot until that model is trained). The exact solver for sealed regions lives in `exhaustive`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Protocol, Sequence
+
+import numpy as np
+
+from tengen.endgame.regions import DEFAULT_THRESHOLD, Region
+from tengen.go.board import Board
+from tengen.go.colors import BLACK, WHITE
+from tengen.go.coords import Move, Point
+
+
+@dataclass
+class LocalPrediction:
+    """Move probabilities per colour (unnormalised masses are fine) and P(no local move)."""
+
+    black: dict[Point, float] = field(default_factory=dict)
+    white: dict[Point, float] = field(default_factory=dict)
+    no_move: float = 0.0
+    ownership: Optional[np.ndarray] = None  # when the predictor evaluated the position anyway
+    reason: str = ""
+
+    def moves(self, color: int) -> dict[Point, float]:
+        return self.black if color == BLACK else self.white
+
+    def mass(self, color: int) -> float:
+        return float(sum(self.moves(color).values()))
+
+
+@dataclass(frozen=True)
+class PredictionRequest:
+    """One node of a local tree: its position, the local moves from the root, the region."""
+
+    board: Board
+    history: tuple[tuple[int, Move], ...]
+    region: Region
+
+
+class LocalMovePredictor(Protocol):
+    name: str
+
+    def predict(self, requests: Sequence[PredictionRequest]) -> list[LocalPrediction]:
+        """Predictions for a batch of nodes (batched so network predictors evaluate once per level)."""
+        ...
+
+
+class KataPolicyPredictor:
+    """KataGo's policy evaluated with each colour to move, restricted to the region and its neighbourhood.
+
+    Terminal ("no move") when every region point has |ownership| >= threshold or at the depth cap: the
+    paper's KataGo baseline.
+    """
+
+    name = "kata"
+
+    def __init__(self, evaluator, threshold: float = DEFAULT_THRESHOLD, depth_cap: int = 12, radius: int = 1):
+        self.evaluator = evaluator
+        self.threshold = threshold
+        self.depth_cap = depth_cap
+        self.radius = radius
+        self.evaluations = 0
+
+    def predict(self, requests: Sequence[PredictionRequest]) -> list[LocalPrediction]:
+        boards = []
+        for req in requests:
+            for color in (BLACK, WHITE):
+                b = req.board.copy()
+                b.to_play = color
+                boards.append(b)
+        evals = self.evaluator.evaluate(boards) if boards else []
+        self.evaluations += len(boards)
+        out = []
+        for i, req in enumerate(requests):
+            e_black, e_white = evals[2 * i], evals[2 * i + 1]
+            ownership = (np.asarray(e_black.ownership) + np.asarray(e_white.ownership)) / 2
+            pred = LocalPrediction(ownership=ownership)
+            settled = all(abs(ownership[p]) >= self.threshold for p in req.region.points)
+            if settled or len(req.history) >= self.depth_cap:
+                pred.no_move = 1.0
+                pred.reason = "settled" if settled else f"depth cap {self.depth_cap}"
+                out.append(pred)
+                continue
+            h, w = req.board.height, req.board.width
+            local = req.region.neighbourhood(h, w, self.radius)
+            for color, ev, target in ((BLACK, e_black, pred.black), (WHITE, e_white, pred.white)):
+                policy = np.asarray(ev.policy)
+                for p in local:
+                    if policy[p] > 0 and req.board.is_legal(color, p):
+                        target[p] = float(policy[p])
+            out.append(pred)
+        return out
+
+
+class OraclePredictor:
+    """Moves read from an SGF node's children: each child line is a local move a person entered.
+
+    A node without children is a leaf. Probabilities are equal among the entered moves of a colour, and
+    each colour's mass is 1, so tree growth keeps every entered move.
+    """
+
+    name = "oracle"
+
+    def __init__(self, root_node, size: int):
+        self.root = root_node
+        self.size = size
+
+    def _node_for(self, history):
+        node = self.root
+        for color, point in history:
+            nxt = None
+            for child in node:
+                colour, move = child.get_move()
+                if colour is None:
+                    continue
+                c = BLACK if colour == "b" else WHITE
+                p = None if move is None else (self.size - 1 - move[0], move[1])
+                if c == color and p == point:
+                    nxt = child
+                    break
+            if nxt is None:
+                return None
+            node = nxt
+        return node
+
+    def predict(self, requests: Sequence[PredictionRequest]) -> list[LocalPrediction]:
+        out = []
+        for req in requests:
+            node = self._node_for(req.history)
+            pred = LocalPrediction()
+            if node is None:
+                pred.no_move, pred.reason = 1.0, "line not in the SGF"
+                out.append(pred)
+                continue
+            for child in node:
+                colour, move = child.get_move()
+                if colour is None or move is None:
+                    continue
+                p = (self.size - 1 - move[0], move[1])
+                (pred.black if colour == "b" else pred.white)[p] = 1.0
+            if not pred.black and not pred.white:
+                pred.no_move, pred.reason = 1.0, "no further variation"
+            out.append(pred)
+        return out
+
+
+class UntrainedModelError(RuntimeError):
+    """The trained local-move network is not available yet."""
+
+
+class LocalNetPredictor:
+    """Slot for the trained local-move network (723 outputs: 361 White moves, 361 Black moves, no-move).
+
+    A later issue trains it; until a weights file exists this predictor refuses clearly.
+    """
+
+    name = "net"
+
+    def __init__(self, model=None):
+        if model is None:
+            raise UntrainedModelError("the local-move network has not been trained yet; use --predictor kata, oracle or exhaustive")
+        self.model = model
+
+    @staticmethod
+    def decode(logits: np.ndarray, height: int, width: int) -> LocalPrediction:
+        """Split a 723-vector (19x19 layout: 361 White, 361 Black, no-move) into a LocalPrediction."""
+        probs = np.exp(logits - logits.max())
+        probs /= probs.sum()
+        white = probs[:361].reshape(19, 19)[:height, :width]
+        black = probs[361:722].reshape(19, 19)[:height, :width]
+        pred = LocalPrediction(no_move=float(probs[722]))
+        for (r, c), v in np.ndenumerate(black):
+            if v > 0:
+                pred.black[(r, c)] = float(v)
+        for (r, c), v in np.ndenumerate(white):
+            if v > 0:
+                pred.white[(r, c)] = float(v)
+        return pred
+
+    def predict(self, requests: Sequence[PredictionRequest]) -> list[LocalPrediction]:
+        return [self.decode(self.model(req), req.board.height, req.board.width) for req in requests]

@@ -1,0 +1,132 @@
+"""Decomposition: which points are still undecided, grouped into local regions.
+
+A point is undecided when its ownership lies strictly between -threshold and +threshold; undecided
+points form 4-connected components, each a region. Small or quiet regions are kept and flagged, never
+hidden. A user-given mask overrides the decomposition (a single point names the region containing it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+import numpy as np
+
+from tengen.go.coords import Point, neighbours
+
+DEFAULT_THRESHOLD = 0.9
+
+
+@dataclass(frozen=True)
+class Region:
+    """A set of board points analysed as one local game."""
+
+    id: int
+    points: frozenset[Point]
+    source: str = "ownership"  # "ownership" or "mask"
+    notes: tuple[str, ...] = field(default=())
+
+    def __len__(self) -> int:
+        return len(self.points)
+
+    def mask(self, height: int, width: int) -> np.ndarray:
+        m = np.zeros((height, width), dtype=bool)
+        for p in self.points:
+            m[p] = True
+        return m
+
+    def neighbourhood(self, height: int, width: int, radius: int = 1) -> frozenset[Point]:
+        """The region plus every point within `radius` steps (where local replies may also stand)."""
+        grown = set(self.points)
+        frontier = set(self.points)
+        for _ in range(radius):
+            nxt = set()
+            for p in frontier:
+                for n in neighbours(p, height, width):
+                    if n not in grown:
+                        nxt.add(n)
+            grown |= nxt
+            frontier = nxt
+        return frozenset(grown)
+
+    def sorted_points(self) -> list[Point]:
+        return sorted(self.points)
+
+
+def undecided_mask(ownership: np.ndarray, threshold: float = DEFAULT_THRESHOLD) -> np.ndarray:
+    """Points with -threshold < ownership < threshold."""
+    return np.abs(np.asarray(ownership, dtype=float)) < threshold
+
+
+def components(mask: np.ndarray) -> list[list[Point]]:
+    """4-connected components of a boolean mask, each sorted, in reading order of their first point."""
+    h, w = mask.shape
+    seen = np.zeros_like(mask, dtype=bool)
+    out = []
+    for r in range(h):
+        for c in range(w):
+            if not mask[r, c] or seen[r, c]:
+                continue
+            comp, todo = [], [(r, c)]
+            seen[r, c] = True
+            while todo:
+                p = todo.pop()
+                comp.append(p)
+                for n in neighbours(p, h, w):
+                    if mask[n] and not seen[n]:
+                        seen[n] = True
+                        todo.append(n)
+            out.append(sorted(comp))
+    return out
+
+
+def dilate(mask: np.ndarray, steps: int) -> np.ndarray:
+    """Grow a mask by `steps` 4-neighbour steps (the optional margin around regions)."""
+    m = mask.copy()
+    for _ in range(steps):
+        g = m.copy()
+        g[1:, :] |= m[:-1, :]
+        g[:-1, :] |= m[1:, :]
+        g[:, 1:] |= m[:, :-1]
+        g[:, :-1] |= m[:, 1:]
+        m = g
+    return m
+
+
+def find_regions(ownership: np.ndarray, threshold: float = DEFAULT_THRESHOLD, margin: int = 0,
+                 min_size: int = 1) -> list[Region]:
+    """Regions of undecided points. Components smaller than `min_size` are still returned, with a note."""
+    mask = undecided_mask(ownership, threshold)
+    if margin:
+        mask = dilate(mask, margin)
+    regions = []
+    for i, comp in enumerate(components(mask)):
+        notes = () if len(comp) >= min_size else (f"smaller than {min_size} points",)
+        regions.append(Region(i, frozenset(comp), "ownership", notes))
+    return regions
+
+
+def region_from_points(points: Iterable[Point], ownership: Optional[np.ndarray] = None,
+                       threshold: float = DEFAULT_THRESHOLD, region_id: int = 0) -> Region:
+    """A user-named region. A single point grows to the undecided component that contains it (when
+    ownership is known); several points are taken exactly as given."""
+    pts = sorted(set(points))
+    if not pts:
+        raise ValueError("an empty region mask")
+    if len(pts) == 1 and ownership is not None:
+        mask = undecided_mask(ownership, threshold)
+        if mask[pts[0]]:
+            for comp in components(mask):
+                if pts[0] in comp:
+                    return Region(region_id, frozenset(comp), "mask", ("grown from one point by ownership",))
+    return Region(region_id, frozenset(pts), "mask")
+
+
+def sure_territory(ownership: np.ndarray, regions: Iterable[Region], threshold: float = DEFAULT_THRESHOLD) -> float:
+    """Area count of everything outside the regions: each decided point counts its rounded owner."""
+    own = np.asarray(ownership, dtype=float)
+    outside = np.ones(own.shape, dtype=bool)
+    for reg in regions:
+        for p in reg.points:
+            outside[p] = False
+    rounded = np.where(own >= threshold, 1, np.where(own <= -threshold, -1, np.rint(own)))
+    return float(rounded[outside].sum())

@@ -1,0 +1,27 @@
+"""KataGo networks in tengen's own PyTorch code: file reader/writer, input features, network, evaluator.
+
+Typical use::
+
+    from tengen.eval.katago import KataGoEvaluator
+    ev = KataGoEvaluator()                 # default network, fetched into the cache on first use
+    e = ev.evaluate([board])[0]            # an Evaluation, Black's view
+    ev.winrate_by_komi(board)              # Black's win rate for komi -12.5 ... 27.5
+
+`evaluate_sgf(path, move)` and `render_evaluation(...)` serve the `tengen eval` command.
+"""
+from tengen.eval.katago.evaluator import DEFAULT_KOMIS, KataGoEvaluator
+from tengen.eval.katago.modelfile import (
+    ModelDesc,
+    ModelFormatError,
+    UnsupportedModelError,
+    read_model,
+    write_model,
+)
+from tengen.eval.katago.report import evaluate_sgf, render_evaluation
+from tengen.eval.katago.weights import ModelDownloadError, cache_dir, default_model_path, list_cached
+
+__all__ = [
+    "DEFAULT_KOMIS", "KataGoEvaluator", "ModelDesc", "ModelFormatError", "UnsupportedModelError", "read_model",
+    "write_model", "evaluate_sgf", "render_evaluation", "ModelDownloadError", "cache_dir", "default_model_path",
+    "list_cached",
+]

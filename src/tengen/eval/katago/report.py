@@ -1,0 +1,88 @@
+"""`tengen eval` support: evaluate a position of an SGF file and render the result as text."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional, Union
+
+import numpy as np
+
+from tengen.eval.evaluation import Evaluation
+from tengen.go import coords
+
+
+def evaluate_sgf(path: Union[str, Path], move: Optional[int] = None, evaluator=None, model=None,
+                 komi_sweep: bool = True, opponent_policy: bool = False, symmetries: int = 1):
+    """Evaluate the position after `move` moves of the SGF's main line (None = the end).
+
+    Returns (board, evaluation). `evaluator` (a `KataGoEvaluator`) is reused when given; otherwise one is
+    built on `model` (a path; None = the default network).
+    """
+    from tengen.eval.katago.evaluator import DEFAULT_KOMIS, KataGoEvaluator
+    from tengen.go.sgf import load_game
+
+    game = load_game(path)
+    board = game.board_at(move)
+    ev = evaluator or KataGoEvaluator(model, symmetries=symmetries)
+    result = ev.evaluate([board], opponent_policy=opponent_policy,
+                         komi_sweep=DEFAULT_KOMIS if komi_sweep else None)[0]
+    return board, result
+
+
+def _columns(width: int, height: int) -> list[str]:
+    return [coords.to_gtp((height - 1, c), height).rstrip("0123456789") for c in range(width)]
+
+
+def ownership_map(board, ev: Evaluation, threshold: float = 0.5) -> str:
+    """ASCII board: X/O live stones, x/o stones the network thinks dead, +/- Black's/White's area."""
+    grid = board.array()
+    h, w = grid.shape
+    cols = _columns(w, h)
+    lines = ["   " + " ".join(cols)]
+    for r in range(h):
+        row = []
+        for c in range(w):
+            own = float(ev.ownership[r, c])
+            s = grid[r, c]
+            if s == 1:
+                row.append("x" if own < -threshold else "X")
+            elif s == -1:
+                row.append("o" if own > threshold else "O")
+            else:
+                row.append("+" if own > threshold else "-" if own < -threshold else ".")
+        label = coords.to_gtp((r, 0), h)[len(cols[0]):]
+        lines.append(f"{label:>2} " + " ".join(row))
+    lines.append("X/O stones, x/o dead stones, + Black's area, - White's area, . unsettled")
+    return "\n".join(lines)
+
+
+def render_evaluation(board, ev: Evaluation) -> str:
+    """Win rate, score lead +- stdev, top moves, win rate by komi and the ownership map."""
+    who = "Black" if ev.to_play == 1 else "White"
+    h = board.height
+    out = [
+        f"to play: {who}   komi: {ev.komi:g}   rules: {getattr(board.rules, 'name', '?')}",
+        f"Black win rate: {100 * ev.winrate:.1f}%   Black lead: {ev.score_lead:+.1f} +- {ev.score_stdev:.1f} "
+        f"points (score mean {ev.score_mean:+.1f})",
+    ]
+    tops = ", ".join(f"{coords.to_gtp(p, h) if p is not None else 'pass'} {100 * q:.1f}%"
+                     for p, q in ev.top_moves(5))
+    out.append(f"{who}'s policy: {tops}")
+    if ev.winrate_by_komi:
+        out.append("Black win rate by komi:")
+        items = sorted(ev.winrate_by_komi.items())
+        for i in range(0, len(items), 8):
+            out.append("  " + "  ".join(f"{k:+6.1f}:{100 * v:5.1f}%" for k, v in items[i : i + 8]))
+        even = _even_komi(items)
+        if even is not None:
+            out.append(f"  the game is even (50%) at komi {even:+.1f}")
+    out.append(ownership_map(board, ev))
+    return "\n".join(out)
+
+
+def _even_komi(items: list[tuple[float, float]]) -> Optional[float]:
+    ks = np.array([k for k, _ in items])
+    ws = np.array([v for _, v in items])
+    for i in range(len(ks) - 1):
+        if (ws[i] - 0.5) * (ws[i + 1] - 0.5) <= 0 and ws[i] != ws[i + 1]:
+            return float(ks[i] + (0.5 - ws[i]) * (ks[i + 1] - ks[i]) / (ws[i + 1] - ws[i]))
+    return None

@@ -1,0 +1,170 @@
+"""Analysis reports: a readable text table, a JSON document (with the trees), and SGF markup."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional
+
+from tengen.endgame.analysis import Analysis, RegionResult
+from tengen.endgame.tree import LocalNode
+from tengen.go.colors import BLACK
+from tengen.go.coords import Move, to_gtp
+
+KIND_TEXT = {
+    "gote": "gote",
+    "black_sente": "Black sente (White reverse sente)",
+    "white_sente": "White sente (Black reverse sente)",
+    "ko": "ko",
+    "number": "settled (number)",
+    "unsupported": "unsupported",
+}
+
+
+def _num(x: Optional[float], digits: int = 2) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.{digits}f}".rstrip("0").rstrip(".") if x != int(x) else f"{int(x)}"
+
+
+def _moves(points, height: int) -> str:
+    return " ".join(to_gtp(p, height) for p in points) or "-"
+
+
+def _line(moves: list[tuple[int, Move]], height: int) -> str:
+    return " ".join(f"{'B' if c == BLACK else 'W'} {to_gtp(p, height)}" for c, p in moves)
+
+
+def region_label(index: int) -> str:
+    """Region names as they appear on boards: A, B, ..., Z, AA, ..."""
+    name = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        name = chr(65 + rem) + name
+    return name
+
+
+def text_report(analysis: Analysis) -> str:
+    """The table a player reads: one row per region, then the recommended move and the costs."""
+    h = analysis.board.height
+    rows = [("region", "points", "count", "temp", "miai", "deiri", "type", "Black plays", "White plays")]
+    for i, r in enumerate(analysis.regions):
+        rows.append((region_label(i), str(len(r.region)), _num(r.count), _num(r.temperature), _num(r.miai_value),
+                     _num(r.deiri_value), KIND_TEXT.get(r.kind, r.kind), _moves(r.best_black, h), _moves(r.best_white, h)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    for i, r in enumerate(analysis.regions):
+        extra = []
+        if r.principal_black:
+            extra.append(f"Black first: {_line(r.principal_black, h)}")
+        if r.principal_white:
+            extra.append(f"White first: {_line(r.principal_white, h)}")
+        extra += r.notes
+        if extra:
+            lines.append(f"{region_label(i)}: " + "; ".join(extra))
+    if analysis.board_count is not None:
+        komi = analysis.board.rules.komi
+        lines.append(f"board count (area, Black's side): {_num(analysis.board_count)}; after komi {komi:g}: {_num(analysis.board_count - komi)}")
+    color_name = "Black" if analysis.board.to_play == BLACK else "White"
+    if analysis.recommended is not None:
+        c, p = analysis.recommended
+        lines.append(f"recommended for {color_name}: {to_gtp(p, h)} ({analysis.recommended_reason})")
+    else:
+        lines.append(f"recommended for {color_name}: none ({analysis.recommended_reason or 'no region to play in'})")
+    lines.append(f"predictor {analysis.predictor}; {analysis.evaluations} network evaluations; {analysis.seconds:.1f} s")
+    lines.append("temperatures and counts are area-scoring values; miai = temperature - 1, deiri = 2 x miai (gote) or miai (sente)")
+    return "\n".join(lines)
+
+
+def _tree_json(node: LocalNode, height: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": node.kind}
+    if node.value is not None:
+        out["value"] = node.value
+    if node.kind == "threat":
+        out["threat"] = "+inf" if node.threat == BLACK else "-inf"
+    if node.reason:
+        out["reason"] = node.reason
+    if node.ko_retakes:
+        out["ko_retakes"] = [f"{'B' if c == BLACK else 'W'} {to_gtp(p, height)}" for c, p in node.ko_retakes]
+    children = {}
+    for color, tag in ((BLACK, "B"), (-BLACK, "W")):
+        for point, child in node.children[color]:
+            if child.kind == "threat":
+                children[f"{tag} threat"] = _tree_json(child, height)
+            else:
+                children[f"{tag} {to_gtp(point, height)}"] = _tree_json(child, height)
+    if children:
+        out["children"] = children
+    return out
+
+
+def region_json(r: RegionResult, index: int, height: int) -> dict[str, Any]:
+    return {
+        "id": region_label(index),
+        "points": [to_gtp(p, height) for p in r.region.sorted_points()],
+        "source": r.region.source,
+        "count": r.count,
+        "temperature": r.temperature,
+        "miai_value": r.miai_value,
+        "deiri_value": r.deiri_value,
+        "type": r.kind,
+        "best_black": [to_gtp(p, height) for p in r.best_black],
+        "best_white": [to_gtp(p, height) for p in r.best_white],
+        "principal_black": _line(r.principal_black, height),
+        "principal_white": _line(r.principal_white, height),
+        "game": r.game_text,
+        "notes": list(r.notes) + list(r.region.notes),
+        "evaluations": r.evaluations,
+        "seconds": round(r.seconds, 3),
+        "tree": _tree_json(r.tree.root, height) if r.tree is not None else None,
+        "budget_exhausted": bool(r.tree.budget_exhausted) if r.tree is not None else False,
+    }
+
+
+def json_report(analysis: Analysis) -> dict[str, Any]:
+    h = analysis.board.height
+    rec = analysis.recommended
+    return {
+        "board_size": [analysis.board.width, analysis.board.height],
+        "to_play": "B" if analysis.board.to_play == BLACK else "W",
+        "komi": analysis.board.rules.komi,
+        "predictor": analysis.predictor,
+        "regions": [region_json(r, i, h) for i, r in enumerate(analysis.regions)],
+        "sure_count": analysis.sure_count,
+        "board_count": analysis.board_count,
+        "recommended": None if rec is None else to_gtp(rec[1], h),
+        "recommended_reason": analysis.recommended_reason,
+        "evaluations": analysis.evaluations,
+        "seconds": round(analysis.seconds, 3),
+        "ownership": None if analysis.ownership is None else [[round(float(v), 3) for v in row] for row in analysis.ownership],
+        "conventions": "area scoring, Black's side; miai = temperature - 1; deiri = 2 x miai (gote) or miai (sente)",
+    }
+
+
+def write_json_atomic(data: Any, path: str) -> None:
+    """Write JSON via a temporary file and a rename, so a crash never leaves half a file."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def annotate_sgf(game, node, analysis: Analysis) -> None:
+    """Write the analysis onto an SGF node: a comment with the table, region labels, best local
+    sequences as variations."""
+    from tengen.go.sgf import add_variation, annotate
+
+    h = analysis.board.height
+    labels = {}
+    for i, r in enumerate(analysis.regions):
+        for p in r.region.points:
+            if analysis.board.get(p) == 0:
+                labels[p] = region_label(i)
+    annotate(node, comment="tengen endgame analysis\n" + text_report(analysis), labels=labels, size=h)
+    for i, r in enumerate(analysis.regions):
+        for line, who in ((r.principal_black, "Black"), (r.principal_white, "White")):
+            if line:
+                add_variation(node, line, comment=f"region {region_label(i)}: {who} first "
+                              f"(count {_num(r.count)}, temperature {_num(r.temperature)}, {KIND_TEXT.get(r.kind, r.kind)})", size=h)

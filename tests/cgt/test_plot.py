@@ -1,0 +1,40 @@
+"""thermograph_figure draws the walls, mast and temperature it should (checked on the data, no images)."""
+from fractions import Fraction as F
+
+from tengen.cgt import parse_game, thermograph_figure
+
+
+def _lines(fig):
+    return {line.get_gid(): line for line in fig.axes[0].get_lines()}
+
+
+def test_figure_data_for_a_kinked_thermograph(tmp_path):
+    g = parse_game("{6|{0|-6}}")  # mean 3/2, temperature 9/2, right wall kinked at t = 3
+    fig = thermograph_figure(g, title="test")
+    lines = _lines(fig)
+    assert set(lines) == {"left wall", "right wall", "mast", "temperature"}
+    lx, lt = lines["left wall"].get_data()
+    assert list(zip(lx, lt)) == [(6.0, 0.0), (1.5, 4.5)]
+    rx, rt = lines["right wall"].get_data()
+    assert list(zip(rx, rt)) == [(0.0, 0.0), (0.0, 3.0), (1.5, 4.5)]
+    mx, mt = lines["mast"].get_data()
+    assert list(mx) == [1.5, 1.5] and mt[0] == 4.5 and mt[1] > 4.5
+    assert lines["temperature"].get_ydata()[0] == 4.5
+    ax = fig.axes[0]
+    assert ax.xaxis_inverted()  # Winning Ways: Black (positive) on the left
+    assert "temperature 9/2" in ax.get_title()
+    for ext in ("png", "svg"):
+        path = tmp_path / f"t.{ext}"
+        fig.savefig(path)
+        assert path.stat().st_size > 1000
+
+
+def test_figure_of_a_number_and_of_a_threat():
+    fig = thermograph_figure(parse_game("{1|5/2}"))
+    lines = _lines(fig)
+    assert "temperature" not in lines and list(lines["mast"].get_xdata()) == [2.0, 2.0]
+    fig = thermograph_figure(parse_game("{+inf | 0}"), t_max=F(3))
+    lines = _lines(fig)
+    assert "left wall" not in lines and "mast" not in lines  # infinite wall, no mast
+    rx, rt = lines["right wall"].get_data()
+    assert list(zip(rx, rt)) == [(0.0, 0.0), (3.0, 3.0)]

@@ -1,0 +1,53 @@
+"""Decomposition into regions from ownership maps, and user masks."""
+from __future__ import annotations
+
+import numpy as np
+
+from tengen.endgame.regions import find_regions, region_from_points, sure_territory
+
+
+def _ownership(rows: list[str]) -> np.ndarray:
+    """'B' = +1, 'W' = -1, '?' = 0.5 (undecided), '-' = -0.5 (undecided)."""
+    table = {"B": 1.0, "W": -1.0, "?": 0.5, "-": -0.5}
+    return np.array([[table[ch] for ch in row] for row in rows])
+
+
+OWN = _ownership([
+    "BB?WW",
+    "BB?WW",
+    "BBBWW",
+    "B-?WW",
+    "BBBWW",
+])
+
+
+def test_undecided_points_form_4_connected_regions():
+    regions = find_regions(OWN)
+    assert [sorted(r.points) for r in regions] == [[(0, 2), (1, 2)], [(3, 1), (3, 2)]]
+
+
+def test_threshold_is_configurable():
+    assert find_regions(OWN, threshold=0.4) == []
+
+
+def test_small_regions_are_flagged_not_hidden():
+    regions = find_regions(OWN, min_size=3)
+    assert len(regions) == 2 and all("smaller than 3 points" in r.notes for r in regions)
+
+
+def test_margin_dilates():
+    regions = find_regions(OWN, margin=1)
+    assert len(regions) == 1 and len(regions[0]) > 4
+
+
+def test_single_point_mask_grows_to_its_component():
+    region = region_from_points([(0, 2)], OWN)
+    assert sorted(region.points) == [(0, 2), (1, 2)]
+    exact = region_from_points([(0, 2), (4, 4)], OWN)
+    assert sorted(exact.points) == [(0, 2), (4, 4)]
+
+
+def test_sure_territory_counts_outside_regions():
+    regions = find_regions(OWN)
+    # outside the 4 region points: Black 11, White 10
+    assert sure_territory(OWN, regions) == 11 - 10

@@ -1,0 +1,101 @@
+"""Tree growth follows the published thresholds; checked with scripted predictors (test doubles whose
+answers are spelled out per node)."""
+from __future__ import annotations
+
+from tengen.endgame.predictors import LocalPrediction
+from tengen.endgame.regions import Region
+from tengen.endgame.tree import GrowthConfig, colours_to_expand, grow_tree, select_moves
+from tengen.go import BLACK, WHITE, Board
+
+
+class ScriptedPredictor:
+    """Answers from a dict: local history (tuple) -> LocalPrediction; unknown nodes are leaves."""
+
+    name = "scripted"
+
+    def __init__(self, script):
+        self.script = script
+        self.calls = 0
+
+    def predict(self, requests):
+        self.calls += 1
+        return [self.script.get(req.history, LocalPrediction(no_move=1.0)) for req in requests]
+
+
+def test_select_moves_keeps_those_above_fraction_or_the_best():
+    assert select_moves({(0, 0): 0.5, (0, 1): 0.4, (0, 2): 0.1}, 0.3) == [(0, 0), (0, 1)]
+    assert select_moves({(0, 0): 0.25, (0, 1): 0.25, (0, 2): 0.25, (0, 3): 0.25}, 0.3) == [(0, 0)]
+    assert select_moves({}, 0.3) == []
+
+
+def test_one_colour_above_share_only_below_root():
+    pred = LocalPrediction(black={(0, 0): 0.9}, white={(0, 1): 0.1})
+    assert colours_to_expand(pred, is_root=True, share=0.85) == [BLACK, WHITE]
+    assert colours_to_expand(pred, is_root=False, share=0.85) == [BLACK]
+    even = LocalPrediction(black={(0, 0): 0.5}, white={(0, 1): 0.5})
+    assert colours_to_expand(even, is_root=False, share=0.85) == [BLACK, WHITE]
+
+
+def _region():
+    return Region(0, frozenset({(4, 0), (4, 1), (4, 2), (4, 3)}))
+
+
+def test_growth_levels_leaves_and_threats():
+    b1, w1 = (BLACK, (4, 1)), (WHITE, (4, 2))
+    script = {
+        (): LocalPrediction(black={(4, 1): 1.0}, white={(4, 2): 1.0}),
+        (b1,): LocalPrediction(black={(4, 2): 0.05}, white={(4, 2): 0.95}),  # White must answer
+        (w1,): LocalPrediction(no_move=0.8),
+    }
+    pred = ScriptedPredictor(script)
+    tree = grow_tree(Board(5), _region(), pred, GrowthConfig(missing_colour="threat"))
+    root = tree.root
+    assert [p for p, _ in root.children[BLACK]] == [(4, 1)] and [p for p, _ in root.children[WHITE]] == [(4, 2)]
+    after_black = root.children[BLACK][0][1]
+    assert [p for p, _ in after_black.children[WHITE]] == [(4, 2)]
+    threat = after_black.children[BLACK][0][1]
+    assert threat.kind == "threat" and threat.threat == BLACK
+    assert root.children[WHITE][0][1].kind == "leaf"
+    assert pred.calls == 3  # one batch per level: root, depth 1, depth 2
+
+
+def test_probe_gives_the_missing_colour_its_best_move():
+    b1 = (BLACK, (4, 1))
+    script = {
+        (): LocalPrediction(black={(4, 1): 1.0}, white={(4, 2): 1.0}),
+        (b1,): LocalPrediction(black={(4, 3): 0.04, (4, 0): 0.01}, white={(4, 2): 0.95}),
+    }
+    tree = grow_tree(Board(5), _region(), ScriptedPredictor(script), GrowthConfig(missing_colour="probe"))
+    after_black = tree.root.children[BLACK][0][1]
+    probe_point, probe = after_black.children[BLACK][0]
+    assert probe.kind == "probe" and probe_point == (4, 3)
+
+
+def test_node_budget_sets_the_flag():
+    wide = LocalPrediction(black={(4, i): 0.25 for i in range(4)}, white={(4, i): 0.25 for i in range(4)})
+    script = {(): wide}
+    tree = grow_tree(Board(5), _region(), ScriptedPredictor(script),
+                     GrowthConfig(max_nodes=3, move_fraction=0.2))
+    assert tree.budget_exhausted and tree.nodes == 3
+
+
+def test_ko_retake_is_recorded():
+    from tengen.go.diagram import board_from_diagram
+
+    board = board_from_diagram("""
+        . X O . .
+        X . X O .
+        . X O . .
+        . . . . .
+        . . . . .
+    """)
+    board.to_play = WHITE
+    region = Region(0, frozenset({(1, 1), (0, 3)}))
+    w_take = (WHITE, (1, 1))
+    script = {
+        (): LocalPrediction(black={(0, 3): 1.0}, white={(1, 1): 1.0}),
+        (w_take,): LocalPrediction(black={(1, 2): 0.9}, white={(0, 3): 0.1}),  # Black wants to retake at C4
+    }
+    tree = grow_tree(board, region, ScriptedPredictor(script))
+    after_take = tree.root.children[WHITE][0][1]
+    assert after_take.ko_retakes == [(BLACK, (1, 2))]

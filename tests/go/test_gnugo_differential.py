@@ -1,0 +1,103 @@
+"""tengen's rules core against GNU Go (Debian's /usr/games/gnugo) over GTP: boards, prisoners, legal-move
+sets and ko after every move; area score given GNU Go's dead stones at the end.
+
+The default run plays a handful of games; the full check (200 real + 200 random games) is slow. The
+logic lives in bench/gnugo_differential.py, which prints the same counts.
+"""
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+from tengen.go.coords import from_gtp
+from tengen.io.gtp_client import GtpClient, find_gnugo
+
+from datapaths import REPO, shared_data
+
+sys.path.insert(0, str(REPO / "bench"))
+import gnugo_differential as differential  # noqa: E402
+
+pytestmark = [
+    pytest.mark.gnugo,
+    pytest.mark.skipif(find_gnugo() is None, reason="GNU Go is not installed (/usr/games/gnugo; apt-get install gnugo)"),
+]
+
+# (colour, vertex, accepted?) on 9x9: a ko, lifted by an exchange elsewhere and again by two passes;
+# suicide; filling one's own eye; an occupied point; a three-stone capture whose last liberty is
+# suicide for its owner.
+SEQUENCE = [
+    ("b", "D6", True), ("b", "C5", True), ("b", "D4", True),
+    ("w", "E6", True), ("w", "F5", True), ("w", "E4", True), ("w", "D5", True),
+    ("b", "E5", True),             # captures D5: a ko
+    ("w", "D5", False),            # immediate retake: ko
+    ("w", "H8", True), ("b", "H2", True),
+    ("w", "D5", True),             # after an exchange elsewhere the retake is legal; captures E5
+    ("b", "E5", False),            # and now Black may not retake at once
+    ("b", "pass", True), ("w", "pass", True),
+    ("b", "E5", True),             # the passes lifted the ko
+    ("b", "A2", True), ("b", "B1", True),
+    ("w", "A1", False),            # suicide
+    ("b", "A1", True),             # filling one's own eye is legal
+    ("w", "E5", False),            # occupied
+    ("b", "J2", True), ("b", "H1", True),
+    ("w", "G1", True), ("w", "G2", True), ("w", "H3", True), ("w", "J3", True),  # H1 H2 J2: one liberty, J1
+    ("b", "J1", False),            # suicide: fills the chain's last liberty
+    ("w", "J1", True),             # captures three stones
+]
+
+
+def _bench_checker(client):
+    tally = differential.Tally()
+    return differential.Checker(client, tally), tally
+
+
+def test_hand_made_sequence_agrees_and_matches_the_rules():
+    with GtpClient.gnugo() as gnugo:
+        checker, tally = _bench_checker(gnugo)
+        board = checker.new_game("sequence", 9, 7.5)
+        for color, vertex, accepted in SEQUENCE:
+            outcome = checker.play(board, 1 if color == "b" else -1, from_gtp(vertex, 9))
+            assert outcome is not False, tally.disagreements
+            assert (outcome is True) == accepted, f"{color} {vertex}"
+            checker.compare(board, prisoners=True)
+    assert tally.disagreements == []
+    assert tally.refused_by_both == {"ko": 2, "suicide": 2, "occupied": 1}
+    assert tally.ko_checks >= 3
+    assert board.captures == {1: 2, -1: 4}
+
+
+def test_random_games_agree_with_gnugo():
+    tally = differential.run(real=0, random_games=5, seed=7)
+    assert tally.disagreements == []
+    assert tally.random_games == 5
+    assert tally.moves > 500
+    assert tally.legal_sets == tally.positions > 500
+    assert tally.refused_by_both["suicide"] > 0 and tally.refused_by_both["occupied"] > 0
+    assert tally.scored + tally.skipped.total() == 5
+
+
+def test_real_games_agree_with_gnugo():
+    shared_data("games", "finished_19x19_scored_games.txt")
+    tally = differential.run(real=3, random_games=0)
+    assert tally.disagreements == []
+    assert tally.real_games == 3
+    assert tally.moves > 3 * 150
+    assert tally.scored == 3 - sum(tally.skipped.values())
+
+
+def test_score_text_parsing():
+    assert differential._margin("B+3.5") == 3.5
+    assert differential._margin("W+0.5") == -0.5
+    assert differential._margin("0") == 0.0
+
+
+@pytest.mark.slow
+def test_full_differential_200_real_200_random():
+    shared_data("games", "finished_19x19_scored_games.txt")
+    tally = differential.run(real=200, random_games=200, seed=1)
+    print(differential.report(tally))
+    assert tally.real_games == 200 and tally.random_games == 200
+    assert tally.disagreements == []
+    assert tally.scored >= 350
