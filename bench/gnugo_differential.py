@@ -11,8 +11,10 @@ played on a tengen Board and in GNU Go side by side. After every move:
     which is also asked directly with `is_legal`).
 
 At the end, GNU Go's dead stones (`final_status_list dead`) go into tengen's `area_score` and the margin is
-compared with GNU Go's own `final_score` under Chinese rules. A score difference is "explained" when GNU
-Go reports seki stones (see SCORING_NOTE); any other difference counts as a disagreement.
+compared with GNU Go's `final_score` under Chinese rules. The two count different boards (SCORING_NOTE),
+so the check is: (1) no point that GNU Go gives to one colour (alive or dead stones, territory) is
+counted by tengen for the other one; (2) the margins are equal, or differ by no more than the points
+GNU Go settles in its playout (dame and seki) can account for. Anything else is a disagreement.
 
     python bench/gnugo_differential.py --real 200 --random 200
 
@@ -39,21 +41,27 @@ from tengen.go.coords import Point, from_gtp, neighbours, to_gtp  # noqa: E402
 from tengen.go.rules import Rules  # noqa: E402
 from tengen.go.scoring import area_ownership, area_score  # noqa: E402
 from tengen.go.sgf import SgfError, load_game_bytes  # noqa: E402
-from tengen.io.gtp_client import GtpClient  # noqa: E402
+from tengen.io.gtp_client import GtpClient, GtpEngineError  # noqa: E402
 
 FINISHED_LIST = GAMES_DIR / "finished_19x19_scored_games.txt"
 STATUSES = ("alive", "dead", "seki", "black_territory", "white_territory", "dame")
 RANDOM_SIZES = (9, 13, 19, 7, 5)
 RANDOM_KOMI = (7.5, 7.0, 0.5, 6.5)
+MIN_REAL_MOVES = 250  # shorter "finished" records often leave much unsettled: GNU Go's playout then takes a minute
+SCORE_TIMEOUT = 120.0
 PASS_PROBABILITY = 0.02
 PROBE_PROBABILITY = 0.25
 MAX_DISAGREEMENTS_PER_GAME = 3
 SCORING_NOTE = (
-    "GNU Go's final_score under --chinese-rules counts an empty point for a colour only when it is that "
-    "colour's territory by GNU Go's own analysis; tengen's area_score counts every empty region that "
-    "reaches one colour only (after removing the dead stones). The two differ only where GNU Go marks a "
-    "seki: the eyes of a seki are area points for tengen (Tromp-Taylor / Chinese practice) but dame "
-    "for GNU Go."
+    "GNU Go's final_score (and final_status_list) first finishes the game: both sides play "
+    "genmove_conservative moves until two passes -- filling dame, connecting chains short of liberties, "
+    "capturing -- and only then count area (engine/aftermath.c; play_gtp.c finish_and_score_game). "
+    "tengen's area_score counts the position as it stands, Tromp-Taylor style, after removing the given "
+    "dead stones. So the margins differ by the dame each side fills in GNU Go's playout, by empty points "
+    "GNU Go calls dame although one colour surrounds them (a liberty an atari'd chain must still fill, a "
+    "seki eye), and by points GNU Go assigns although they still touch both colours (an open border, a "
+    "dead stone next to both colours, a pending ko). Random games end with only single-point eyes left, "
+    "so they mostly agree exactly."
 )
 
 
@@ -73,8 +81,8 @@ class Tally:
     legal_sets: int = 0
     ko_checks: int = 0
     captures: int = 0
-    scored: int = 0
-    score_equal: int = 0
+    scored: Counter = field(default_factory=Counter)  # by kind of game: real / random
+    score_equal: Counter = field(default_factory=Counter)
     score_explained: list[str] = field(default_factory=list)
     explanations: Counter = field(default_factory=Counter)  # games whose difference involves each reason
     skipped: Counter = field(default_factory=Counter)
@@ -191,14 +199,18 @@ class Checker:
         """
         size = board.height
         self.compare(board, prisoners=True)
-        status = {name: self._points(self.gg.send(f"final_status_list {name}"), size) for name in STATUSES}
+        # the first status query runs GNU Go's playout (about a second on a finished 19x19 game); the
+        # others and final_score reuse its cached result
+        status = {name: self._points(self.gg.send(f"final_status_list {name}", timeout=SCORE_TIMEOUT), size)
+                  for name in STATUSES}
         theirs_text = self.gg.send("final_score")
         theirs = _margin(theirs_text)
         dead = status["dead"]
         own = area_ownership(board, dead)
         ours = area_score(board, dead).margin
         grid = board.array()
-        self.tally.scored += 1
+        kind = "random" if self.game.startswith("random") else "real"
+        self.tally.scored[kind] += 1
         if sum(len(v) for v in status.values()) != size * size:
             self.disagree(board, f"GNU Go's status lists cover {sum(len(v) for v in status.values())} of {size * size} points")
             return
@@ -212,7 +224,7 @@ class Checker:
             self.disagree(board, f"tengen counts {len(opposite)} points for the other colour than GNU Go: {where}")
             return
         if ours == theirs:
-            self.tally.score_equal += 1
+            self.tally.score_equal[kind] += 1
             return
         open_border = [p for p, owner in fixed.items() if own[p] == 0]
         known = sum(int(own[p]) - owner for p, owner in fixed.items())
@@ -225,7 +237,8 @@ class Checker:
             self.tally.score_explained.append(line)
             for reason, n in (("open border", len(open_border)), ("dame", len(status["dame"])),
                               ("seki", len(status["seki"]))):
-                self.tally.explanations[reason] += bool(n)
+                if n:
+                    self.tally.explanations[reason] += 1
         else:
             self.disagree(board, f"score difference not accounted for (known {known:+d}, slack {slack}): {line}")
 
@@ -261,8 +274,9 @@ class Checker:
                 continue
             moved = True
             outcome = self.play(board, event.color, event.point)
-            if outcome is None:
-                return  # both refuse the record's move: counted; the rest of the record cannot be replayed
+            if outcome is None:  # both refuse the record's move; the rest of the record cannot be replayed
+                self.tally.skipped["record with an illegal move (both refuse it; replay stopped, not scored)"] += 1
+                return
             if outcome is False or (not self.position_ok and self.game_disagreements >= MAX_DISAGREEMENTS_PER_GAME):
                 return
         self.score(board)
@@ -344,14 +358,15 @@ def _margin(text: str) -> float:
 
 
 def real_game_sample(n: int) -> Iterator[tuple[str, bytes]]:
-    """`n` games from the list of 19x19 games played to a counted result, spread over the archives
+    """`n` games from the list of 19x19 games played to a counted result (at least MIN_REAL_MOVES moves), spread over the archives
     (every k-th listed game of each archive; small n takes the first listed games met in each archive)."""
     by_archive: dict[str, list[str]] = {}
     with open(FINISHED_LIST, encoding="utf-8") as f:
         next(f)
         for line in f:
-            archive, path = line.split("\t")[:2]
-            by_archive.setdefault(archive, []).append(path)
+            archive, path, _result, _komi, _handicap, moves = line.rstrip("\n").split("\t")[:6]
+            if int(moves) >= MIN_REAL_MOVES:
+                by_archive.setdefault(archive, []).append(path)
     archives = sorted(by_archive)
     quotas = {a: n // len(archives) + (1 if i < n % len(archives) else 0) for i, a in enumerate(archives)}
     for archive in archives:
@@ -364,28 +379,39 @@ def real_game_sample(n: int) -> Iterator[tuple[str, bytes]]:
             yield f"{archive}:{member}", data
 
 
-def run(real: int, random_games: int, seed: int = 1, progress: bool = False, client: GtpClient | None = None) -> Tally:
-    """Replay `real` archive games and play `random_games` random games; returns the tally."""
+def run(real: int, random_games: int, seed: int = 1, progress: bool = False) -> Tally:
+    """Replay `real` archive games and play `random_games` random games against a fresh GNU Go (level 0,
+    Chinese rules); returns the tally. A game GNU Go cannot answer in time is skipped (and counted) and
+    GNU Go restarted."""
     tally = Tally()
     start = time.perf_counter()
-    own_client = client is None
-    gg = client or GtpClient.gnugo(level=0, rules="chinese")
+    rng = random.Random(seed)
+    games = []
+    if real:
+        games += [("real", name, data) for name, data in real_game_sample(real)]
+    games += [("random", i, None) for i in range(random_games)]
+    gg = None
     try:
-        gg.send("set_random_seed 1")
-        checker = Checker(gg, tally)
-        if real:
-            for i, (name, data) in enumerate(real_game_sample(real)):
-                checker.real_game(name, data)
-                if progress and (i + 1) % 20 == 0:
-                    print(f"  real {i + 1}/{real}  {time.perf_counter() - start:.0f}s", file=sys.stderr)
-        rng = random.Random(seed)
-        for i in range(random_games):
-            size, komi = RANDOM_SIZES[i % len(RANDOM_SIZES)], RANDOM_KOMI[i % len(RANDOM_KOMI)]
-            checker.random_game(f"random#{i} {size}x{size}", rng, size, komi)
-            if progress and (i + 1) % 20 == 0:
-                print(f"  random {i + 1}/{random_games}  {time.perf_counter() - start:.0f}s", file=sys.stderr)
+        for done, (kind, name, data) in enumerate(games, 1):
+            try:
+                if gg is None:
+                    gg = GtpClient.gnugo(level=0, rules="chinese")
+                    gg.send("set_random_seed 1")
+                    checker = Checker(gg, tally)
+                if kind == "real":
+                    checker.real_game(name, data)
+                else:
+                    size, komi = RANDOM_SIZES[name % len(RANDOM_SIZES)], RANDOM_KOMI[name % len(RANDOM_KOMI)]
+                    checker.random_game(f"random#{name} {size}x{size}", rng, size, komi)
+            except GtpEngineError as exc:
+                tally.skipped[f"GNU Go failed ({' '.join(str(exc).split()[:6])}...), restarted"] += 1
+                if gg is not None:
+                    gg.close()
+                gg = None
+            if progress and done % 20 == 0:
+                print(f"  {done}/{len(games)} games  {time.perf_counter() - start:.0f}s", file=sys.stderr)
     finally:
-        if own_client:
+        if gg is not None:
             gg.close()
     tally.seconds = time.perf_counter() - start
     return tally
@@ -395,11 +421,13 @@ def report(t: Tally) -> str:
     lines = [
         f"games: {t.real_games} real, {t.random_games} random ({t.seconds:.1f}s)",
         f"moves played on both: {t.moves}",
-        f"positions compared (stones + prisoners): {t.positions}",
+        f"positions compared (all stones): {t.positions}; prisoner counts compared: {t.captures}",
         f"legal-move sets compared: {t.legal_sets}; ko points checked with is_legal: {t.ko_checks}",
         "moves refused by both: " + (", ".join(f"{k} {v}" for k, v in sorted(t.refused_by_both.items())) or "none"),
-        f"final positions scored: {t.scored}; area score equal: {t.score_equal}; explained differences: "
-        f"{len(t.score_explained)} (games involving: " + ", ".join(f"{k} {v}" for k, v in sorted(t.explanations.items())) + ")",
+        f"final positions scored: {sum(t.scored.values())} (real {t.scored['real']}, random {t.scored['random']}); "
+        f"area score equal: {sum(t.score_equal.values())} (real {t.score_equal['real']}, random {t.score_equal['random']})",
+        f"score differences accounted for by GNU Go's playout: {len(t.score_explained)} (games involving: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(t.explanations.items())) + ")",
     ]
     lines += [f"  {line}" for line in t.score_explained[:20]]
     if t.skipped:

@@ -11,6 +11,7 @@ The test suite (tests/go/test_sgf_corpora.py) imports the helpers below.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -56,6 +57,7 @@ class Tally:
 
     loaded: int = 0
     moves: int = 0
+    forced: Counter = field(default_factory=Counter)  # loaded games whose record holds an illegal move
     errors: Counter = field(default_factory=Counter)
     crashes: list[str] = field(default_factory=list)
 
@@ -63,6 +65,8 @@ class Tally:
         if outcome.status == "loaded":
             self.loaded += 1
             self.moves += outcome.moves
+            if outcome.kind:
+                self.forced[outcome.kind] += 1
         elif outcome.status == "error":
             self.errors[outcome.kind] += 1
         else:
@@ -75,6 +79,9 @@ class Tally:
 
 def error_kind(problem: str) -> str:
     """A short category for an SgfError problem text: numbers become N, details in brackets dropped."""
+    illegal = re.search(r"is illegal: (.*)", problem)
+    if illegal:
+        return f"illegal move ({illegal.group(1)})"
     text = re.sub(r"[(\[].*", "", problem).strip()
     text = re.sub(r"\d+", "N", text)
     return text[:60] or "unknown"
@@ -84,8 +91,13 @@ def _check(load, source: str) -> Outcome:
     """Run `load()` -> Game, replay it; classify the result. Never raises (except KeyboardInterrupt)."""
     try:
         game = load()
-        board = game.board_at(None, strict=False)
-        return Outcome(source, "loaded", moves=len(board.moves))
+        try:
+            board = game.board_at(None)
+            forced = ""
+        except SgfError as exc:  # an illegal move in the record: replay it the lenient way, as editors do
+            board = game.board_at(None, strict=False)
+            forced = error_kind(exc.problem)
+        return Outcome(source, "loaded", kind=forced, moves=len(game.moves))
     except SgfError as exc:
         message = str(exc)
         if "\n" in message or source not in message:
@@ -148,7 +160,7 @@ def archive_sample(total: int, archives: Iterable[str] = ARCHIVES,
     archives = list(archives)
     all_games = sum(ARCHIVE_GAMES[a] for a in archives)
     for name in archives:
-        quota = max(1, round(total * ARCHIVE_GAMES[name] / all_games))
+        quota = max(1, math.ceil(total * ARCHIVE_GAMES[name] / all_games))  # ceil: at least `total` in all
         every = max(1, ARCHIVE_GAMES[name] // quota) if total >= 2000 else 1
         for member, data in iter_archive(games_dir / name, every=every, limit=quota):
             yield f"{name}:{member}", data
@@ -173,6 +185,8 @@ def run_archives(tally: Tally, total: int, verbose: bool = False) -> None:
 def report(title: str, tally: Tally, seconds: float) -> None:
     print(f"{title}: {tally.total} inputs, {tally.loaded} loaded and replayed ({tally.moves} moves), "
           f"{sum(tally.errors.values())} clean errors, {len(tally.crashes)} crashes, {seconds:.1f}s")
+    for kind, n in tally.forced.most_common():
+        print(f"    {n:6d}  loaded; the record holds an illegal move, replayed leniently: {kind}")
     for kind, n in tally.errors.most_common():
         print(f"    {n:6d}  {kind}")
     for crash in tally.crashes[:20]:

@@ -33,7 +33,8 @@ def command(name: str, help_text: str):
 
 
 def _load_commands() -> None:
-    from tengen.commands import analyze_cmd, gtp_cmd, score_cmd, show_cmd  # noqa: F401  (registration side effects)
+    from tengen.commands import (  # noqa: F401  (registration side effects)
+        analyze_cmd, eval_cmd, gtp_cmd, influence_cmd, models_cmd, score_cmd, show_cmd, winner_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         message = " ".join(str(exc).split()) or type(exc).__name__
         print(f"tengen: error: {message}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error
+        return 0
     except KeyboardInterrupt:
         print("tengen: interrupted", file=sys.stderr)
         return 130

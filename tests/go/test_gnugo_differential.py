@@ -6,7 +6,6 @@ logic lives in bench/gnugo_differential.py, which prints the same counts.
 """
 from __future__ import annotations
 
-import random
 import sys
 
 import pytest
@@ -75,7 +74,8 @@ def test_random_games_agree_with_gnugo():
     assert tally.moves > 500
     assert tally.legal_sets == tally.positions > 500
     assert tally.refused_by_both["suicide"] > 0 and tally.refused_by_both["occupied"] > 0
-    assert tally.scored + tally.skipped.total() == 5
+    assert tally.scored["random"] + tally.skipped.total() == 5
+    assert tally.score_equal["random"] >= 3  # played-out random boards: the counts agree exactly
 
 
 def test_real_games_agree_with_gnugo():
@@ -84,7 +84,7 @@ def test_real_games_agree_with_gnugo():
     assert tally.disagreements == []
     assert tally.real_games == 3
     assert tally.moves > 3 * 150
-    assert tally.scored == 3 - sum(tally.skipped.values())
+    assert tally.scored["real"] == 3 - sum(tally.skipped.values())
 
 
 def test_score_text_parsing():
@@ -100,4 +100,47 @@ def test_full_differential_200_real_200_random():
     print(differential.report(tally))
     assert tally.real_games == 200 and tally.random_games == 200
     assert tally.disagreements == []
-    assert tally.scored >= 350
+    assert sum(tally.scored.values()) >= 380
+
+
+def _loadsgf_agrees(gnugo: GtpClient, folder, argument: str = "") -> int:
+    """loadsgf every SGF under `folder` in tengen's engine and in GNU Go: both load it or both refuse, and
+    the stones, the player to move and the prisoners agree. Returns the number of files compared."""
+    from tengen.io.gtp import GtpEngine
+
+    compared = 0
+    checker = differential.Checker(gnugo, differential.Tally())
+    for path in sorted(folder.rglob("*.sgf")):
+        command = f"loadsgf {path} {argument}".strip()
+        engine = GtpEngine()
+        ours = engine.handle(command)
+        theirs = gnugo.query(command)
+        assert ours.startswith("=") == theirs.ok, (command, ours, theirs)
+        if not theirs.ok:
+            continue
+        assert ours[2:].strip() == theirs.text, (command, "player to move")
+        board = engine.board
+        grid = board.array()
+        answers = gnugo.query_many(["list_stones black", "list_stones white", "captures black", "captures white"])
+        for color, answer in zip((1, -1), answers[:2]):
+            ours_stones = {(int(r), int(c)) for r, c in zip(*(grid == color).nonzero())}
+            assert checker._points(answer.text, board.height) == ours_stones, (command, color)
+        assert [int(a.text) for a in answers[2:]] == [board.captures[1], board.captures[-1]], command
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("suite", ["gnugo", pytest.param("fuego", marks=pytest.mark.slow)])
+def test_regression_sgfs_load_like_gnugo(suite):
+    """Every SGF of GNU Go's (and, slow, Fuego's) regression suites: setup stones, PL, handicap, captures."""
+    folder = shared_data("regression", suite)
+    with GtpClient.gnugo() as gnugo:
+        assert _loadsgf_agrees(gnugo, folder) > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argument", ["1", "2", "10", "51", "C3", "D4"])  # (GNU Go mishandles off-board vertices)
+def test_regression_sgfs_load_like_gnugo_at_earlier_moves(argument):
+    with GtpClient.gnugo() as gnugo:
+        for suite in ("gnugo", "fuego"):
+            assert _loadsgf_agrees(gnugo, shared_data("regression", suite), argument) > 100

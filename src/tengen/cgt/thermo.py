@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Optional, Sequence
 
@@ -47,6 +48,16 @@ class Thermo:
     ge_rs: bool
     le_ls: bool
     kind: str
+
+    @cached_property
+    def right_taxed(self) -> Wall:
+        """RW(t) - t: this game's contribution to the left scaffold of a game it is a Left option of."""
+        return self.right.shifted(-1)
+
+    @cached_property
+    def left_taxed(self) -> Wall:
+        """LW(t) + t: the contribution to a right scaffold."""
+        return self.left.shifted(1)
 
     @property
     def is_number(self) -> bool:
@@ -87,8 +98,12 @@ def combine(lefts: Sequence[Thermo], rights: Sequence[Thermo]) -> Thermo:
         return number_thermo(simplest_between(ls0, rs0, lo_closed, hi_closed))
     ge_rs = not any(o.le_ls for o in rights if o.ls == rs0)
     le_ls = not any(o.ge_rs for o in lefts if o.rs == ls0)
-    left_scaffold = walls_max((o.right.shifted(-1) for o in lefts), NEG_INF)
-    right_scaffold = walls_min((o.left.shifted(1) for o in rights), INF)
+    # an option whose mast is no better than another option's stop is dominated wall for wall
+    # (RW(o) <= mean(o) <= ls0 = RS(best) <= RW(best)); options reaching the stop are kept for the flags
+    lefts = [o for o in lefts if o.rs == ls0 or o.mean is None or o.mean > ls0] or lefts
+    rights = [o for o in rights if o.ls == rs0 or o.mean is None or o.mean < rs0] or rights
+    left_scaffold = walls_max((o.right_taxed for o in lefts), NEG_INF)
+    right_scaffold = walls_min((o.left_taxed for o in rights), INF)
     t = first_crossing(left_scaffold, right_scaffold)
     if t == math.inf:
         return Thermo(left_scaffold, right_scaffold, INF, None, None, ls0, rs0, ge_rs, le_ls, UNBOUNDED)

@@ -28,7 +28,7 @@ class Wall:
     @classmethod
     def const(cls, v: Value) -> "Wall":
         """The vertical wall (a mast) at value v."""
-        return cls(((ZERO, v, ZERO),))
+        return cls(((ZERO, v, 0),))
 
     @property
     def infinite(self) -> bool:
@@ -97,10 +97,9 @@ def _normalise(segs: tuple[Segment, ...]) -> tuple[Segment, ...]:
     if not segs:
         raise ValueError("empty wall")
     if is_infinite(segs[0][1]):
-        return ((ZERO, segs[0][1], ZERO),)
+        return ((ZERO, segs[0][1], 0),)
     out: list[Segment] = []
     for t0, v0, s in segs:
-        t0, s = Fraction(t0), Fraction(s)
         if out:
             pt0, pv0, ps = out[-1]
             if ps == s and pv0 + ps * (t0 - pt0) == v0:
@@ -114,25 +113,59 @@ def _value_slope(w: Wall, t: Fraction) -> tuple[Value, Fraction]:
     return v0 + s * (t - t0), s
 
 
+def _merged(a: Wall, b: Wall):
+    """Yield (start, end or None, value_a, slope_a, value_b, slope_b) over the common refinement."""
+    sa, sb = a.segs, b.segs
+    i = j = 0
+    na, nb = len(sa), len(sb)
+    t = ZERO
+    while True:
+        a0, av, asl = sa[i]
+        b0, bv, bsl = sb[j]
+        ta = sa[i + 1][0] if i + 1 < na else None
+        tb = sb[j + 1][0] if j + 1 < nb else None
+        end = ta if tb is None else (tb if ta is None else min(ta, tb))
+        yield t, end, (av if a0 == t else av + asl * (t - a0)), asl, (bv if b0 == t else bv + bsl * (t - b0)), bsl
+        if end is None:
+            return
+        t = end
+        if ta == end:
+            i += 1
+        if tb == end:
+            j += 1
+
+
 def wall_max(a: Wall, b: Wall) -> Wall:
-    """Pointwise maximum of two walls."""
+    """Pointwise maximum of two walls (returns one of the inputs when it dominates)."""
+    if a is b:
+        return a
     if a.infinite or b.infinite:
         if a.infinite and a.segs[0][1] > 0 or b.infinite and b.segs[0][1] < 0:
             return a
         return b
-    bps = sorted(set(a.breakpoints()) | set(b.breakpoints()))
     out: list[Segment] = []
-    for i, start in enumerate(bps):
-        end = bps[i + 1] if i + 1 < len(bps) else None
-        va, sa = _value_slope(a, start)
-        vb, sb = _value_slope(b, start)
+    from_a = from_b = True
+    for start, end, va, sa, vb, sb in _merged(a, b):
         first_a = va > vb or (va == vb and sa >= sb)
-        v_hi, s_hi, v_lo, s_lo = (va, sa, vb, sb) if first_a else (vb, sb, va, sa)
+        if first_a:
+            v_hi, s_hi, v_lo, s_lo = va, sa, vb, sb
+        else:
+            v_hi, s_hi, v_lo, s_lo = vb, sb, va, sa
+        if va != vb or sa != sb:
+            if first_a:
+                from_b = False
+            else:
+                from_a = False
         out.append((start, v_hi, s_hi))
         if s_lo > s_hi:  # the lower one overtakes at c
             c = start + (v_hi - v_lo) / (s_lo - s_hi)
             if end is None or c < end:
                 out.append((c, v_hi + s_hi * (c - start), s_lo))
+                from_a = from_b = False
+    if from_a:
+        return a
+    if from_b:
+        return b
     return Wall(out)
 
 
@@ -164,11 +197,7 @@ def first_crossing(left: Wall, right: Wall) -> Value:
         return math.inf
     if left.infinite or right.infinite:
         return ZERO
-    bps = sorted(set(left.breakpoints()) | set(right.breakpoints()))
-    for i, start in enumerate(bps):
-        end = bps[i + 1] if i + 1 < len(bps) else None
-        vl, sl = _value_slope(left, start)
-        vr, sr = _value_slope(right, start)
+    for start, end, vl, sl, vr, sr in _merged(left, right):
         gap = vl - vr
         if gap <= 0:
             return start

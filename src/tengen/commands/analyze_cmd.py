@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-nodes", type=int, default=300, help="node budget per local tree")
     parser.add_argument("--missing", choices=["probe", "threat"], default="probe",
                         help="when a colour is missing below the root: probe its best move, or a ±inf threat leaf")
+    parser.add_argument("--leaves", choices=["network", "exact"], default="network",
+                        help="leaf scores: the network's rounded ownership (default), or an exact local area count "
+                             "(settled leaves of sealed regions and local diagrams)")
     parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
     parser.add_argument("--json", metavar="OUT", help="write the full analysis (trees included) as JSON")
     parser.add_argument("--sgf", metavar="OUT", help="write the game back with the analysis as comments and variations")
@@ -48,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.predictor == "exhaustive" and region_points is None:
         raise CliError("--predictor exhaustive needs a region (--region or SQ[] markup on the node)")
     evaluator = None
-    if args.predictor != "exhaustive" or region_points is None:
+    needs_network = args.predictor == "kata" or region_points is None or (args.predictor in ("oracle", "net") and args.leaves == "network")
+    if needs_network:
         evaluator = load_evaluator(args.model, progress=not args.no_progress)
     growth = GrowthConfig(max_nodes=args.max_nodes, missing_colour=args.missing)
     bar = None
@@ -66,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         analysis = analyze(board, evaluator, region_points=region_points, predictor=args.predictor,
                            threshold=args.threshold, margin=args.margin, growth=growth,
-                           oracle_node=node if args.predictor == "oracle" else None, progress=progress)
+                           oracle_node=node if args.predictor == "oracle" else None, progress=progress,
+                           leaf_scoring="exact" if args.leaves == "exact" else "evaluator")
     finally:
         if bar is not None:
             bar.close()

@@ -15,7 +15,8 @@ import numpy as np
 from tengen.endgame import cgt_bridge
 from tengen.endgame.leaves import score_leaves_exactly, score_leaves_with_evaluator
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
-from tengen.endgame.regions import DEFAULT_THRESHOLD, Region, find_regions, region_from_points, sure_territory
+from tengen.endgame.regions import (DEFAULT_THRESHOLD, Region, find_regions, region_from_points, sure_territory,
+                                    unsure_walls)
 from tengen.endgame.tree import GrowthConfig, LocalTree, grow_tree
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
@@ -50,9 +51,9 @@ class RegionResult:
     def deiri_value(self) -> Optional[float]:
         """Deiri value = 2 x miai for gote, = miai for sente and reverse sente."""
         m = self.miai_value
-        if m is None:
-            return None
-        return 2 * m if self.kind in ("gote", "ko") else m
+        if m is None or self.kind in ("ko", "unsupported", "number"):
+            return None  # a ko has no deiri value in this convention; see its miai (swing / 3)
+        return 2 * m if self.kind == "gote" else m
 
 
 @dataclass
@@ -108,6 +109,12 @@ def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Po
                                 oracle_node=oracle_node, leaf_scoring=leaf_scoring)
         result.seconds = time.perf_counter() - t0
         evaluations += result.evaluations
+        if ownership is not None and region.source == "mask" and leaf_scoring != "exact":
+            weak = unsure_walls(region, board.array(), ownership, threshold)
+            if weak:
+                result.notes.append("the evaluator is unsure the walls live (" +
+                                    " ".join(to_gtp(p, board.height) for p in weak[:8]) +
+                                    "): leaf counts from its ownership may be wrong; try --leaves exact")
         results.append(result)
     if progress:
         progress("region", len(regions), len(regions))

@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Iterable, Optional
 
 from tengen.cgt.ko import KoChain, UnsupportedKo, simple_ko
+from tengen.cgt.numbers import INF, NEG_INF
 from tengen.cgt.thermo import KO, Thermo, combine, number_thermo, orthodox_indices
 from tengen.cgt.values import MoveValues, move_values
 from tengen.go.benson import unconditional_life
@@ -52,6 +53,8 @@ class ExhaustiveConfig:
 
     max_nodes: int = 2_000_000
     seconds: Optional[float] = None
+    strict_kos: bool = False  # report 'unsupported' when a ko outside the phantom rule's reach matters
+    moves: str = "local"  # "all": every legal move; "local": the move generator's conventions (module doc)
     require_benson: bool = False  # raise RegionNotSealed when a wall stone is not Benson pass-alive
 
 
@@ -72,6 +75,7 @@ class ExhaustiveResult:
     principal_black: list[tuple[int, Point]] = field(default_factory=list)
     principal_white: list[tuple[int, Point]] = field(default_factory=list)
     ko: Optional[KoChain] = None
+    ko_dependent: bool = False
     nodes: int = 0
     seconds: float = 0.0
     reason: str = ""
@@ -204,81 +208,162 @@ class LocalRegion:
                 ban = (captured.bit_length() - 1, -colour)
         return (own, opp, ban) if colour == BLACK else (opp, own, ban)
 
-    def analyse(self, b: int, w: int):
-        """(settled?, area count if settled, candidate move mask) for the position."""
+    def analyse(self, b: int, w: int) -> "_Analysis":
+        """Settledness, count, open points, the count as it stands, count bounds, unsafe stones.
+
+        Chains touching their own wall are safe. An area of empty points and the opponent's unsafe
+        stones, bordered only by one colour's safe stones and walls, in which every empty point touches
+        those safe stones or walls, is that colour's (the opponent can never make an eye there: Benson's
+        small region): its stones are dead and nobody plays there. Empty areas bordered by one colour's
+        safe stones are its territory; a single empty point between safe stones of both colours is dame.
+        """
         empty = self.full & ~(b | w)
-        unsafe = 0
+        safe = {BLACK: 0, WHITE: 0}
+        unsafe = {BLACK: 0, WHITE: 0}
         for colour, stones in ((BLACK, b), (WHITE, w)):
             rest = stones
             wall = self.wall[colour]
             while rest:
                 ch = self.chain(rest & -rest, stones)
                 rest &= ~ch
-                if not ch & wall:
-                    unsafe |= ch
+                if ch & wall:
+                    safe[colour] |= ch
+                else:
+                    unsafe[colour] |= ch
+        owned = {BLACK: safe[BLACK], WHITE: safe[WHITE]}
+        for colour in (BLACK, WHITE):
+            prey = unsafe[-colour]
+            if not prey:
+                continue
+            space = empty | prey
+            support = self.dilate(safe[colour]) | self.wall[colour]
+            rest = prey
+            while rest:
+                area = self.chain(rest & -rest, space)
+                rest &= ~area
+                if self.dilate(area) & ~area & ~safe[colour] or area & self.wall[-colour] \
+                        or area & empty & ~support:
+                    continue
+                owned[colour] |= area  # dead stones and their surroundings
+                unsafe[-colour] &= ~area
+                empty &= ~area
+        live_unsafe = unsafe[BLACK] | unsafe[WHITE]
+        settled = not live_unsafe
         open_points = 0
-        count = b.bit_count() - w.bit_count()
-        settled = not unsafe
         rest = empty
+        stones_b, stones_w = owned[BLACK] | unsafe[BLACK], owned[WHITE] | unsafe[WHITE]
+        count = stones_b.bit_count() - stones_w.bit_count()
+        as_it_stands = count
         while rest:
             area = self.chain(rest & -rest, empty)
             rest &= ~area
             around = self.dilate(area)
-            black = bool(around & b or area & self.wall[BLACK])
-            white = bool(around & w or area & self.wall[WHITE])
-            touches_unsafe = bool(around & unsafe)
+            black = bool(around & stones_b or area & self.wall[BLACK])
+            white = bool(around & stones_w or area & self.wall[WHITE])
+            touches_unsafe = bool(around & live_unsafe)
+            if black != white:
+                as_it_stands += area.bit_count() if black else -area.bit_count()
             if black != white and not touches_unsafe:
                 count += area.bit_count() if black else -area.bit_count()
                 continue  # settled territory: no moves there
             if black and white and area & (area - 1) == 0 and not touches_unsafe:
-                # a single dame point between safe stones: settled (counted 0), but still playable
-                open_points |= area
+                open_points |= area  # a single dame point between safe stones: settled (0), still playable
                 continue
             settled = False
             open_points |= area
-        return settled, count, open_points
+        sure_b, sure_w = owned[BLACK], owned[WHITE]
+        bounds = (sure_b.bit_count() - (self.n - sure_b.bit_count()), (self.n - sure_w.bit_count()) - sure_w.bit_count())
+        return _Analysis(settled, count, open_points, as_it_stands, bounds, live_unsafe)
+
+    def candidates(self, b: int, w: int, colour: int, info: "_Analysis", moves: str) -> int:
+        """Points `colour` may play: every open point ('all'), or ('local') the open points that touch
+        the opponent (stone or wall) or an unsafe chain, lie within two steps of the player's own
+        stones or wall (or touch an opponent's unsafe chain), and are not the player's own eye."""
+        if moves == "all":
+            return info.open_points
+        own, opp = (b, w) if colour == BLACK else (w, b)
+        empty = self.full & ~(b | w)
+        near_own = self.dilate(own) | self.wall[colour]
+        contact = self.dilate(opp) | self.wall[-colour] | self.dilate(info.unsafe)
+        support = near_own | self.dilate(near_own & empty) | self.dilate(info.unsafe & opp)
+        own_eye = empty & ~self.dilate(self.full & ~own) & ~self.wall[-colour]
+        return info.open_points & contact & support & ~own_eye
+
+
+@dataclass(frozen=True)
+class _Analysis:
+    settled: bool
+    count: int  # area count when settled
+    open_points: int  # empty points outside settled territory and dead areas
+    as_it_stands: int  # stones plus empty areas bordered by one colour (the count if play stopped now)
+    bounds: tuple[int, int]  # lowest and highest count any continuation can reach
+    unsafe: int  # stones of chains not connected to their wall (and not dead)
 
 
 # ---------------------------------------------------------------- the search
+_OMIT = object()  # a banned retake left out (the ko's taker wins it)
+_CLEAN: frozenset = frozenset()
+
+
+class _Open:
+    """A position whose immediate retake is banned: its options, with a hole where the phantom goes.
+    The parent (the position the retake would recreate) fills the hole and closes it."""
+
+    __slots__ = ("key", "banned_side", "banned_index", "lists", "opens", "cache", "stands")
+
+    def __init__(self, key, banned_side: int, banned_index: int, lists: tuple, opens: list, stands: Fraction):
+        self.key = key
+        self.stands = stands
+        self.banned_side = banned_side
+        self.banned_index = banned_index
+        self.lists = lists  # (rec, lo, hi) -> (lefts, rights); the banned entry and open children are None
+        self.opens = opens  # kos taken from this position (their phantoms refer to it)
+        self.cache: dict = {}
+
+
 class _Solver:
     def __init__(self, local: LocalRegion, config: ExhaustiveConfig):
         self.local = local
         self.config = config
-        self.lo = number_thermo(Fraction(-local.n))
-        self.hi = number_thermo(Fraction(local.n))
-        self.tt: dict[tuple, tuple[Thermo, Thermo]] = {}
+        self.bounds: dict[tuple, tuple[Thermo, Thermo]] = {}  # key -> (lowest, highest) possible count
+        self.tt: dict[tuple, object] = {}  # key -> (rec, lo, hi) or _Open
         self.children: dict[tuple, tuple[list, list]] = {}
-        self.ko_children: dict[tuple, tuple[list, list]] = {}
+        self.phantom: dict[tuple, Fraction] = {}  # anchor key -> phantom value used for its kos
+        self.kos: dict[tuple, KoChain] = {}  # anchors valued by the strict phantom rule
+        self.generalised: set[tuple] = set()  # anchors valued by the fixed-point generalisation
         self.intern: dict[tuple, Thermo] = {}
         self.combos: dict[tuple, Thermo] = {}
         self.path: set[tuple[int, int]] = set()
+        self.superko_drops = 0
+        self.tainted = 0
         self.nodes = 0
         self.deadline = None if config.seconds is None else time.perf_counter() + config.seconds
-        self.kos: dict[tuple, KoChain] = {}
 
-    def _record(self, lefts: list[Thermo], rights: list[Thermo]) -> Thermo:
-        lk = tuple(sorted({id(x) for x in lefts}))
-        rk = tuple(sorted({id(x) for x in rights}))
-        key = (lk, rk)
+    def record(self, lefts: list, rights: list) -> Optional[Thermo]:
+        """Interned combine of option records (None if any option is unknown; _OMIT entries skipped)."""
+        if any(x is None for x in lefts) or any(x is None for x in rights):
+            return None
+        if _OMIT in lefts or _OMIT in rights:
+            lefts = [x for x in lefts if x is not _OMIT]
+            rights = [x for x in rights if x is not _OMIT]
+        key = (frozenset(map(id, lefts)), frozenset(map(id, rights)))
         got = self.combos.get(key)
         if got is not None:
             return got
-        uniq_l = list({id(x): x for x in lefts}.values())
-        uniq_r = list({id(x): x for x in rights}.values())
-        rec = combine(uniq_l, uniq_r)
+        rec = combine(list({id(x): x for x in lefts}.values()), list({id(x): x for x in rights}.values()))
         if rec.number is None:
             ikey = (rec.left, rec.right, rec.ls, rec.rs, rec.ge_rs, rec.le_ls)
             rec = self.intern.setdefault(ikey, rec)
         self.combos[key] = rec
         return rec
 
-    def options(self, key: tuple) -> tuple[list, list]:
-        """[(point index, child key or None for a banned move)] for Black and for White."""
+    def options(self, key: tuple, info: Optional[_Analysis] = None) -> tuple[list, list]:
+        """[(point index, child key, or None for a move the ko rule bans now)] for Black and for White."""
         b, w, ban = key
-        _, _, open_points = self.local.analyse(b, w)
-        out = ([], [])
+        info = info or self.local.analyse(b, w)
+        out: tuple[list, list] = ([], [])
         for side, colour in ((0, BLACK), (1, WHITE)):
-            rest = open_points
+            rest = self.local.candidates(b, w, colour, info, self.config.moves)
             while rest:
                 low = rest & -rest
                 rest ^= low
@@ -286,146 +371,228 @@ class _Solver:
                 nxt = self.local.play(b, w, colour, i)
                 if nxt is None:
                     continue
-                banned = ban is not None and ban == (i, colour)
-                out[side].append((i, None if banned else nxt))
+                out[side].append((i, None if ban == (i, colour) else nxt))
         return out
 
-    def value(self, key: tuple) -> tuple[Thermo, Thermo]:
+    def value(self, key: tuple):
+        """The node's result: (rec, lo, hi) records, or _Open when its immediate retake is banned."""
+        return self._value(key)[0]
+
+    def _value(self, key: tuple):
+        """(result, taint): taint is the set of positions above this one on the current line whose
+        repetition was forbidden somewhere below (such results are path-dependent and not cached)."""
         got = self.tt.get(key)
         if got is not None:
-            return got
+            return got, _CLEAN
         b, w, ban = key
-        settled, count, open_points = self.local.analyse(b, w)
-        if settled:
-            rec = number_thermo(Fraction(count))
-            self.tt[key] = (rec, rec)
-            return self.tt[key]
+        info = self.local.analyse(b, w)
+        if info.settled:
+            rec = number_thermo(Fraction(info.count))
+            self.tt[key] = (rec, rec, rec)
+            return self.tt[key], _CLEAN
+        self.bounds[key] = (number_thermo(Fraction(info.bounds[0])), number_thermo(Fraction(info.bounds[1])))
         self.nodes += 1
         if self.nodes > self.config.max_nodes or (self.deadline and self.nodes % 1024 == 0
                                                  and time.perf_counter() > self.deadline):
             raise _Budget()
-        self.path.add((b, w))
-        opts = self.options(key)
-        los: tuple[list, list] = ([], [])
-        his: tuple[list, list] = ([], [])
-        ko_child = False
+        here = (b, w)
+        self.path.add(here)
+        opts = self.options(key, info)
+        kept: tuple[list, list] = ([], [])
+        lists = [([], []), ([], []), ([], [])]  # rec, lo, hi
+        opens: list[tuple[int, int, _Open]] = []
+        banned = None
+        plain = True
+        taint = _CLEAN
         for side in (0, 1):
             for i, child in opts[side]:
-                if child is None or (child[0], child[1]) in self.path:
-                    los[side].append(self.lo)
-                    his[side].append(self.hi)
-                    ko_child = True
+                if child is None:
+                    banned = (side, len(kept[side]))
+                    kept[side].append((i, None))
+                    for which in range(3):
+                        lists[which][side].append(None)
+                    plain = False
                     continue
-                lo, hi = self.value(child)
-                los[side].append(lo)
-                his[side].append(hi)
-        self.path.discard((b, w))
-        lo = self._record(*los)
-        hi = self._record(*his)
-        if lo is not hi and ban is None:
-            resolved = self._resolve_ko(key, opts, los, his)
-            if resolved is not None:
-                lo = hi = resolved
-        self.tt[key] = (lo, hi)
-        if ko_child or lo is not hi:
-            self.children[key] = opts
-        return lo, hi
-
-    # ------------------------------------------------------------ kos
-    def _resolve_ko(self, key, opts, los, his) -> Optional[Thermo]:
-        """Value a simple ko anchored here by the phantom rule, if its shape allows (else None)."""
-        b, w, _ = key
-        for side, colour in ((0, BLACK), (1, WHITE)):
-            for k, (i, child) in enumerate(opts[side]):
-                if child is None or child[2] is None:
+                if (child[0], child[1]) in self.path:
+                    self.superko_drops += 1  # a longer cycle: dropped, as positional superko would
+                    taint = taint | {(child[0], child[1])}
                     continue
-                cb, cw, cban = child
-                x_opts = self.children.get(child)
-                if x_opts is None:
-                    continue
-                other = 1 - side
-                banned_idx = [j for j, (pi, c) in enumerate(x_opts[other]) if c is None and pi == cban[0]]
-                if not banned_idx:
-                    continue
-                try:
-                    return self._chain_rule(key, opts, los, his, side, k, child, x_opts, banned_idx[0])
-                except UnsupportedKo:
-                    return None
-        return None
-
-    def _chain_rule(self, key, opts, los, his, side, k, child, x_opts, banned_j) -> Thermo:
-        taker = "black" if side == 0 else "white"
-        other = 1 - side
-        x_lo_l, x_lo_r, x_hi_l, x_hi_r = self._child_lists(x_opts)
-        # at the taken position: the banned side may have nothing else that matters
-        x_lists = {0: (x_lo_l, x_hi_l), 1: (x_lo_r, x_hi_r)}
-        if self._essential(x_lo_l, x_lo_r, x_hi_l, x_hi_r, other, keep=banned_j) != [banned_j]:
-            raise UnsupportedKo("the ko-banned side has other moves that matter")
-        exits = self._essential(x_lo_l, x_lo_r, x_hi_l, x_hi_r, side, keep=None)
-        if len(exits) != 1:
-            raise UnsupportedKo("the taker has several exits")
-        exit_taker = x_lists[side][0][exits[0]]
-        if exit_taker is not x_lists[side][1][exits[0]]:
-            raise UnsupportedKo("the taker's exit depends on another ko")
-        # at the anchor: the taker's only relevant move is the take, the other side has one exit
-        if self._essential(los[0], los[1], his[0], his[1], side, keep=k) != [k]:
-            raise UnsupportedKo("the taker has other moves at the ko that matter")
-        others = self._essential(los[0], los[1], his[0], his[1], other, keep=None)
-        if len(others) != 1 or los[other][others[0]] is not his[other][others[0]]:
-            raise UnsupportedKo("the other side has several exits")
-        exit_other = los[other][others[0]]
-        l_rec, r_rec = (exit_taker, exit_other) if side == 0 else (exit_other, exit_taker)
-        if l_rec.mean is None or r_rec.mean is None:
-            raise UnsupportedKo("a ko exit is unbounded")
-        chain = simple_ko(l_rec.mean, r_rec.mean, taker)
-        for e in (l_rec, r_rec):
-            if e.number is None and e.temperature > chain.temperature:
-                raise UnsupportedKo("a ko exit is hotter than the ko")
-        phantom = number_thermo(chain.mean)
-        xl = [phantom if (side == 1 and j == banned_j) else r for j, r in enumerate(x_lo_l)]
-        xr = [phantom if (side == 0 and j == banned_j) else r for j, r in enumerate(x_lo_r)]
-        x_rec = combine(xl, xr)
-        lefts = [x_rec if (side == 0 and j == k) else r for j, r in enumerate(los[0])]
-        rights = [x_rec if (side == 1 and j == k) else r for j, r in enumerate(los[1])]
-        a_rec = combine(lefts, rights)
-        if a_rec.mean != chain.mean or a_rec.temperature != chain.temperature:
-            raise UnsupportedKo("the phantom rule does not reproduce the ko's count")
-        self.tt[child] = (x_rec, x_rec)
-        self.kos[key] = chain
-        return a_rec
-
-    def _child_lists(self, x_opts):
-        lo_l, hi_l, lo_r, hi_r = [], [], [], []
-        for side, (lo_list, hi_list) in ((0, (lo_l, hi_l)), (1, (lo_r, hi_r))):
-            for i, c in x_opts[side]:
-                if c is None or c not in self.tt:
-                    lo_list.append(self.lo)
-                    hi_list.append(self.hi)
+                res, child_taint = self._value(child)
+                if child_taint:
+                    taint = taint | child_taint
+                kept[side].append((i, child))
+                if isinstance(res, _Open):
+                    opens.append((side, len(kept[side]) - 1, res))
+                    for which in range(3):
+                        lists[which][side].append(None)
+                    plain = False
                 else:
-                    lo, hi = self.tt[c]
-                    lo_list.append(lo)
-                    hi_list.append(hi)
-        return lo_l, lo_r, hi_l, hi_r
+                    if plain and not (res[0] is res[1] is res[2]):
+                        plain = False
+                    for which in range(3):
+                        lists[which][side].append(res[which])
+        self.path.discard(here)
+        stands = Fraction(info.as_it_stands)
+        if plain:
+            rec = self._at_rest(self.record(*lists[0]), lists[0], stands)
+            result = (rec, rec, rec)
+        elif banned is not None:
+            result = _Open(key, banned[0], banned[1], tuple((l, r) for l, r in lists), opens, stands)
+        else:
+            closed = self._close(key, lists, opens)
+            result = tuple(self._at_rest(r, None, stands) for r in closed)
+        taint = taint - {here} if taint else taint
+        if not taint:
+            self.tt[key] = result
+            self.children[key] = kept
+        else:
+            self.tainted += 1
+        return result, taint
 
     @staticmethod
-    def _essential(lo_l, lo_r, hi_l, hi_r, side, keep) -> list[int]:
-        """Greedily drop options of `side` that change neither extreme's record; returns those left."""
-        idx = list(range(len((lo_l, lo_r)[side])))
-        base = (combine(lo_l, lo_r), combine(hi_l, hi_r))
-        for j in list(idx):
-            if j == keep:
-                continue
-            trial = [x for x in idx if x != j]
-            ok = True
-            for (L, R), ref in zip(((lo_l, lo_r), (hi_l, hi_r)), base):
-                cut_l = [L[x] for x in trial] if side == 0 else L
-                cut_r = [R[x] for x in trial] if side == 1 else R
-                if not combine(cut_l, cut_r).same_thermograph(ref):
-                    ok = False
-                    break
-            if ok:
-                idx = trial
-        return idx
+    def _at_rest(rec: Optional[Thermo], lists, stands: Fraction) -> Optional[Thermo]:
+        """A cold but unsettled position (nobody wants to move: seki, mutual damezumari) counts as it
+        stands, kept between the stops of the options: area scoring lets both sides pass, so the
+        normal-play number (like 1/2 = {0 | 1}) is not a Go count."""
+        if rec is None or rec.number is None:
+            return rec
+        x = rec.number
+        if x == stands:
+            return rec
+        if lists is not None:
+            lefts, rights = lists
+            ls0 = max((o.rs for o in lefts if o is not None and o is not _OMIT), default=NEG_INF)
+            rs0 = min((o.ls for o in rights if o is not None and o is not _OMIT), default=INF)
+            return number_thermo(min(max(stands, ls0), rs0))
+        return number_thermo(stands) if rec.ls <= stands <= rec.rs else rec
+
+    def _close(self, key, lists, opens) -> tuple:
+        """(rec, lo, hi) of a position, valuing the kos its options take (their retakes return here).
+
+        lo / hi put the lowest / highest count this position can reach in place of every banned
+        retake; when they agree the kos cannot matter. Otherwise a simple ko with one exit per side is
+        valued by the phantom rule (rec = lo = hi); any other ko is valued with the banned retake
+        unavailable (the taker wins it: no ko threats), and lo / hi stay apart to say so."""
+        if not opens:
+            rec = self.record(*lists[0])
+            lo = self.record(*lists[1])
+            hi = self.record(*lists[2])
+            if lo is hi or (lo is not None and hi is not None and lo.same_thermograph(hi)):
+                return rec if rec is not None else hi, hi, hi
+            return rec, lo, hi
+
+        def filled(which: int, phantom: Optional[Thermo]) -> tuple[list, list]:
+            lefts, rights = list(lists[which][0]), list(lists[which][1])
+            for side, j, op in opens:
+                (lefts, rights)[side][j] = self.close_open(op, which, phantom)
+            return lefts, rights
+
+        ph_lo, ph_hi = self.bounds[key]  # the phantom is this position's count: within its bounds
+        lo = self.record(*filled(1, ph_lo))
+        hi = self.record(*filled(2, ph_hi))
+        if lo is not None and hi is not None and lo.same_thermograph(hi):
+            return hi, hi, hi
+        if len(opens) == 1 and not opens[0][2].opens:
+            chain = self._strict_chain(key, lists, opens)
+            if chain is not None:
+                rec = self.record(*filled(0, number_thermo(chain.mean)))
+                if rec is not None and rec.mean == chain.mean and rec.temperature == chain.temperature:
+                    self.kos[key] = chain
+                    self.phantom[key] = chain.mean
+                    return rec, rec, rec
+        self.generalised.add(key)
+        return self.record(*filled(0, None)), lo, hi
+
+    def _strict_chain(self, key, lists, opens) -> Optional[KoChain]:
+        """The KoChain when the ko here is a simple ko with one exit per side (the textbook rule)."""
+        if any(x is _OMIT for which in (1, 2) for half in lists[which] for x in half):
+            return None
+        side, k, op = opens[0]
+        other = 1 - side
+        ph_lo, ph_hi = self.bounds[key]
+        x_lo_l, x_lo_r = _fill(op, 1, ph_lo)
+        x_hi_l, x_hi_r = _fill(op, 2, ph_hi)
+        if _essential(x_lo_l, x_lo_r, x_hi_l, x_hi_r, other, keep=op.banned_index) != [op.banned_index]:
+            return None
+        exits = _essential(x_lo_l, x_lo_r, x_hi_l, x_hi_r, side, keep=None)
+        if len(exits) != 1 or (x_lo_l, x_lo_r)[side][exits[0]] is not (x_hi_l, x_hi_r)[side][exits[0]]:
+            return None
+        exit_taker = (x_lo_l, x_lo_r)[side][exits[0]]
+        a_lo = list(lists[1][0]), list(lists[1][1])
+        a_hi = list(lists[2][0]), list(lists[2][1])
+        a_lo[side][k] = self.record(x_lo_l, x_lo_r)
+        a_hi[side][k] = self.record(x_hi_l, x_hi_r)
+        if any(x is None for half in (*a_lo, *a_hi) for x in half):
+            return None
+        if _essential(a_lo[0], a_lo[1], a_hi[0], a_hi[1], side, keep=k) != [k]:
+            return None
+        others = _essential(a_lo[0], a_lo[1], a_hi[0], a_hi[1], other, keep=None)
+        if len(others) != 1 or a_lo[other][others[0]] is not a_hi[other][others[0]]:
+            return None
+        exit_other = a_lo[other][others[0]]
+        l_rec, r_rec = (exit_taker, exit_other) if side == 0 else (exit_other, exit_taker)
+        if l_rec.mean is None or r_rec.mean is None:
+            return None
+        try:
+            chain = simple_ko(l_rec.mean, r_rec.mean, "black" if side == 0 else "white")
+        except UnsupportedKo:
+            return None
+        if any(e.number is None and e.temperature > chain.temperature for e in (l_rec, r_rec)):
+            return None
+        return chain
+
+    # ------------------------------------------------------------ reading results
+    def child_record(self, parent, child) -> Optional[Thermo]:
+        """The value of a child as its parent sees it (kos it takes valued with the parent's phantom)."""
+        res = self.tt.get(child)
+        if res is None:
+            return None
+        if isinstance(res, _Open):
+            m = self.phantom.get(parent)
+            return self.close_open(res, 0, None if m is None else number_thermo(m))
+        return res[0]
+
+    def close_open(self, op: _Open, which: int, phantom: Optional[Thermo]) -> Optional[Thermo]:
+        """The record (rec / lo / hi by `which`) of an open position whose banned retake is worth
+        `phantom` (None: unavailable); kos taken from it are valued against it in turn."""
+        ck = (which, None if phantom is None else id(phantom))
+        if ck in op.cache:
+            return op.cache[ck]
+        if not op.opens:
+            lists = _fill(op, which, phantom)
+            out = self._at_rest(self.record(*lists), lists, op.stands)
+        else:
+            lists = [_fill(op, w, phantom) for w in range(3)]
+            out = self._at_rest(self._close(op.key, lists, op.opens)[which], None, op.stands)
+        op.cache[ck] = out
+        return out
+
+
+def _fill(op: _Open, which: int, phantom: Optional[Thermo]) -> tuple[list, list]:
+    """An open position's option lists with the phantom in the banned slot (dropped for None)."""
+    lefts, rights = list(op.lists[which][0]), list(op.lists[which][1])
+    (lefts, rights)[op.banned_side][op.banned_index] = _OMIT if phantom is None else phantom
+    return lefts, rights
+
+
+def _essential(lo_l, lo_r, hi_l, hi_r, side, keep) -> list[int]:
+    """Greedily drop options of `side` that change neither extreme's record; returns the ones left."""
+    idx = list(range(len((lo_l, lo_r)[side])))
+    base = (combine(lo_l, lo_r), combine(hi_l, hi_r))
+    for j in list(idx):
+        if j == keep:
+            continue
+        trial = [x for x in idx if x != j]
+        ok = True
+        for (L, R), ref in zip(((lo_l, lo_r), (hi_l, hi_r)), base):
+            cut_l = [L[x] for x in trial] if side == 0 else L
+            cut_r = [R[x] for x in trial] if side == 1 else R
+            if (not cut_l and not cut_r) or not combine(cut_l, cut_r).same_thermograph(ref):
+                ok = False
+                break
+        if ok:
+            idx = trial
+    return idx
 
 
 # ---------------------------------------------------------------- entry point
@@ -438,23 +605,31 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     solver = _Solver(local, config)
     root = (local.start[BLACK], local.start[WHITE], None)
     try:
-        lo, hi = solver.value(root)
+        res = solver.value(root)
     except _Budget:
         result.status, result.kind = TOO_LARGE, TOO_LARGE
         result.reason = f"too large: more than {config.max_nodes} positions" if solver.nodes > config.max_nodes \
             else f"too large: more than {config.seconds} s"
         result.nodes, result.seconds = solver.nodes, time.perf_counter() - start
         return result
-    result.nodes, result.seconds = solver.nodes, time.perf_counter() - start
-    if not lo.same_thermograph(hi):
+    result.nodes = solver.nodes
+    if solver.superko_drops:
+        result.notes.append(f"{solver.superko_drops} moves repeating an earlier position were dropped (superko)")
+    rec, lo, hi = res
+    exact = lo is not None and hi is not None and lo.same_thermograph(hi)
+    if rec is None or (not exact and config.strict_kos):
         result.reason = "unsupported ko: the value depends on a ko the phantom rule cannot express"
+        result.seconds = time.perf_counter() - start
         return result
+    if not exact:
+        result.notes.append("depends on a ko outside the phantom rule's reach, valued with the ko's taker winning it")
     result.status = OK
-    result.thermograph = lo
+    result.ko_dependent = not exact
+    result.thermograph = rec
     result.ko = solver.kos.get(root)
-    result.kind = KO if result.ko is not None else lo.kind
-    result.mean, result.temperature = lo.mean, lo.temperature
-    result.move_values = move_values(result.kind, lo.temperature)
+    result.kind = KO if result.ko is not None else rec.kind
+    result.mean, result.temperature = rec.mean, rec.temperature
+    result.move_values = move_values(result.kind, rec.temperature)
     best = _best_moves(solver, root)
     result.best_black = [local.points[i] for i in best[0]]
     result.best_white = [local.points[i] for i in best[1]]
@@ -465,22 +640,25 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
 
 
 def _option_records(solver: _Solver, key) -> tuple[list, list, list, list]:
-    opts = solver.children.get(key) or solver.options(key)
+    opts = solver.children.get(key) or ([], [])
     recs: tuple[list, list] = ([], [])
     moves: tuple[list, list] = ([], [])
     for side in (0, 1):
         for i, child in opts[side]:
-            if child is None or child not in solver.tt:
+            if child is None:
                 continue  # a banned retake is never a move to recommend
-            recs[side].append(solver.tt[child][0])
-            moves[side].append((i, child))
+            rec = solver.child_record(key, child)
+            if rec is not None:
+                recs[side].append(rec)
+                moves[side].append((i, child))
     return recs[0], recs[1], moves[0], moves[1]
 
 
 def _best_moves(solver: _Solver, key) -> tuple[list[int], list[int]]:
     lefts, rights, lm, rm = _option_records(solver, key)
-    rec = solver.tt[key][0]
-    if rec.number is not None:
+    res = solver.tt[key]
+    rec = res[0] if isinstance(res, tuple) else None
+    if rec is None or rec.number is not None:
         return [], []
     li, ri = orthodox_indices(lefts, rights, rec)
     return [lm[j][0] for j in li], [rm[j][0] for j in ri]
@@ -490,9 +668,10 @@ def _principal(solver: _Solver, key, first: int, limit: int = 40) -> list[tuple[
     """The orthodox line from the root with `first` to move, alternating, until the position is cold."""
     line = []
     colour = first
+    parent = None
     while len(line) < limit:
-        rec = solver.tt.get(key, (None,))[0]
-        if rec is None or rec.number is not None or rec.temperature <= 0:
+        rec = solver.child_record(parent, key) if parent is not None else solver.tt[key][0]
+        if rec is None or rec.number is not None or rec.temperature <= 0 or key not in solver.children:
             break
         lefts, rights, lm, rm = _option_records(solver, key)
         li, ri = orthodox_indices(lefts, rights, rec)
@@ -501,6 +680,6 @@ def _principal(solver: _Solver, key, first: int, limit: int = 40) -> list[tuple[
             break
         i, child = moves[picks[0]]
         line.append((colour, solver.local.points[i]))
-        key = child
+        parent, key = key, child
         colour = -colour
     return line

@@ -8,7 +8,8 @@ import numpy as np
 
 from tengen.endgame.regions import Region
 from tengen.endgame.tree import LocalNode
-from tengen.go.scoring import area_ownership, benson_dead_stones
+from tengen.go.coords import neighbours
+from tengen.go.scoring import benson_dead_stones
 
 
 def rounded_count(ownership: np.ndarray, region: Region) -> int:
@@ -39,10 +40,42 @@ def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, eva
     return len(pending)
 
 
+def local_area_count(board, region: Region) -> int:
+    """Area count of a settled region seen locally: region stones count for their colour (unless Benson
+    proves them dead), and each connected group of empty region points counts for a colour when every
+    stone it touches (inside the region or on its wall) is that colour's; otherwise 0 (dame).
+
+    Looking only inside the region is what makes local diagrams on an otherwise empty board countable:
+    the open board outside never leaks into the count."""
+    grid = board.array()
+    for p in benson_dead_stones(board):
+        if p in region.points:
+            grid[p] = 0
+    total, seen = 0, set()
+    for p in region.points:
+        if grid[p] != 0:
+            total += int(grid[p])
+            continue
+        if p in seen:
+            continue
+        group, touches, todo = [], set(), [p]
+        seen.add(p)
+        while todo:
+            q = todo.pop()
+            group.append(q)
+            for n in neighbours(q, board.height, board.width):
+                if grid[n] != 0:
+                    touches.add(int(grid[n]))
+                elif n in region.points and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        if len(touches) == 1:
+            total += touches.pop() * len(group)
+    return total
+
+
 def score_leaves_exactly(leaves: Sequence[LocalNode], region: Region) -> int:
-    """Exact area count over the region for settled leaves of sealed regions (no evaluator): stones and
-    empty points that reach one colour only, after removing stones Benson proves dead."""
+    """Exact local area count for settled leaves (no evaluator); see `local_area_count`."""
     for leaf in leaves:
-        own = area_ownership(leaf.board, benson_dead_stones(leaf.board))
-        leaf.value = float(sum(int(own[p]) for p in region.points))
+        leaf.value = float(local_area_count(leaf.board, region))
     return 0

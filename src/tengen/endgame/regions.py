@@ -130,3 +130,20 @@ def sure_territory(ownership: np.ndarray, regions: Iterable[Region], threshold: 
             outside[p] = False
     rounded = np.where(own >= threshold, 1, np.where(own <= -threshold, -1, np.rint(own)))
     return float(rounded[outside].sum())
+
+
+def wall_stones(region: Region, grid: np.ndarray) -> list[Point]:
+    """Stones outside the region that touch it: the walls a local count relies on."""
+    h, w = grid.shape
+    walls = set()
+    for p in region.points:
+        for n in neighbours(p, h, w):
+            if n not in region.points and grid[n] != 0:
+                walls.add(n)
+    return sorted(walls)
+
+
+def unsure_walls(region: Region, grid: np.ndarray, ownership: np.ndarray, threshold: float = DEFAULT_THRESHOLD) -> list[Point]:
+    """Wall stones the evaluator does not see as safely their owner's (|ownership| < threshold or the
+    wrong sign): where these are, a count from the network's view of the surroundings is unreliable."""
+    return [p for p in wall_stones(region, grid) if ownership[p] * grid[p] < threshold]

@@ -41,6 +41,7 @@ class Event:
     setup_white: tuple[Point, ...] = ()
     setup_empty: tuple[Point, ...] = ()
     node: object = None
+    to_play: int = 0  # a setup node's PL (who moves next), 0 when it does not say
 
     @property
     def is_move(self) -> bool:
@@ -99,7 +100,7 @@ class Game:
             else:
                 to_play = board.to_play
                 board.setup(event.setup_black, event.setup_white, event.setup_empty)
-                board.to_play = to_play
+                board.to_play = event.to_play or to_play
         if played < move_number:
             raise SgfError(self.source, f"move {move_number} is out of range")
         return board
@@ -149,12 +150,15 @@ def _force_move(board: Board, color: int, point: Move) -> None:
     board.to_play = -color
 
 
-def normalise_komi(raw: Optional[float]) -> float:
-    """Komi as points: x100 encodings (KM[750]) are divided; Chinese 'zi' (x.25 / x.75) are doubled."""
+def normalise_komi(raw: Optional[float], text: Optional[str] = None) -> float:
+    """Komi as points: x100 encodings (KM[750]) are divided; Chinese 'zi' (x.25 / x.75) are doubled.
+
+    `text`, the KM value as written, keeps a real large komi such as KGS's KM[-100.00] (x100 encodings
+    are written as integers)."""
     if raw is None:
         return 0.0
     komi = float(raw)
-    if abs(komi) >= 100:
+    if abs(komi) >= 100 and (text is None or "." not in text):
         komi /= 100.0
     if abs(komi * 4) % 2 == 1:  # quarter values: 3.75 zi = 7.5 points
         komi *= 2
@@ -279,20 +283,27 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
             result = root.get("RE")
         except ValueError:
             result = None
-    rules = _rules_from_root(root, normalise_komi(raw_komi))
+    komi_text = root.get_raw("KM").decode("ascii", "replace").strip() if root.has_property("KM") else None
+    rules = _rules_from_root(root, normalise_komi(raw_komi, komi_text))
     events: list[Event] = []
     first_player = BLACK
     try:
         nodes = game.get_main_sequence()
     except ValueError as exc:
         raise SgfError(source, _one_line(exc)) from None
+    stated_first: int = 0  # PL before the first move
     for index, node in enumerate(nodes):
+        player = _player(node)
+        moved = any(e.is_move for e in events)
+        if player and not moved:
+            stated_first = player
         try:
             if node.has_setup_stones():
                 b, w, e = node.get_setup_stones()
                 events.append(Event(setup_black=tuple(_point(p, size) for p in b),
                                     setup_white=tuple(_point(p, size) for p in w),
-                                    setup_empty=tuple(_point(p, size) for p in e), node=node))
+                                    setup_empty=tuple(_point(p, size) for p in e), node=node,
+                                    to_play=player if moved else 0))
         except ValueError:
             raise SgfError(source, f"node {index}: bad setup point in {_raw_values(node, ('AB', 'AW', 'AE'))} "
                                    f"for a {size}x{size} board") from None
@@ -306,12 +317,18 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
             if not any(e.is_move for e in events):
                 first_player = color
             events.append(Event(color=color, point=_point(move, size), node=node))
-    if node_has(root, "PL"):
-        try:
-            first_player = BLACK if root.get("PL") == "b" else WHITE
-        except ValueError:
-            pass
+    first_player = stated_first or first_player
     return Game(size, size, rules, handicap, result, events, game, source, first_player)
+
+
+def _player(node) -> int:
+    """A node's PL property as BLACK / WHITE (0 when absent or unreadable)."""
+    if not node.has_property("PL"):
+        return 0
+    try:
+        return BLACK if node.get("PL") == "b" else WHITE
+    except ValueError:
+        return 0
 
 
 def _raw_values(node, props: tuple[str, ...]) -> str:

@@ -7,6 +7,7 @@ cannot load file, syntax error).
 """
 from __future__ import annotations
 
+import math
 import sys
 from typing import Callable, Optional, TextIO
 
@@ -16,7 +17,7 @@ from tengen.go.coords import CoordinateError, from_gtp, to_gtp
 from tengen.go.diagram import render
 from tengen.go.handicap import fixed_handicap_points, max_fixed_handicap
 from tengen.go.rules import Rules
-from tengen.go.scoring import area_score, benson_dead_stones
+from tengen.go.scoring import benson_dead_stones, score
 from tengen.go.sgf import SgfError, load_game
 
 ENGINE_NAME = "tengen"
@@ -161,6 +162,8 @@ class GtpEngine:
             komi = float(args[0])
         except ValueError:
             raise GtpError("syntax error") from None
+        if not math.isfinite(komi):
+            raise GtpError("syntax error")
         self.rules = self.rules.with_komi(komi)
         self.board.rules = self.rules
 
@@ -203,7 +206,10 @@ class GtpEngine:
             raise GtpError("board not empty")
         points = []
         for a in args:
-            p = self._vertex(a)
+            try:
+                p = from_gtp(a, self.board.height, self.board.width)
+            except CoordinateError:
+                raise GtpError("bad vertex list") from None
             if p is None or p in points:
                 raise GtpError("bad vertex list")
             points.append(p)
@@ -247,7 +253,8 @@ class GtpEngine:
 
     def cmd_loadsgf(self, args):
         """loadsgf FILE [N | VERTEX]: the position before move N (GNU Go's convention) or before the first
-        stone on VERTEX; without it, the end of the main line."""
+        stone on VERTEX; without it, the end of the main line. As in GNU Go, a second argument that names
+        no move of the game (an off-board or unplayed vertex, 'pass', junk) loads the whole game."""
         self._nargs(args, 1)
         try:
             game = load_game(args[0])
@@ -256,10 +263,14 @@ class GtpEngine:
                 if args[1].isdigit():
                     limit = max(0, min(int(args[1]) - 1, len(game.moves)))
                 else:
-                    target = from_gtp(args[1], game.height, game.width)
-                    limit = next((i for i, (_, p) in enumerate(game.moves) if p == target), len(game.moves))
+                    try:
+                        target = from_gtp(args[1], game.height, game.width)
+                    except CoordinateError:
+                        target = None
+                    if target is not None:
+                        limit = next((i for i, (_, p) in enumerate(game.moves) if p == target), None)
             board = game.board_at(limit, strict=False)
-        except (SgfError, CoordinateError, OSError):
+        except (SgfError, OSError):
             raise GtpError("cannot load file") from None
         self.rules = board.rules
         self.board = board
@@ -271,7 +282,8 @@ class GtpEngine:
         return benson_dead_stones(self.board)
 
     def cmd_final_score(self, args):
-        return area_score(self.board, self._dead(), komi=self._effective_komi()).result_string()
+        """The score under the current rules (area or territory) with the dead stones we can determine."""
+        return score(self.board, self._dead(), komi=self._effective_komi()).result_string()
 
     def _effective_komi(self) -> float:
         bonus = self.rules.white_handicap_bonus

@@ -1,16 +1,17 @@
 """A small GTP v2 client: drive another engine (GNU Go, KataGo, tengen itself) over a subprocess pipe.
 
 Used by the GNU Go differential check, and by anything that needs a reference engine (evaluation,
-matches, winner prediction). One command at a time; each answer is read up to its closing blank line
-with a timeout. A `?` answer raises `GtpCommandError`; a dead or silent engine raises `GtpEngineError`
-(after which the client is closed: its state can no longer be trusted).
+matches, winner prediction). Commands carry ids; each answer is read up to its closing blank line with a
+timeout. `send` returns the answer's text and raises `GtpCommandError` on a `?` answer; `query` returns
+a `GtpResponse` either way; `query_many` pipelines several commands in one round trip. A dead, silent
+or garbled engine raises `GtpEngineError`, after which the client is closed (its state is unknown).
 
     with GtpClient.gnugo(level=0) as gnugo:
         gnugo.send("boardsize 9")
         gnugo.send("play b E5")
-        move = gnugo.send("genmove w")           # 'E4', 'pass' or 'resign'
-        ok, text = gnugo.query("play b E5")      # (False, 'illegal move'), no exception
-        answers = gnugo.query_many(["play w D4", "list_stones white"])   # pipelined: one round trip
+        move = gnugo.send("genmove w")          # 'E4', 'PASS' or 'resign' (GNU Go writes PASS)
+        gnugo.query("play b E5")                # GtpResponse(ok=False, text='illegal move')
+        gnugo.query_many(["play w D4", "list_stones white"])   # [GtpResponse(True, ''), GtpResponse(True, 'D4 ...')]
 """
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ class GtpCommandError(GtpClientError):
 
 @dataclass(frozen=True)
 class GtpResponse:
-    """One answer: `ok` (True for '=', False for '?') and the text after the id (stripped)."""
+    """One answer: `ok` (True for '=', False for '?') and its text: what follows '=[id] ' (a multi-line
+    answer's leading newline dropped), trailing whitespace removed; the first line keeps its indentation."""
 
     ok: bool
     text: str
@@ -109,18 +111,16 @@ class GtpClient:
         if self._closed:
             raise GtpEngineError("the engine has been closed")
         timeout = self.timeout if timeout is None else timeout
+        if any("\n" in command or "\r" in command for command in commands):
+            raise ValueError("a GTP command is one line")
         answers: list[GtpResponse] = []
         for start in range(0, len(commands), _PIPELINE):
             batch = commands[start:start + _PIPELINE]
             ids = list(range(self._next_id, self._next_id + len(batch)))
             self._next_id += len(batch)
-            lines = []
-            for cmd_id, command in zip(ids, batch):
-                if "\n" in command or "\r" in command:
-                    raise ValueError("a GTP command is one line")
-                lines.append(f"{cmd_id} {command}\n")
+            lines = "".join(f"{cmd_id} {command}\n" for cmd_id, command in zip(ids, batch))
             try:
-                self._proc.stdin.write("".join(lines).encode())
+                self._proc.stdin.write(lines.encode())
                 self._proc.stdin.flush()
             except (BrokenPipeError, OSError):
                 self._fail(f"engine exited before {batch[0]!r}")
@@ -148,7 +148,11 @@ class GtpClient:
             except BlockingIOError:
                 continue
             if not chunk:
-                self._fail(f"engine exited while answering {command!r} (exit status {self._proc.poll()})")
+                try:
+                    status = self._proc.wait(timeout=1)
+                except subprocess.TimeoutExpired:
+                    status = None
+                self._fail(f"engine exited while answering {command!r} (exit status {status})")
             self._buffer += chunk.replace(b"\r", b"")
 
     def _parse(self, raw: str, cmd_id: int, command: str) -> GtpResponse:
@@ -160,7 +164,10 @@ class GtpClient:
         digits = len(rest) - len(rest.lstrip("0123456789"))
         if digits and int(rest[:digits]) != cmd_id:
             self._fail(f"answer id {rest[:digits]} does not match command id {cmd_id} ({command!r})")
-        return GtpResponse(status == "=", rest[digits:].strip())
+        text = rest[digits:]
+        text = text[1:] if text.startswith(" ") else text  # the separator after '=[id]'
+        text = text[1:] if text.startswith("\n") else text  # a multi-line answer may start on the next line
+        return GtpResponse(status == "=", text.rstrip())
 
     def _fail(self, message: str):
         self.close(quit_timeout=0)

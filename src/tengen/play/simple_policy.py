@@ -44,14 +44,17 @@ def choose_move(board: Board, color: int, cleanup: bool = False) -> Optional[Poi
     for point in board.legal_moves(color):
         if is_own_eye(board, color, point):
             continue
-        if settled[point] == color or (settled[point] == -color and not cleanup):
-            continue
-        owner, area = enclosed.get(point, (EMPTY, 0))
-        if owner == color or (owner == -color and area < SMALL_ENEMY_AREA and not cleanup):
+        touches_enemy = any(board.get(n) == -color for n in neighbours(point, board.height, board.width))
+        if settled[point] == color and not (cleanup and touches_enemy):
+            continue  # own safe area: nothing to gain, except removing dead stones during cleanup
+        if settled[point] == -color and not cleanup:
             continue
         libs, captured = _after_move_liberties(board, color, point)
         if captured:
             candidates.append((3 + captured, point))
+            continue
+        owner, area = enclosed.get(point, (EMPTY, 0))
+        if owner == color or (owner == -color and area < SMALL_ENEMY_AREA and not cleanup):
             continue
         if libs < 2:
             continue  # self-atari without capture

@@ -190,7 +190,7 @@ def train_model(x_train: np.ndarray, y_train: np.ndarray, x_val: np.ndarray, y_v
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
         val = metrics(net.predict_proba(x_val), y_val)
         history.append({"epoch": epoch + 1, "train_loss": total / len(xt), **val})
         log.info("epoch %d train %.4f val %.4f acc %.2f", epoch + 1, total / len(xt), val["log_loss"],
@@ -332,6 +332,8 @@ def train_all(cache_dir: Path | None = None, models_dir: Path = MODELS_DIR,
                 run_cfg = TrainConfig(**{**asdict(cfg), "hidden": cfg.hidden if kind == "mlp" else 0})
                 if kind == "logreg":
                     run_cfg.lr, run_cfg.weight_decay = 3e-3, 1e-5
+                if phase == "all":  # four times the data: bigger batches keep an epoch affordable
+                    run_cfg.batch, run_cfg.lr = run_cfg.batch * 4, run_cfg.lr * 2
                 t0 = time.time()
                 net, history = train_model(xtr, ytr, sel["val"][0], sel["val"][1], run_cfg)
                 best_epoch = min(history, key=lambda h: h["log_loss"])["epoch"]
@@ -365,10 +367,102 @@ def _write_index(index: dict[str, Any], models_dir: Path) -> None:
     path.write_text(json.dumps(index, indent=1, sort_keys=True))
 
 
+def write_model_card(models_dir: Path | str = MODELS_DIR, cache_dir: Path | str | None = None) -> Path:
+    """Write MODEL_CARD.md from index.json, the dataset summary and gnugo_reference.json (all measured)."""
+    models_dir = Path(models_dir)
+    index = load_index(models_dir)
+    summary_path = dataset_dir(cache_dir) / "summary.json"
+    summary = json.loads(summary_path.read_text()) if summary_path.exists() else None
+    gnugo_path = models_dir / "gnugo_reference.json"
+    gnugo = json.loads(gnugo_path.read_text()) if gnugo_path.exists() else None
+    lines = [
+        "# Winner prediction from influence maps (`models/winner/`)",
+        "",
+        "Predicts P(Black wins) of a 19x19 position at moves 30, 80, 130 and 180 from an influence map",
+        "(`tengen.eval.influence`: zobrist, bouzy 5/21, cross) plus the two prisoner counts: the seed's MLP",
+        "363-200-1 with sigmoid units (`mlp-<map>-<phase>`), one network over all phases with the move number",
+        "as a 364th input (`mlp-<map>-all`), and logistic-regression baselines (`logreg-*`, also on the raw",
+        "stones). Inputs are standardised with training statistics stored in each file. Weights are float16",
+        "in `.npz` files (`tengen.train.winner.load_model`); `index.json` holds every model's metadata,",
+        "validation and test metrics, and the model validation picked per phase (used by `predict_winner`).",
+        "",
+        "## Data",
+        "",
+        "The five game-record archives in `../shared/data/games` (see its MANIFEST.md), streamed by",
+        "`tengen.train.records`: 19x19 games with a recorded winner (B+/W+ by score, resignation, time or",
+        "winner only; skipped: no result, draws/Jigo, Void, B+0.0, forfeits, odd strings, illegal moves),",
+        "duplicates by move sequence removed across all collections, split by a hash of the moves",
+        f"({records_split_note()}). Positions are the board after exactly N moves, so a game contributes",
+        "a position at move 180 only if it lasted at least 180 moves.",
+        "",
+    ]
+    if summary:
+        lines += ["| split | games | pos. 30 | pos. 80 | pos. 130 | pos. 180 | Black wins |", "|---|---|---|---|---|---|---|"]
+        for name, sp in summary["splits"].items():
+            pos = sp["positions"]
+            lines.append(f"| {name} | {sp['games']} | " + " | ".join(str(pos[str(q)]) for q in PHASES)
+                         + f" | {100 * sp['black_wins']:.1f} % |")
+        skips = {k: v for k, v in summary["counts"].items() if k.startswith(("skip_", "duplicate", "komi", "fixed"))}
+        lines += ["", "Counted quirks and skips: " + ", ".join(f"{k} {v}" for k, v in sorted(skips.items())) + ".", ""]
+    lines += [
+        "The data licences are mixed (MANIFEST.md): only the Fox set carries a licence (GPL-3.0); the others are",
+        "research-only until the project decides. These weights are derived from all five.",
+        "",
+        "## Commands",
+        "",
+        "```",
+        "python -m tengen.train.records build            # ~6 min on 2 cores; cache in ~/.cache/tengen/datasets",
+        "python -m tengen.train.winner train --threads 1 # writes models/winner/*.npz and index.json",
+        "python -m tengen.train.winner gnugo --per-phase 500   # GNU Go reference on test positions",
+        "python -m tengen.train.winner card              # this file",
+        "python bench/winner_by_phase.py                 # the held-out table",
+        "```",
+        "",
+        "Training: Adam, binary cross-entropy, batch 256 (1024 for `-all`), lr 1e-3 (MLP) / 3e-3 (logistic),",
+        "random board symmetry per example, early stopping on validation log loss (patience "
+        f"{next(iter(index['models'].values()))['config']['patience'] if index['models'] else '?'}), best epoch kept.",
+        "",
+        "## Held-out test metrics (accuracy %, log loss in nats)",
+        "",
+        "| model | " + " | ".join(f"move {q}" for q in PHASES) + " |",
+        "|---|" + "---|" * len(PHASES),
+        "| seed (original) | " + " | ".join(f"{SEED_ACCURACY[q]:.1f}" for q in PHASES) + " |",
+    ]
+    prior = index.get("prior", {})
+    for name in sorted(index["models"], key=lambda n: (n.split("-")[0] != "logreg", n)):
+        test = index["models"][name].get("test", {})
+        lines.append(f"| {name} | " + " | ".join(
+            f"{test[str(q)]['accuracy']:.1f} / {test[str(q)]['log_loss']:.3f}" if str(q) in test else ""
+            for q in PHASES) + " |")
+    best = index.get("best", {})
+    lines.append("| **best on validation** | " + " | ".join(
+        f"**{index['models'][best[str(q)]]['test'][str(q)]['accuracy']:.1f}** ({best[str(q)]})" if str(q) in best
+        else "" for q in PHASES) + " |")
+    if gnugo:
+        lines.append(f"| GNU Go estimate_score (n per phase) | " + " | ".join(
+            f"{gnugo['accuracy'][str(q)]['accuracy']:.1f} (n={gnugo['accuracy'][str(q)]['n']})"
+            if str(q) in gnugo["accuracy"] else "" for q in PHASES) + " |")
+    if prior:
+        lines += ["", "Training-set Black win rate per phase: " + ", ".join(
+            f"{q}: {100 * prior[str(q)]:.1f} %" for q in PHASES) + "."]
+    lines += ["", "GNU Go: `" + (" ".join(["gnugo"] + gnugo["argv"]) if gnugo else "gnugo --mode gtp --chinese-rules")
+              + "`, position set up stone by stone over GTP with the game's komi, sign of `estimate_score`;",
+              "same test positions (a fixed random sample per phase).", ""]
+    path = models_dir / "MODEL_CARD.md"
+    path.write_text("\n".join(lines))
+    return path
+
+
+def records_split_note() -> str:
+    from tengen.train.records import TEST_PERCENT, VAL_PERCENT
+
+    return f"{TEST_PERCENT} % test, {VAL_PERCENT} % validation, the rest training"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tengen.train.winner train|evaluate|gnugo``."""
+    """``python -m tengen.train.winner train|evaluate|gnugo|card``."""
     ap = argparse.ArgumentParser(prog="python -m tengen.train.winner", description=__doc__.split("\n")[0])
-    ap.add_argument("command", choices=("train", "evaluate", "gnugo"))
+    ap.add_argument("command", choices=("train", "evaluate", "gnugo", "card"))
     ap.add_argument("--cache-dir", type=Path, default=None, help="datasets root (see tengen.train.records)")
     ap.add_argument("--models-dir", type=Path, default=MODELS_DIR)
     ap.add_argument("--sources", nargs="*", default=list(SOURCES))
@@ -396,10 +490,12 @@ def main(argv: list[str] | None = None) -> int:
                             for p in map(str, PHASES) if p in m.get("test", {}))
             print(f"{name:24s} {row}")
         print("best (by validation):", index.get("best"))
-    else:
+    elif args.command == "gnugo":
         from tengen.train.reference import gnugo_reference
 
         gnugo_reference(args.cache_dir, args.models_dir, per_phase=args.per_phase)
+    if args.command in ("train", "gnugo", "card") and (Path(args.models_dir) / "index.json").exists():
+        print(f"wrote {write_model_card(args.models_dir, args.cache_dir)}")
     return 0
 
 

@@ -106,11 +106,13 @@ def _handicap_bonus(stones: int, rule: str) -> float:
 
 
 def build_history(board, rules: KataRules, to_play: Optional[int] = None) -> History:
-    """Rebuild KataGo's history view of `board`. A `to_play` other than the natural next player clears
-    the history (what KataGo's `kata-raw-nn` does when asked for the other colour)."""
+    """Rebuild KataGo's history view of `board`. A side to move (`to_play`, default the board's) other than
+    the natural one (the opponent of the last mover) clears the history, as KataGo's `kata-raw-nn` does
+    when asked for the other colour."""
     moves = list(board.moves)
-    natural = board.to_play
-    if to_play is not None and to_play != natural:
+    natural = -moves[-1][0] if moves else board.to_play
+    pla = board.to_play if to_play is None else to_play
+    if pla != natural:
         grid = board.array()
         caps = board.captures
         white_bonus = 0.0
@@ -228,8 +230,8 @@ def encode(board, to_play: Optional[int] = None, komi: Optional[float] = None,
                                                                                                    (r, c))
             if reason is None:
                 legal[r * w + c] = True
-            elif reason == "superko":
-                spatial[r, c, 6] = 1.0
+            elif reason == "superko" and not _lone_suicide(board, grid, pla, r, c):
+                spatial[r, c, 6] = 1.0  # KataGo bans single-stone suicide as suicide, not as superko
 
     suicide_pa = krules.suicide or suicide_for_pass_alive
     komi_value = board.rules.komi if komi is None else float(komi)
@@ -294,6 +296,17 @@ def encode(board, to_play: Optional[int] = None, komi: Optional[float] = None,
         clipped = min(max(self_komi, -area_pts - KOMI_CLIP_RADIUS), area_pts + KOMI_CLIP_RADIUS)
         glob[18] = komi_parity_wave(clipped, w, h)
     return Encoded(spatial, glob, legal, pla, self_komi)
+
+
+def _lone_suicide(board, grid: np.ndarray, color: int, r: int, c: int) -> bool:
+    """Would a stone at (r, c) die alone: no empty or friendly neighbour, no neighbour chain in atari?"""
+    h, w = grid.shape
+    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 0 <= rr < h and 0 <= cc < w:
+            v = grid[rr, cc]
+            if v == 0 or v == color or board.liberties((rr, cc)) == 1:
+                return False
+    return True
 
 
 def _legality_ignoring_history(board, color: int, point) -> Optional[str]:

@@ -45,30 +45,37 @@ class LadderBoard:
 
     # -- chains
     def chain(self, loc: int) -> list[int]:
-        color = self.colors[loc]
+        colors, adj = self.colors, self.adj
+        color = colors[loc]
         seen = {loc}
         out = [loc]
-        i = 0
-        while i < len(out):
-            cur = out[i]
-            i += 1
-            for d in self.adj:
+        for cur in out:
+            for d in adj:
                 n = cur + d
-                if n not in seen and self.colors[n] == color:
+                if colors[n] == color and n not in seen:
                     seen.add(n)
                     out.append(n)
         return out
 
     def liberties(self, loc: int, limit: int = 10_000) -> list[int]:
-        """Liberties of the chain at `loc` in discovery order (stops after `limit`)."""
+        """Liberties of the chain at `loc` in discovery order (stops early once `limit` are found)."""
+        colors, adj = self.colors, self.adj
+        color = colors[loc]
+        seen = {loc}
+        stones = [loc]
         libs: list[int] = []
-        for cur in self.chain(loc):
-            for d in self.adj:
+        for cur in stones:
+            for d in adj:
                 n = cur + d
-                if self.colors[n] == 0 and n not in libs:
-                    libs.append(n)
-                    if len(libs) >= limit:
-                        return libs
+                c = colors[n]
+                if c == 0:
+                    if n not in libs:
+                        libs.append(n)
+                        if len(libs) >= limit:
+                            return libs
+                elif c == color and n not in seen:
+                    seen.add(n)
+                    stones.append(n)
         return libs
 
     def num_liberties(self, loc: int, limit: int = 10_000) -> int:

@@ -64,6 +64,14 @@ def _masked(x: Tensor, ctx: _Ctx) -> Tensor:
     return x if ctx.mask is None else x * ctx.mask
 
 
+def _add_linear(residual: Tensor, inp: Tensor, weight: Tensor, ctx: _Ctx) -> Tensor:
+    """residual + inp @ weight.T (masked), as one GEMM with accumulation when that is exact (fp32, no mask)."""
+    if ctx.mask is None and residual.dtype == inp.dtype == torch.float32 and not torch.is_autocast_enabled():
+        out = torch.addmm(residual.reshape(-1, residual.shape[-1]), inp.reshape(-1, inp.shape[-1]), weight.t())
+        return out.view(residual.shape)
+    return residual + _masked(F.linear(inp, weight).reshape(residual.shape), ctx)
+
+
 class ConvLayer(nn.Module):
     def __init__(self, desc: Conv):
         super().__init__()
@@ -153,6 +161,8 @@ class NestedBlock(nn.Module):
         mid = self.conv1(self.na1(x, ctx))
         for block in self.inner:
             mid = block(mid, ctx)
+        if self.conv2.pointwise:
+            return _add_linear(x, self.na2(mid, ctx), self.conv2.weight, _Ctx(None, ctx.area))
         return x + self.conv2(self.na2(mid, ctx))
 
 
@@ -189,13 +199,14 @@ class Attention(nn.Module):
 
     @staticmethod
     def _rotate(x: Tensor, freq: Tensor, xs: Tensor, ys: Tensor) -> Tensor:
-        """Rotate channel pairs (2p, 2p + 1) of x (N, L, heads, dim) by angle x * fx + y * fy."""
-        angle = xs[:, None, None] * freq[0] + ys[:, None, None] * freq[1]  # (L, heads, pairs), float32
-        cos, sin = torch.cos(angle).to(x.dtype), torch.sin(angle).to(x.dtype)
+        """Rotate channel pairs (2p, 2p + 1) of x (N, L, heads, dim) by angle x * fx + y * fy (in float32,
+        as one complex multiplication)."""
+        angle = xs[:, None, None] * freq[0] + ys[:, None, None] * freq[1]  # (L, heads, pairs)
+        rot = torch.polar(torch.ones_like(angle), angle)
         n, length, heads, dim = x.shape
-        pairs = x.view(n, length, heads, dim // 2, 2)
-        x0, x1 = pairs[..., 0], pairs[..., 1]
-        return torch.stack([x0 * cos - x1 * sin, x0 * sin + x1 * cos], dim=-1).view(n, length, heads, dim)
+        xf = x if x.dtype == torch.float32 else x.float()
+        pairs = torch.view_as_complex(xf.reshape(n, length, heads, dim // 2, 2))
+        return torch.view_as_real(pairs * rot).reshape(n, length, heads, dim).to(x.dtype)
 
     def forward(self, x: Tensor, ctx: _Ctx) -> Tensor:
         n, h, w, c = x.shape
@@ -216,8 +227,7 @@ class Attention(nn.Module):
             k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
         attn_mask = None if ctx.mask is None else (ctx.mask.reshape(n, 1, 1, length) > 0)
         out = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
-        out = F.linear(out.transpose(1, 2).reshape(n, length, self.heads * self.vd), self.w_out)
-        return x + _masked(out.reshape(n, h, w, c), ctx)
+        return _add_linear(x, out.transpose(1, 2).reshape(n, h, w, self.heads * self.vd), self.w_out, ctx)
 
 
 class FeedForward(nn.Module):
@@ -233,7 +243,7 @@ class FeedForward(nn.Module):
     def forward(self, x: Tensor, ctx: _Ctx) -> Tensor:
         t = F.rms_norm(x, (x.shape[-1],), self.norm_w.to(x.dtype), self.eps)
         a, g = F.linear(t, self.w_in).split([self.ffn, self.ffn], dim=-1)
-        return x + _masked(F.linear(F.silu(a) * g, self.w_out), ctx)
+        return _add_linear(x, F.silu(a) * g, self.w_out, ctx)
 
 
 def build_block(d) -> nn.Module:

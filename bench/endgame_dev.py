@@ -1,0 +1,81 @@
+"""The endgame dev set through tengen's analyzer: per-problem temperature, mean, type and moves.
+
+Predictors: `oracle` (each problem's own variation tree replayed as the local-move predictor; leaves scored
+by tengen, exactly by default or by the network with --leaves network), `exhaustive` (the exact solver),
+`kata` (KataGo policy + ownership: the paper's baseline; needs the default network).
+Last line: `correct_temperature: n/33`.
+Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata [--leaves exact|network] [--data PATH]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from tengen.endgame.analysis import analyze_region
+from tengen.endgame.devset import TreeOraclePredictor, load_problems
+from tengen.endgame.tree import GrowthConfig
+from tengen.go.colors import BLACK
+from tengen.go.coords import to_gtp
+
+DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "endgame_dev" / "problems.json"
+TYPE_OF = {"gote": "gote", "black_sente": "sente", "white_sente": "sente", "ko": "ko", "number": "number"}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--predictor", choices=["oracle", "exhaustive", "kata"], default="oracle")
+    parser.add_argument("--leaves", choices=["exact", "network"], default="exact",
+                        help="oracle leaves: exact area count (Benson dead stones) or the network's rounded ownership")
+    parser.add_argument("--data", default=str(DEFAULT_DATA))
+    parser.add_argument("--model", default=None, help="KataGo network for kata / network leaves")
+    args = parser.parse_args()
+    if not Path(args.data).exists():
+        print(f"dev set not found: {args.data}", file=sys.stderr)
+        return 2
+    problems = load_problems(args.data)
+    evaluator = None
+    if args.predictor == "kata" or args.leaves == "network":
+        from tengen.eval.katago.evaluator import KataGoEvaluator
+
+        evaluator = KataGoEvaluator(args.model)
+    correct_t = correct_all = 0
+    total_time = 0.0
+    for p in problems:
+        start = time.perf_counter()
+        if args.predictor == "oracle":
+            result = analyze_region(p.board, p.region, evaluator, predictor=TreeOraclePredictor(p.tree, p.board.height),
+                                    growth=GrowthConfig(missing_colour="threat"),
+                                    leaf_scoring="exact" if args.leaves == "exact" else "evaluator")
+        elif args.predictor == "exhaustive":
+            result = analyze_region(p.board, p.region, None, predictor="exhaustive")
+        else:
+            result = analyze_region(p.board, p.region, evaluator, predictor="kata")
+        seconds = time.perf_counter() - start
+        total_time += seconds
+        t_ok = result.temperature is not None and abs(result.temperature - float(p.expected_temperature)) < 1e-6
+        m_ok = result.count is not None and abs(result.count - float(p.expected_mean)) < 1e-6
+        k_ok = TYPE_OF.get(result.kind, result.kind) == p.expected_type
+        expected_moves = {(c, pt) for c, pt in p.correct_moves}
+        got = {(BLACK, pt) for pt in result.best_black} | {(-BLACK, pt) for pt in result.best_white}
+        mv_ok = bool(expected_moves & got) and all(any(c == col for c, _ in got & expected_moves) for col, _ in expected_moves)
+        correct_t += t_ok
+        correct_all += t_ok and m_ok and k_ok
+        moves = " ".join(f"{'B' if c == BLACK else 'W'} {to_gtp(pt, 9)}" for c, pt in sorted(got))
+        print(f"{p.id:5} t={_f(result.temperature):>5} (exp {_f(float(p.expected_temperature)):>5}) "
+              f"mean={_f(result.count):>5} (exp {_f(float(p.expected_mean)):>5}) type={TYPE_OF.get(result.kind, result.kind):11} "
+              f"(exp {p.expected_type:6}) moves={moves or '-':18} {'ok' if t_ok and m_ok and k_ok else 'MISS'}"
+              f"{'' if mv_ok else ' (moves differ)'} {seconds:6.2f}s {'; '.join(result.notes)[:80]}")
+    print(f"predictor {args.predictor}; all of temperature, mean and type correct: {correct_all}/{len(problems)}; "
+          f"total {total_time:.1f} s")
+    print(f"correct_temperature: {correct_t}/{len(problems)}")
+    return 0
+
+
+def _f(x) -> str:
+    return "-" if x is None else f"{x:g}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""GNU Go's endgame suite (endgame1.tst: 16 move choices on a 9x9 game): tengen's recommended move from
+the endgame analyzer against the `#?` answers. Last line: `endgame1: n/16`.
+Usage: python bench/endgame_gnugo.py [--suite PATH] [--model FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from tengen.endgame.analysis import analyze
+from tengen.go.coords import to_gtp
+from tengen.go.colors import parse_color
+from tengen.go.sgf import load_game
+from tengen.io.regression import parse_suite
+
+DEFAULT_SUITE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "regression" / "gnugo" / "endgame1.tst"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", default=str(DEFAULT_SUITE))
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
+    parser.add_argument("--threshold", type=float, default=0.9)
+    args = parser.parse_args()
+    if not Path(args.suite).exists():
+        print(f"suite not found: {args.suite}", file=sys.stderr)
+        return 2
+    from tengen.eval.katago.evaluator import KataGoEvaluator
+
+    evaluator = KataGoEvaluator(args.model)
+    cases = [c for c in parse_suite(args.suite) if c.command == "reg_genmove"]
+    passed = 0
+    for case in cases:
+        game = load_game(case.sgf)
+        board = game.board_at(None if case.move is None else max(case.move - 1, 0), strict=False)
+        board.to_play = parse_color(case.args[0])
+        start = time.perf_counter()
+        analysis = analyze(board, evaluator, margin=args.margin, threshold=args.threshold)
+        move = "PASS" if analysis.recommended is None else to_gtp(analysis.recommended[1], board.height)
+        ok = case.matches(move)
+        passed += ok
+        print(f"{case.number}: {case.args[0]:5} tengen {move:4} expected {case.pattern:14} {'PASS' if ok else 'fail'}"
+              f"  ({len(analysis.regions)} regions, {analysis.evaluations} evals, {time.perf_counter() - start:.1f}s;"
+              f" {analysis.recommended_reason})")
+    name = Path(args.suite).stem
+    print(f"settings: margin {args.margin}, threshold {args.threshold}")
+    print(f"{name}: {passed}/{len(cases)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

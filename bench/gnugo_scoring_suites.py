@@ -1,0 +1,143 @@
+"""GNU Go's scoring regression suites (score.tst, score2.tst) run through tengen's GTP engine in-process.
+
+Each test is `loadsgf FILE [N]`, a numbered `final_score`, and an expected answer `#? [regex]` (a
+trailing `*` marks a test GNU Go itself is expected to fail; `!` negates the regex). tengen's
+`final_score` counts under the rules the SGF names (RU[Japanese]: territory, otherwise Chinese area) with
+the dead stones it can determine honestly -- for now only Benson's pass-alive analysis -- so most
+answers, which need real life-and-death judgement, are missed. This is a measurement, not a gate.
+
+    python bench/gnugo_scoring_suites.py [--verbose]
+
+Prints, per suite, the tests passed (and among the `*` ones), then a total line.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from tengen.io.gtp import GtpEngine
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = Path(os.environ.get("TENGEN_SHARED_DATA", REPO.parent / "shared" / "data"))
+SUITES_DIR = SHARED_DATA / "regression" / "gnugo"
+SUITES = ("score.tst", "score2.tst")
+
+
+@dataclass
+class Case:
+    """One regression test: the GTP commands sent before it, its command, the expected answer."""
+
+    number: int
+    setup: list[str]
+    command: str
+    pattern: str
+    expect_failure: bool
+
+    def matches(self, answer: str) -> bool:
+        """GNU Go's regress rule: the whole answer matches the regex (`!regex`: must not match)."""
+        negate = self.pattern.startswith("!")
+        pattern = self.pattern[1:] if negate else self.pattern
+        return (re.fullmatch(pattern, answer.strip()) is not None) != negate
+
+
+@dataclass
+class SuiteResult:
+    name: str
+    passed: list[int] = field(default_factory=list)
+    failed: list[tuple[int, str, str]] = field(default_factory=list)  # (number, answer, expected)
+    expected_failures: int = 0
+    passed_expected_failures: int = 0
+
+    @property
+    def total(self) -> int:
+        return len(self.passed) + len(self.failed)
+
+
+def parse_suite(text: str) -> Iterator[Case]:
+    """The test cases of a .tst file (commented-out tests, `#`-prefixed, are skipped)."""
+    setup: list[str] = []
+    pending: tuple[int, str] | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#?"):
+            match = re.match(r"#\?\s*\[(.*)\](\*?)", line)
+            if pending is not None and match:
+                yield Case(pending[0], setup, pending[1], match.group(1), bool(match.group(2)))
+                setup = []
+            pending = None
+            continue
+        if line.startswith("#"):
+            continue
+        numbered = re.match(r"(\d+)\s+(.*)", line)
+        if numbered:
+            pending = (int(numbered.group(1)), numbered.group(2))
+        else:
+            setup.append(line)
+
+
+@contextmanager
+def working_directory(path: Path):
+    """The suites name their SGF files relative to the suite folder."""
+    old = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def run_suite(path: Path, verbose: bool = False) -> SuiteResult:
+    result = SuiteResult(path.name)
+    engine = GtpEngine()
+    with working_directory(path.parent):
+        for case in parse_suite(path.read_text(encoding="utf-8", errors="replace")):
+            for command in case.setup:
+                engine.handle(command)
+            answer = (engine.handle(case.command) or "").strip()
+            answer = answer[1:].strip() if answer[:1] in "=?" else answer
+            ok = case.matches(answer)
+            result.expected_failures += case.expect_failure
+            if ok:
+                result.passed.append(case.number)
+                result.passed_expected_failures += case.expect_failure
+            else:
+                result.failed.append((case.number, answer, case.pattern))
+            if verbose:
+                mark = "pass" if ok else "FAIL"
+                print(f"  {path.name}:{case.number:<3} {mark}  got {answer:<10} expected [{case.pattern}]"
+                      f"{'*' if case.expect_failure else ''}")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--verbose", action="store_true", help="one line per test")
+    parser.add_argument("--suites-dir", type=Path, default=SUITES_DIR)
+    args = parser.parse_args(argv)
+    if not args.suites_dir.is_dir():
+        print(f"GNU Go regression suites not found in {args.suites_dir}: nothing measured")
+        return 0
+    passed = total = 0
+    start = time.perf_counter()
+    for name in SUITES:
+        result = run_suite(args.suites_dir / name, args.verbose)
+        passed += len(result.passed)
+        total += result.total
+        print(f"{name}: {len(result.passed)}/{result.total} passed "
+              f"({result.passed_expected_failures} of the {result.expected_failures} GNU Go expects to fail)")
+    print(f"total: {passed}/{total} passed in {time.perf_counter() - start:.1f}s "
+          f"(dead stones: Benson's unconditional life only)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Local diagrams as players study them: a few stones on an otherwise empty 19x19 board, the region marked
+with SQ[], the correct variations as SGF children. `tengen analyze --predictor oracle --leaves exact`
+must give the hand-verified values (area scoring: count = mean, temperature, type, first moves).
+
+Hand verification (area counts over the marked points; forced replies elsewhere are ±inf threats):
+- hane-connect: B E1, W F1, B D1 -> +2; W D1, B C1, W E1 -> -2: {{inf|{2|-inf}}|{{inf|-2}|-inf}}: 0, t 2, gote.
+- sente hane: B E1, W F1 -> 0; W E1 -> -2: {{inf|0}|-2}: mean 0, t 2, Black sente.
+- capture or connect: B E1 (captures D1), W F1, B D1 -> +2; W E1 (connects) -> -2: mean 0, t 2, gote.
+- ko: B E1 takes, B D1 connects -> +2, White's retake is banned; W E1 connects -> -2: mean -2/3, t 4/3, ko.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from sgfmill import sgf as sgfmill_sgf
+
+from tengen.cli import main
+from tengen.go.coords import from_gtp
+
+SIZE = 19
+
+DIAGRAMS = [
+    dict(
+        name="first-line hane-connect",
+        rows=["X X X X O O O O", ". . . . . . . ."],
+        region="C1 D1 E1 F1",
+        variations={"B E1": {"W F1": {"B D1": {}}}, "W D1": {"B C1": {"W E1": {}}}},
+        count=0, temperature=2, kind="gote", black="E1", white="D1",
+    ),
+    dict(
+        name="sente hane",
+        rows=[". . . X O O O O", ". . . X . . . ."],
+        region="E1 F1",
+        variations={"B E1": {"W F1": {}}, "W E1": {}},
+        count=0, temperature=2, kind="black_sente", black="E1", white="E1",
+    ),
+    dict(
+        name="capture or connect",
+        rows=[". . . X O O O O", ". . X O . . . ."],
+        region="C1 D1 E1 F1",
+        variations={"B E1": {"W F1": {"B D1": {}}}, "W E1": {}},
+        count=0, temperature=2, kind="gote", black="E1", white="E1",
+    ),
+    dict(
+        name="ko",
+        rows=[". . . X O O O O", ". . X O . O . ."],
+        region="C1 D1 E1 F1",
+        variations={"B E1": {"B D1": {}, "W D1": {}}, "W E1": {}},
+        count=-2 / 3, temperature=4 / 3, kind="ko", black="E1", white="E1",
+    ),
+]
+
+
+def _sgf_bytes(d) -> bytes:
+    """Stones on the bottom lines (the last row is the first line), SQ on the region, children = variations."""
+    game = sgfmill_sgf.Sgf_game(size=SIZE)
+    root = game.get_root()
+    black, white = set(), set()
+    for i, row in enumerate(reversed(d["rows"])):
+        for col, ch in enumerate(row.split()):
+            if ch == "X":
+                black.add((i, col))
+            elif ch == "O":
+                white.add((i, col))
+    root.set_setup_stones(black, white)
+    root.set("SQ", {_sgfmill(v) for v in d["region"].split()})
+
+    def add(node, tree):
+        for key, sub in tree.items():
+            colour, vertex = key.split()
+            child = node.new_child()
+            child.set_move(colour.lower(), _sgfmill(vertex))
+            add(child, sub)
+
+    add(root, d["variations"])
+    return game.serialise()
+
+
+def _sgfmill(vertex: str):
+    r, c = from_gtp(vertex, SIZE)
+    return SIZE - 1 - r, c
+
+
+@pytest.mark.parametrize("d", DIAGRAMS, ids=[d["name"] for d in DIAGRAMS])
+def test_local_diagram_values(tmp_path, d, capsys):
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(_sgf_bytes(d))
+    out = tmp_path / "analysis.json"
+    rc = main(["analyze", str(path), "--move", "0", "--predictor", "oracle", "--leaves", "exact",
+               "--missing", "threat", "--json", str(out), "--no-progress"])
+    assert rc == 0
+    report = json.loads(out.read_text())
+    (region,) = report["regions"]
+    assert sorted(region["points"]) == sorted(d["region"].split())
+    assert region["count"] == pytest.approx(d["count"])
+    assert region["temperature"] == pytest.approx(d["temperature"])
+    assert region["type"] == d["kind"]
+    assert d["black"] in region["best_black"] and d["white"] in region["best_white"]
+    text = capsys.readouterr().out
+    assert "recommended for Black" in text
