@@ -1,10 +1,11 @@
 """Score finished games from the network's ownership: how often is the result exactly right?
 
 For each of the 896 KGS games whose last node carries territory markup (TB/TW; the markup reproduces the
-recorded result in 895 of them), take the final position, evaluate it with the default KataGo network,
+recorded result in 895 of them), take the final position, evaluate it with the default KataGo network
+(as it stood before the closing passes: the networks are much less sure of positions already ended),
 call a stone dead when its ownership points the other way by more than --dead (default 0.5), count the
-position under the game's rules (territory: empty points of single-colour regions + prisoners + dead
-stones, leaving out points the network sees as seki, |ownership| < --seki; area: stones + regions) and
+position under the game's rules with `tengen.eval.katago.final_score` (territory: empty points of
+single-colour regions + prisoners + dead stones, without seki regions; area: stones + regions) and
 compare with the recorded result (RE). GNU Go 3.4 scored 82.2 % of pro games exactly.
 
     python bench/final_scoring.py [--limit N] [--threads 2]
@@ -59,6 +60,14 @@ def result_margin(re_text: str | None) -> float | None:
     return float(m.group(2)) * (1 if m.group(1) == "B" else -1)
 
 
+def before_passes(board):
+    """The position as it stood before the game's closing passes."""
+    earlier = board.copy()
+    while earlier.moves and earlier.moves[-1][1] is None:
+        earlier.undo()
+    return earlier
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--limit", type=int, default=None)
@@ -87,7 +96,7 @@ def main() -> None:
 
     def flush():
         nonlocal exact, markup_agree, markup_total
-        evals = ev.evaluate([b for _, b, _, _, _ in batch])
+        evals = ev.evaluate([before_passes(b) for _, b, _, _, _ in batch])
         for (name, board, margin, handicap, truth_dead), e in zip(batch, evals):
             ours = score_final_position(board, e.ownership, args.dead, args.seki, handicap).margin
             grid = board.array()

@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 from tengen.eval.katago import KataGoEvaluator, read_model  # noqa: E402
 from tengen.eval.katago.network import network_flops  # noqa: E402
-from tengen.go import BLACK, WHITE, Board, Rules  # noqa: E402
+from tengen.go import BLACK, Board, Rules  # noqa: E402
 
 GOLDEN = REPO / "tests" / "data" / "katago" / "golden.json"
 

@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-per-phase", type=int, default=None, help="subsample test positions per phase")
     ap.add_argument("--models", nargs="*", default=None, help="only these model names")
     ap.add_argument("--json", type=Path, default=None, help="also write the table as JSON")
+    ap.add_argument("--by-collection", action="store_true", help="also break the chosen models down by collection")
     args = ap.parse_args(argv)
     t0 = time.time()
     try:
@@ -132,6 +133,25 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'best, same positions':24s}" + "".join(f"{c:>15s}" for c in m_cells))
     else:
         print("GNU Go reference: not measured (python -m tengen.train.winner gnugo)")
+    if args.by_collection:
+        from tengen.train.records import COLLECTIONS
+
+        col = test.games["game_collection"][test.game]
+        print("\nbest model by collection (accuracy, positions):")
+        print(f"{'collection':24s}" + "".join(f"{'move ' + str(q):>15s}" for q in PHASES))
+        for cname, cid in COLLECTIONS.items():
+            if not (col == cid).any():
+                continue
+            cells = []
+            for q in PHASES:
+                n = best.get(str(q))
+                sel = (col == cid) & (test.phase == q)
+                if n in probs and sel.any():
+                    m = metrics(probs[n][sel], test.winner[sel])
+                    cells.append(f"{m['accuracy']:6.1f}% n={m['n']:<5d}")
+                else:
+                    cells.append(" " * 15)
+            print(f"{cname:24s}" + "".join(f"{c:>15s}" for c in cells))
     print(f"elapsed: {time.time() - t0:.1f} s")
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "best": best, "best_accuracy": best_acc}, indent=1))

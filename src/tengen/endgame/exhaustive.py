@@ -336,6 +336,9 @@ class _Solver:
         self.path: set[tuple[int, int]] = set()
         self.superko_drops = 0
         self.tainted = 0
+        # results that relied on forbidding a repetition of positions above them: reused only while
+        # those positions are on the current line (graph-history interaction)
+        self.tt_path: dict[tuple, list[tuple[frozenset, object]]] = {}
         self.nodes = 0
         self.deadline = None if config.seconds is None else time.perf_counter() + config.seconds
 
@@ -384,6 +387,9 @@ class _Solver:
         got = self.tt.get(key)
         if got is not None:
             return got, _CLEAN
+        for taint, res in self.tt_path.get(key, ()):
+            if taint <= self.path:  # the repetitions it relied on are still forbidden on this line
+                return res, taint
         b, w, ban = key
         info = self.local.analyse(b, w)
         if info.settled:
@@ -447,6 +453,7 @@ class _Solver:
             self.children[key] = kept
         else:
             self.tainted += 1
+            self.tt_path.setdefault(key, []).append((taint, result))
         return result, taint
 
     @staticmethod

@@ -8,7 +8,7 @@ import numpy as np
 
 from tengen.endgame.regions import Region
 from tengen.endgame.tree import LocalNode
-from tengen.go.coords import neighbours
+from tengen.go.grid import components, touching_colours
 from tengen.go.scoring import benson_dead_stones
 
 
@@ -51,26 +51,14 @@ def local_area_count(board, region: Region) -> int:
     for p in benson_dead_stones(board):
         if p in region.points:
             grid[p] = 0
-    total, seen = 0, set()
+    inside = np.zeros(grid.shape, dtype=bool)
     for p in region.points:
-        if grid[p] != 0:
-            total += int(grid[p])
-            continue
-        if p in seen:
-            continue
-        group, touches, todo = [], set(), [p]
-        seen.add(p)
-        while todo:
-            q = todo.pop()
-            group.append(q)
-            for n in neighbours(q, board.height, board.width):
-                if grid[n] != 0:
-                    touches.add(int(grid[n]))
-                elif n in region.points and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        if len(touches) == 1:
-            total += touches.pop() * len(group)
+        inside[p] = True
+    total = int(grid[inside].sum())
+    for group in components(inside & (grid == 0)):
+        colours = touching_colours(group, grid)
+        if len(colours) == 1:
+            total += colours.pop() * len(group)
     return total
 
 

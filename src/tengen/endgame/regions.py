@@ -12,6 +12,7 @@ from typing import Iterable, Optional
 import numpy as np
 
 from tengen.go.coords import Point, neighbours
+from tengen.go.grid import components
 
 DEFAULT_THRESHOLD = 0.9
 
@@ -55,28 +56,6 @@ class Region:
 def undecided_mask(ownership: np.ndarray, threshold: float = DEFAULT_THRESHOLD) -> np.ndarray:
     """Points with -threshold < ownership < threshold."""
     return np.abs(np.asarray(ownership, dtype=float)) < threshold
-
-
-def components(mask: np.ndarray) -> list[list[Point]]:
-    """4-connected components of a boolean mask, each sorted, in reading order of their first point."""
-    h, w = mask.shape
-    seen = np.zeros_like(mask, dtype=bool)
-    out = []
-    for r in range(h):
-        for c in range(w):
-            if not mask[r, c] or seen[r, c]:
-                continue
-            comp, todo = [], [(r, c)]
-            seen[r, c] = True
-            while todo:
-                p = todo.pop()
-                comp.append(p)
-                for n in neighbours(p, h, w):
-                    if mask[n] and not seen[n]:
-                        seen[n] = True
-                        todo.append(n)
-            out.append(sorted(comp))
-    return out
 
 
 def dilate(mask: np.ndarray, steps: int) -> np.ndarray:

@@ -178,6 +178,28 @@ static int legality(BoardObject *b, int color, int p, int suicide_ok) {
     return suicide_ok ? OK : ERR_SUICIDE;
 }
 
+/* Take a chain off the board (capture or suicide): stones become empty, the surrounding chains get
+ * their liberties back. Writes the removed points to `out`; returns how many. */
+static int remove_chain(BoardObject *b, int h, int32_t *out) {
+    int color = b->color[h], n = 0, s = h;
+    do {
+        b->color[s] = EMPTY; empties_add(b, s);
+        b->sc->hash ^= zkey(b, s, color);
+        out[n++] = s;
+        s = b->next[s];
+    } while (s != h);
+    s = h;
+    do {
+        int nb[4] = NEIGHBOURS(b, s);
+        for (int k = 0; k < 4; k++) {
+            int m = nb[k], c = b->color[m];
+            if (c == BLACK || c == WHITE) add_lib(b, b->head[m], s);
+        }
+        s = b->next[s];
+    } while (s != h);
+    return n;
+}
+
 /* Place a stone (legality already checked). Returns the number of stones captured. */
 static int do_play(BoardObject *b, int color, int p) {
     Scalars *sc = b->sc;
@@ -220,43 +242,16 @@ static int do_play(BoardObject *b, int color, int p) {
     }
     int last_captured = -1;
     for (int j = 0; j < ndead; j++) {
-        int hd = dead[j], s = hd;
-        do {
-            b->color[s] = EMPTY; empties_add(b, s);
-            sc->hash ^= zkey(b, s, -color);
-            b->captured[ncap++] = s; last_captured = s;
-            s = b->next[s];
-        } while (s != hd);
-        /* give liberties back to the surrounding chains */
-        s = hd;
-        do {
-            int nb2[4] = NEIGHBOURS(b, s);
-            for (int k = 0; k < 4; k++) {
-                int m = nb2[k], c = b->color[m];
-                if (c == BLACK || c == WHITE) add_lib(b, b->head[m], s);
-            }
-            s = b->next[s];
-        } while (s != hd);
+        int n = remove_chain(b, dead[j], b->captured + ncap);
+        last_captured = b->captured[ncap + n - 1];
+        ncap += n;
     }
     sc->ko = -1; sc->ko_color = 0;
     if (ncap == 1 && b->nstones[h] == 1 && b->plibs[h] == 1) { sc->ko = last_captured; sc->ko_color = -color; }
     if (color == BLACK) sc->captures_black += ncap; else sc->captures_white += ncap;
     /* suicide (only reachable where the rules allow it): the mover's chain dies */
     if (b->plibs[h] == 0) {
-        int s = h, nself = 0;
-        do {
-            b->color[s] = EMPTY; empties_add(b, s); sc->hash ^= zkey(b, s, color);
-            b->captured[ncap + nself++] = s; s = b->next[s];
-        } while (s != h);
-        s = h;
-        do {
-            int nb2[4] = NEIGHBOURS(b, s);
-            for (int k = 0; k < 4; k++) {
-                int m = nb2[k], c = b->color[m];
-                if (c == BLACK || c == WHITE) add_lib(b, b->head[m], s);
-            }
-            s = b->next[s];
-        } while (s != h);
+        int nself = remove_chain(b, h, b->captured + ncap);
         if (color == BLACK) sc->captures_white += nself; else sc->captures_black += nself;
         ncap += nself;
     }

@@ -167,7 +167,8 @@ class GtpEngine:
         self.rules = self.rules.with_komi(komi)
         self.board.rules = self.rules
 
-    def cmd_fixed_handicap(self, args):
+    def _handicap_count(self, args) -> int:
+        """The stone count argument of a handicap command, on an empty board only."""
         self._nargs(args, 1)
         try:
             n = int(args[0])
@@ -175,29 +176,27 @@ class GtpEngine:
             raise GtpError("syntax error") from None
         if self.board.moves or self.board.array().any():
             raise GtpError("board not empty")
-        if self.board.width != self.board.height or not 2 <= n <= max_fixed_handicap(self.board.width):
-            raise GtpError("invalid number of stones")
-        points = fixed_handicap_points(self.board.width, n)
+        return n
+
+    def _answer_handicap(self, points) -> str:
         self._place_handicap(points)
         return " ".join(to_gtp(p, self.board.height) for p in points)
 
+    def cmd_fixed_handicap(self, args):
+        n = self._handicap_count(args)
+        if self.board.width != self.board.height or not 2 <= n <= max_fixed_handicap(self.board.width):
+            raise GtpError("invalid number of stones")
+        return self._answer_handicap(fixed_handicap_points(self.board.width, n))
+
     def cmd_place_free_handicap(self, args):
-        self._nargs(args, 1)
-        try:
-            n = int(args[0])
-        except ValueError:
-            raise GtpError("syntax error") from None
-        if self.board.moves or self.board.array().any():
-            raise GtpError("board not empty")
-        limit = self.board.width * self.board.height - 1
-        if n < 2 or n > limit:
+        n = self._handicap_count(args)
+        if n < 2 or n > self.board.width * self.board.height - 1:
             raise GtpError("invalid number of stones")
         size = self.board.width
-        points = fixed_handicap_points(size, min(n, max_fixed_handicap(size))) if size == self.board.height and max_fixed_handicap(size) >= 2 else []
+        square_with_stars = size == self.board.height and max_fixed_handicap(size) >= 2
+        points = fixed_handicap_points(size, min(n, max_fixed_handicap(size))) if square_with_stars else []
         extra = [(r, c) for r in range(self.board.height) for c in range(self.board.width) if (r, c) not in points]
-        points = (points + extra)[:n]
-        self._place_handicap(points)
-        return " ".join(to_gtp(p, self.board.height) for p in points)
+        return self._answer_handicap((points + extra)[:n])
 
     def cmd_set_free_handicap(self, args):
         if len(args) < 2:

@@ -10,13 +10,11 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-import numpy as np
-
 from tengen.go.benson import unconditional_life
 from tengen.go.board import Board
 from tengen.go.colors import EMPTY
 from tengen.go.coords import Point, neighbours
-from tengen.go.scoring import area_ownership
+from tengen.go.grid import components, touching_colours
 
 SMALL_ENEMY_AREA = 8
 
@@ -79,23 +77,12 @@ def _touches_contested(board: Board, point: Point) -> bool:
 
 def _enclosed_areas(board: Board) -> dict[Point, tuple[int, int]]:
     """For each empty point in a region reaching only one colour: (that colour, region size)."""
-    own = area_ownership(board)
     grid = board.array()
     out: dict[Point, tuple[int, int]] = {}
-    seen = np.zeros_like(grid, dtype=bool)
-    for r in range(board.height):
-        for c in range(board.width):
-            if grid[r, c] != EMPTY or seen[r, c] or own[r, c] == EMPTY:
-                continue
-            region, todo = [], [(r, c)]
-            seen[r, c] = True
-            while todo:
-                q = todo.pop()
-                region.append(q)
-                for n in neighbours(q, board.height, board.width):
-                    if grid[n] == EMPTY and not seen[n]:
-                        seen[n] = True
-                        todo.append(n)
+    for region in components(grid == EMPTY):
+        colours = touching_colours(region, grid)
+        if len(colours) == 1:
+            owner = colours.pop()
             for q in region:
-                out[q] = (int(own[r, c]), len(region))
+                out[q] = (owner, len(region))
     return out

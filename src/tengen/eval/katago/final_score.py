@@ -2,8 +2,9 @@
 
 A stone is dead when the ownership at its point belongs to the other colour by more than `dead`. The
 position is then counted under the board's rules: area = stones + single-colour regions; territory =
-empty points (and dead stones) of single-colour regions + prisoners + dead stones, leaving out points
-whose ownership is below `seki` in size (seki eyes and shared liberties count for nobody).
+empty points (and dead stones) of single-colour regions + prisoners + dead stones, leaving out seki:
+regions bordering a chain that touches a shared liberty neither side can fill without self-atari, and
+points whose ownership is below `seki` in size.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tengen.go import BLACK, WHITE
+from tengen.go import BLACK, WHITE, IllegalMove
 from tengen.go.coords import Point
 from tengen.go.scoring import area_ownership
 
@@ -39,6 +40,46 @@ def dead_stones(board, ownership: np.ndarray, dead: float = 0.5) -> list[Point]:
     return [(int(r), int(c)) for r, c in np.argwhere(mask)]
 
 
+def seki_chains(board, dead: list[Point]) -> np.ndarray:
+    """bool (height, width): stones of chains in seki once `dead` stones are removed.
+
+    A shared liberty is an empty point next to both colours where either colour playing would be left
+    with at most one liberty (or could not play at all); chains touching one are in seki.
+    """
+    work = board.copy()
+    grid = work.array()
+    for p in dead:
+        grid[p] = 0
+    work.set_array(grid)
+    h, w = grid.shape
+    seki = np.zeros((h, w), dtype=bool)
+    for r in range(h):
+        for c in range(w):
+            if grid[r, c] != 0:
+                continue
+            near = [(rr, cc) for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                    if 0 <= rr < h and 0 <= cc < w]
+            colours = {int(grid[p]) for p in near} - {0}
+            if colours != {BLACK, WHITE}:
+                continue
+            if all(_self_atari(work, color, (r, c)) for color in (BLACK, WHITE)):
+                for p in near:
+                    if grid[p] != 0:
+                        for q in work.chain(p):
+                            seki[q] = True
+    return seki
+
+
+def _self_atari(board, color: int, point: Point) -> bool:
+    try:
+        board.play(color, point)
+    except IllegalMove:
+        return True
+    libs = board.liberties(point)
+    board.undo()
+    return libs <= 1
+
+
 def score_final_position(board, ownership: np.ndarray, dead: float = 0.5, seki: float = 0.3,
                          handicap: int = 0) -> FinalScore:
     """Count `board` under its rules with the dead stones the ownership map implies.
@@ -55,7 +96,7 @@ def score_final_position(board, ownership: np.ndarray, dead: float = 0.5, seki: 
     rules = board.rules
     komi = float(rules.komi)
     if rules.scoring == "territory":
-        counted = ((grid == 0) | dead_mask) & (np.abs(ownership) >= seki)
+        counted = ((grid == 0) | dead_mask) & (np.abs(ownership) >= seki) & ~_seki_regions(board, own, dead_pts)
         caps = board.captures
         black = float(((own == BLACK) & counted).sum() + (dead_mask & (grid == WHITE)).sum() + caps[BLACK])
         white = float(((own == WHITE) & counted).sum() + (dead_mask & (grid == BLACK)).sum() + caps[WHITE])
@@ -65,3 +106,38 @@ def score_final_position(board, ownership: np.ndarray, dead: float = 0.5, seki: 
             komi += handicap if bonus == 2 else handicap - 1
         black, white = float((own == BLACK).sum()), float((own == WHITE).sum())
     return FinalScore(black - white - komi, black, white, tuple(dead_pts))
+
+
+def _seki_regions(board, own: np.ndarray, dead: list[Point]) -> np.ndarray:
+    """Empty or dead-stone points of regions that border a chain in seki (no territory in seki)."""
+    in_seki = seki_chains(board, dead)
+    h, w = own.shape
+    out = np.zeros((h, w), dtype=bool)
+    if not in_seki.any():
+        return out
+    grid = board.array()
+    dead_mask = np.zeros((h, w), dtype=bool)
+    for p in dead:
+        dead_mask[p] = True
+    open_pts = (grid == 0) | dead_mask
+    seen = np.zeros((h, w), dtype=bool)
+    for r in range(h):
+        for c in range(w):
+            if not open_pts[r, c] or seen[r, c]:
+                continue
+            region, touches, stack = [], False, [(r, c)]
+            seen[r, c] = True
+            while stack:
+                p = stack.pop()
+                region.append(p)
+                for q in ((p[0] - 1, p[1]), (p[0] + 1, p[1]), (p[0], p[1] - 1), (p[0], p[1] + 1)):
+                    if 0 <= q[0] < h and 0 <= q[1] < w:
+                        if open_pts[q] and not seen[q]:
+                            seen[q] = True
+                            stack.append(q)
+                        elif not open_pts[q] and in_seki[q]:
+                            touches = True
+            if touches:
+                for p in region:
+                    out[p] = True
+    return out

@@ -13,7 +13,7 @@ import gzip
 import hashlib
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
 
@@ -309,7 +309,7 @@ class ModelDesc:
             if isinstance(obj, BatchNorm):
                 total += sum(a.size for a in (obj.scale, obj.bias) if a is not None)
             elif isinstance(obj, (Conv, MatMul, TransformerNorm)):
-                total += (obj.weight if not isinstance(obj, TransformerNorm) else obj.weight).size
+                total += obj.weight.size
             elif isinstance(obj, MatBias):
                 total += obj.bias.size
             elif isinstance(obj, RMSNorm):
