@@ -60,14 +60,6 @@ def result_margin(re_text: str | None) -> float | None:
     return float(m.group(2)) * (1 if m.group(1) == "B" else -1)
 
 
-def before_passes(board):
-    """The position as it stood before the game's closing passes."""
-    earlier = board.copy()
-    while earlier.moves and earlier.moves[-1][1] is None:
-        earlier.undo()
-    return earlier
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--limit", type=int, default=None)
@@ -84,7 +76,7 @@ def main() -> None:
         return
 
     from tengen.eval.katago import KataGoEvaluator
-    from tengen.eval.katago.final_score import score_final_position
+    from tengen.eval.katago.final_score import position_before_passes, score_final_position
 
     t0 = time.perf_counter()
     games = read_games(args.limit)
@@ -96,7 +88,7 @@ def main() -> None:
 
     def flush():
         nonlocal exact, markup_agree, markup_total
-        evals = ev.evaluate([before_passes(b) for _, b, _, _, _ in batch])
+        evals = ev.evaluate([position_before_passes(b) for _, b, _, _, _ in batch])
         for (name, board, margin, handicap, truth_dead), e in zip(batch, evals):
             ours = score_final_position(board, e.ownership, args.dead, args.seki, handicap).margin
             grid = board.array()

@@ -3,7 +3,8 @@
 Loads the cached test split (``python -m tengen.train.records build``) and the stored models
 (``python -m tengen.train.winner train``) and prints, for moves 30, 80, 130 and 180, each model's accuracy
 and log loss next to the seed's figures, the GNU Go ``estimate_score`` reference (``gnugo_reference.json``)
-and the model that validation picked for each phase. Ends with ``best_at_180: <accuracy>``.
+the model that validation picked for each phase, and naive counting (sign of the summed influence minus komi).
+Ends with ``best_at_180: <accuracy>``.
 
 Run time is bounded: features are computed once per influence model (cached next to the dataset) and
 ``--max-per-phase`` subsamples the test positions (default: all).
@@ -23,8 +24,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from tengen.train.records import PHASES, dataset_dir, load_split  # noqa: E402
-from tengen.train.winner import (MODELS_DIR, SEED_ACCURACY, assemble_inputs, cached_board_features,  # noqa: E402
-                                 load_index, load_model, metrics)
+from tengen.train.winner import (MODELS_DIR, SEED_ACCURACY, assemble_inputs, board_features,  # noqa: E402
+                                 cached_board_features, load_index, load_model, metrics, naive_count)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         maps_split = None  # subsampled: features are computed, not read from the full-split cache
     else:
         maps_split = "test"
-    names = sorted(index["models"], key=lambda n: (n.split("-")[0] != "logreg", n))
+    def order(n: str) -> tuple:
+        kind, source, phase = n.split("-")
+        return (kind != "logreg", source, int(phase) if phase.isdigit() else 999)
+
+    names = sorted(index["models"], key=order)
     if args.models:
         names = [n for n in names if n in args.models]
     gnugo_path = Path(args.models_dir) / "gnugo_reference.json"
@@ -71,8 +76,6 @@ def main(argv: list[str] | None = None) -> int:
             if maps_split:
                 maps_cache[source] = cached_board_features(maps_split, test, source, args.cache_dir)
             else:
-                from tengen.train.winner import board_features
-
                 maps_cache[source] = board_features(test.boards, source)
         x = assemble_inputs(maps_cache[source], test.captures, test.phase if meta["phase"] == "all" else None)
         p = np.full(len(test), np.nan)
@@ -82,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
         probs[name] = p
         rows[name] = {str(q): metrics(p[test.phase == q], test.winner[test.phase == q])
                       for q in phases}
+
+    def acc_cell(acc: float) -> str:
+        return f"{acc:5.1f}%" + " " * 6
 
     def cell(m: dict[str, float] | None) -> str:
         return f"{m['accuracy']:5.1f}% {m['log_loss']:.3f}" if m else " " * 12
@@ -94,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     header = f"{'model':24s}" + "".join(f"{'move ' + str(q):>15s}" for q in PHASES)
     print(header)
     print("-" * len(header))
-    print(f"{'seed (original MLP)':24s}" + "".join(f"{SEED_ACCURACY[q]:6.1f}%{'':8s}" for q in PHASES))
+    print(f"{'seed (original MLP)':24s}" + "".join(f"{acc_cell(SEED_ACCURACY[q]):>15s}" for q in PHASES))
     prior = index.get("prior", {})
     if prior:
         cells = []
@@ -103,6 +109,19 @@ def main(argv: list[str] | None = None) -> int:
             m = metrics(np.full(counts[q], pb), test.winner[test.phase == q]) if pb is not None else None
             cells.append(f"{cell(m):>15s}")
         print(f"{'prior (train win rate)':24s}" + "".join(cells))
+    # Naive counting: Black wins when (points with positive influence - negative ones) exceeds komi.
+    komi = test.games["game_komi"][test.game]
+    for source in ("zobrist", "bouzy", "cross"):
+        if source not in maps_cache:
+            maps_cache[source] = (cached_board_features(maps_split, test, source, args.cache_dir) if maps_split
+                                  else board_features(test.boards, source))
+        count = naive_count(maps_cache[source], komi)
+        cells = []
+        for q in PHASES:
+            sel = test.phase == q
+            acc = float(((count[sel] > 0) == (test.winner[sel] > 0)).mean() * 100) if sel.any() else float("nan")
+            cells.append(acc_cell(acc))
+        print(f"{'count-' + source + ' - komi':24s}" + "".join(f"{c:>15s}" for c in cells))
     for name in names:
         print(f"{name:24s}" + "".join(f"{cell(rows[name].get(str(q))):>15s}" for q in PHASES))
     print("-" * len(header))

@@ -1,7 +1,7 @@
 """Counting finished positions from an ownership map (hand-made maps, no network)."""
 import numpy as np
 
-from tengen.eval.katago.final_score import dead_stones, score_final_position
+from tengen.eval.katago.final_score import dead_stones, score_final_position, seki_chains
 from tengen.go import Rules
 from tengen.go.diagram import board_from_diagram
 
@@ -43,3 +43,46 @@ def test_territory_count_and_seki_points():
     seki = OWNERSHIP.copy()
     seki[:, 0] = 0.0  # pretend Black's eyes are seki eyes: they count for nobody
     assert score_final_position(board, seki).black == 0
+
+
+SEKI = """
+    . . . . . . . . .
+    . X X X X X X X .
+    . X O O O O O X .
+    . X O X X X O X .
+    . X O . X . O X .
+    . X O X X X O X .
+    . X O O O O O X .
+    . X X X X X X X .
+    . . . . . . . . .
+"""
+
+
+def test_seki_chains_and_count():
+    board = board_from_diagram(SEKI, rules=Rules.japanese(komi=0))
+    seki = seki_chains(board, [])
+    grid = board.array()
+    assert seki[3, 3] and seki[2, 2]  # the inner black chain and the white ring share two liberties
+    assert not seki[1, 1] and seki.sum() == (grid == -1).sum() + 7
+    ownership = np.where(grid == 0, 0.95, 0.95 * grid).astype(np.float32)  # outside: Black's
+    ownership[4, 3] = ownership[4, 5] = 0.0
+    s = score_final_position(board, ownership)
+    assert (s.black, s.white) == (32, 0) and s.dead == ()
+
+
+def test_score_game_evaluates_the_position_before_the_closing_passes():
+    from tengen.eval.katago import KataGoEvaluator
+    from tengen.eval.katago.final_score import position_before_passes, score_game
+    from tengen.eval.katago.tiny import random_model
+    from tengen.go import BLACK, WHITE
+
+    board = board_from_diagram(POSITION, rules=Rules.chinese(komi=0.5))
+    board.play(BLACK, (4, 0))
+    board.play(WHITE, None)
+    board.play(BLACK, None)
+    earlier = position_before_passes(board)
+    assert len(earlier.moves) == 1 and len(board.moves) == 3
+    ev = KataGoEvaluator(random_model(3, 15))
+    (s,) = score_game([board], ev)
+    expected = score_final_position(board, ev.evaluate([earlier])[0].ownership)
+    assert s == expected

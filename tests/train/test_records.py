@@ -208,3 +208,20 @@ def test_replay_matches_sgfmill_on_real_games(shared):
             assert (by_black, by_white) == snaps[phase][1:]
             checked += 1
     assert checked > 800
+
+
+@pytest.mark.slow
+def test_built_dataset_meets_the_issue():
+    """The cached build (python -m tengen.train.records build): >= 20,000 test games, all four phases, no leaks."""
+    root = records.dataset_dir()
+    if not (root / "summary.json").exists():
+        pytest.skip(f"no built dataset in {root} (python -m tengen.train.records build)")
+    summary = json.loads((root / "summary.json").read_text())
+    assert summary["splits"]["test"]["games"] >= 20000
+    keys = {}
+    for split in records.SPLITS:
+        ps = records.load_split(split)
+        keys[split] = set(ps.games["game_key"].tolist())
+        assert set(np.unique(ps.phase).tolist()) == set(records.PHASES)
+        assert ps.boards.shape[1:] == (19, 19) and set(np.unique(ps.winner).tolist()) == {-1, 1}
+    assert not (keys["test"] & keys["train"]) and not (keys["test"] & keys["val"])

@@ -147,7 +147,7 @@ def test_parse_gnugo_estimate(text, score):
 
 @pytest.mark.gnugo
 def test_gnugo_estimate_sees_who_owns_the_board():
-    from tengen.train.gtp_subprocess import GtpProcess, find_gnugo
+    from tengen.io.gtp_client import GtpClient, find_gnugo
     from tengen.train.reference import gnugo_estimate
 
     gnugo = find_gnugo()
@@ -159,7 +159,7 @@ def test_gnugo_estimate_sees_who_owns_the_board():
     stones[:, 15:] = -1
     rows, cols = np.meshgrid(np.arange(19), np.arange(19), indexing="ij")
     stones[(rows % 2 == 1) & (cols % 2 == 1) & (cols != 13) & (cols != 15)] = 0  # eyes
-    with GtpProcess([gnugo, "--mode", "gtp", "--chinese-rules"]) as engine:
+    with GtpClient([gnugo, "--mode", "gtp", "--chinese-rules"]) as engine:
         black = gnugo_estimate(engine, stones, 1, 7.5)
         white = gnugo_estimate(engine, -stones[:, ::-1].copy(), 1, 7.5)
     assert black > 150 and white < -150  # about (266 - 76) - 7.5

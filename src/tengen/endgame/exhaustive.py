@@ -1,28 +1,44 @@
-"""Exhaustive local solver for a sealed region: every legal local move of both colours, to settled leaves.
+"""Exhaustive local solver for a sealed region: the legal local moves of both colours, to settled leaves.
 
 The region is a set of points whose outside neighbours are walls: stones of safe chains (Benson pass-alive,
-or trusted when the caller gives the mask) and empty outside points owned by one colour (its territory).
-A region chain touching a wall of its colour is safe; captures, suicide (the board's `Rules.suicide`) and
-simple ko follow the rules core and are checked against `tengen.go.Board` in the tests. The search runs
-on a bitmask copy of the region for speed.
+or trusted when the caller gives the mask; untrusted walls are noted) and empty outside points owned by
+one colour (its territory). Captures, suicide (the board's `Rules.suicide`) and simple ko follow the rules
+core (`tests/endgame/test_exhaustive.py` replays random local sequences on `tengen.go.Board` and compares).
+The search runs on a bitmask copy of the region; every position is valued by its thermograph record
+(`tengen.cgt.thermo.combine` of its options' records), which is all the thermograph needs: dominated
+options drop out of the scaffold max / min, equal records are interned and combinations memoised.
 
-Conventions (the usual local-game ones, stated so results can be checked):
-- A position is settled (a leaf) when every region chain is safe and every empty area is territory of
-  one colour or a single dame point; the leaf is the area count over the region (dame count 0).
-- Nobody plays inside settled territory (filling your own is a pass in area scoring, invading it is
-  hopeless by the first convention); every other empty point is a candidate for both colours.
-- A retake the simple-ko rule forbids, and any move that would repeat a position on the current line,
-  gets a phantom value. The search carries two thermographs (phantoms at the lowest and the highest
-  possible count); where they agree the ko cannot matter. Otherwise a simple ko with one exit per side
-  is valued by the phantom rule of `tengen.cgt.ko`; anything else is reported as unsupported.
-- Each position's value is its thermograph record (`tengen.cgt.thermo.combine` of its options), which
-  keeps only what the thermograph needs: options whose walls are dominated drop out of the max / min,
-  identical option records are merged, and equal records are shared (interned), as are combinations.
-A transposition table on the local position (stones + ko ban) and a node budget ("too large") keep the
-search bounded.
+Local-game conventions (stated so that results can be checked):
+- A chain touching a wall of its colour is safe. An area of empty points and enemy unsafe stones,
+  bordered only by one colour's safe stones and walls, where every empty point touches them, belongs to
+  that colour (the enemy can never make an eye there; Benson's small region): its stones are dead.
+- Settled (a leaf, valued by its area count over the region) = every chain safe or dead and every empty
+  area territory of one colour, or a single dame point between safe stones (counted 0).
+- Breaking the seal: a safe chain touching an empty outside point the opponent owns is a +-inf threat
+  leaf (the hand-made variation trees do the same); such a point is never dame.
+- Moves: none inside settled territory or dead areas; no filling of an own eye unless it saves a chain
+  in atari; no "pointless sacrifice" (a move into atari that captures nothing and touches neither its
+  own wall nor an enemy chain still in play). `moves="local"` (a speed heuristic, lossy: it misjudges
+  dev-set problem P05) also requires a move to touch the opponent (stone or wall) or a chain still in
+  play, and to lie within two steps of the player's own stones or wall (or touch an enemy chain in play).
+- Cold but unsettled positions (seki, mutual shortage of liberties) count as they stand, clamped between
+  the stops of their options: area scoring lets both sides pass, so normal-play numbers such as
+  1/2 = {0 | 1} are not Go counts.
+- Simple ko: the banned immediate retake is a phantom option filled in by the position it would return
+  to. Two brackets (phantom at that position's lowest / highest possible count) tell whether the ko can
+  matter. If it can, a simple ko with one exit per side is valued by the phantom rule of
+  `tengen.cgt.ko` (kind 'ko' at the root); any other ko is valued with the taker winning it (no ko
+  threats) and the result says so (`ko_dependent`; `strict_kos=True` reports 'unsupported' instead).
+- Loops (move sequences that repeat a position; in a local game the opponent may play elsewhere) are
+  found as strongly connected components and valued by iterating from the lowest and from the highest
+  possible counts. Where both agree the loop cannot matter; otherwise the value is unknown and a root
+  that depends on it is reported 'unsupported' with the bracket.
+A transposition table on the local position (stones + ko ban) and a node budget or time limit (status
+'too_large') keep the search bounded.
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -51,10 +67,12 @@ class _Budget(Exception):
 class ExhaustiveConfig:
     """Search limits. max_nodes counts distinct positions evaluated; seconds is a wall-clock limit."""
 
-    max_nodes: int = 2_000_000
-    seconds: Optional[float] = None
+    max_nodes: int = 300_000
+    seconds: Optional[float] = 60.0
     strict_kos: bool = False  # report 'unsupported' when a ko outside the phantom rule's reach matters
-    moves: str = "local"  # "all": every legal move; "local": the move generator's conventions (module doc)
+    moves: str = "all"  # "all": every move the conventions allow; "local": also the contact heuristic (module doc)
+    sacrifices: bool = False  # also generate lone self-atari stones that threaten nothing
+    loop_passes: int = 60  # iterations when valuing a loop from each extreme
     require_benson: bool = False  # raise RegionNotSealed when a wall stone is not Benson pass-alive
 
 
@@ -75,7 +93,8 @@ class ExhaustiveResult:
     principal_black: list[tuple[int, Point]] = field(default_factory=list)
     principal_white: list[tuple[int, Point]] = field(default_factory=list)
     ko: Optional[KoChain] = None
-    ko_dependent: bool = False
+    ko_dependent: bool = False  # a ko without the textbook shape decided the value (taker wins it)
+    bracket: Optional[tuple] = None  # (lowest, highest) thermograph records when unsupported
     nodes: int = 0
     seconds: float = 0.0
     reason: str = ""
@@ -100,6 +119,9 @@ class LocalRegion:
         life = unconditional_life(board)
         self.nb = [0] * self.n
         self.wall = {BLACK: 0, WHITE: 0}
+        # region points touching empty outside points owned by the other colour: a stone there breaks
+        # the seal of the opponent's territory (a threat leaf, as in hand-made variation trees)
+        self.breach = {BLACK: 0, WHITE: 0}
         owners: dict[Point, int] = {}
         for i, p in enumerate(self.points):
             for q in neighbours(p, self.height, self.width):
@@ -111,6 +133,7 @@ class LocalRegion:
                     if q not in owners:
                         owners.update(self._owner_of_outside(grid, life, q))
                     colour = owners[q]
+                    self.breach[-colour] |= 1 << i  # -colour playing here reaches colour's territory
                 elif life[q] != colour:
                     msg = f"wall stone at {q} is not Benson pass-alive (trusted as a wall)"
                     if require_benson:
@@ -230,6 +253,12 @@ class LocalRegion:
                     safe[colour] |= ch
                 else:
                     unsafe[colour] |= ch
+        breached = [c for c in (BLACK, WHITE) if safe[c] & self.breach[c]]
+        if breached:  # a safe chain touches the opponent's outside territory: the seal is broken
+            if len(breached) == 2:
+                raise RegionNotSealed("both colours have broken into the other's territory")
+            threat = breached[0]
+            return _Analysis(True, threat, 0, threat, (threat, threat), 0, threat)
         owned = {BLACK: safe[BLACK], WHITE: safe[WHITE]}
         for colour in (BLACK, WHITE):
             prey = unsafe[-colour]
@@ -266,27 +295,56 @@ class LocalRegion:
             if black != white and not touches_unsafe:
                 count += area.bit_count() if black else -area.bit_count()
                 continue  # settled territory: no moves there
-            if black and white and area & (area - 1) == 0 and not touches_unsafe:
+            if black and white and area & (area - 1) == 0 and not touches_unsafe \
+                    and not area & (self.breach[BLACK] | self.breach[WHITE]):
                 open_points |= area  # a single dame point between safe stones: settled (0), still playable
                 continue
             settled = False
             open_points |= area
         sure_b, sure_w = owned[BLACK], owned[WHITE]
         bounds = (sure_b.bit_count() - (self.n - sure_b.bit_count()), (self.n - sure_w.bit_count()) - sure_w.bit_count())
-        return _Analysis(settled, count, open_points, as_it_stands, bounds, live_unsafe)
+        return _Analysis(settled, count, open_points, as_it_stands, bounds, live_unsafe, 0)
+
+    def pointless_sacrifice(self, b: int, w: int, colour: int, i: int, nxt: tuple, info: "_Analysis") -> bool:
+        """A move into atari that captures nothing, whose chain touches neither the player's wall nor
+        any unsafe enemy chain: it threatens nothing and only offers the opponent a capture."""
+        own_after = nxt[0] if colour == BLACK else nxt[1]
+        opp_before = w if colour == BLACK else b
+        opp_after = nxt[1] if colour == BLACK else nxt[0]
+        if opp_after != opp_before:
+            return False  # it captured
+        mine = self.chain(1 << i, own_after)
+        if mine & self.wall[colour]:
+            return False
+        around = self.dilate(mine)
+        if around & info.unsafe & opp_before:
+            return False  # it attacks a chain still in play
+        empty_after = self.full & ~(nxt[0] | nxt[1])
+        return (around & empty_after).bit_count() == 1
 
     def candidates(self, b: int, w: int, colour: int, info: "_Analysis", moves: str) -> int:
         """Points `colour` may play: every open point ('all'), or ('local') the open points that touch
         the opponent (stone or wall) or an unsafe chain, lie within two steps of the player's own
         stones or wall (or touch an opponent's unsafe chain), and are not the player's own eye."""
-        if moves == "all":
-            return info.open_points
         own, opp = (b, w) if colour == BLACK else (w, b)
         empty = self.full & ~(b | w)
+        own_eye = empty & ~self.dilate(self.full & ~own) & ~self.wall[-colour]
+        rest = own_eye
+        while rest:  # filling an eye is kept when it saves a chain in atari
+            low = rest & -rest
+            rest ^= low
+            around = self.nb[low.bit_length() - 1] & own
+            while around:
+                ch = self.chain(around & -around, own)
+                around &= ~ch
+                if not ch & self.wall[colour] and self.dilate(ch) & empty == low:
+                    own_eye &= ~low
+                    break
+        if moves == "all":
+            return info.open_points & ~own_eye
         near_own = self.dilate(own) | self.wall[colour]
         contact = self.dilate(opp) | self.wall[-colour] | self.dilate(info.unsafe)
         support = near_own | self.dilate(near_own & empty) | self.dilate(info.unsafe & opp)
-        own_eye = empty & ~self.dilate(self.full & ~own) & ~self.wall[-colour]
         return info.open_points & contact & support & ~own_eye
 
 
@@ -298,11 +356,11 @@ class _Analysis:
     as_it_stands: int  # stones plus empty areas bordered by one colour (the count if play stopped now)
     bounds: tuple[int, int]  # lowest and highest count any continuation can reach
     unsafe: int  # stones of chains not connected to their wall (and not dead)
+    threat: int  # BLACK / WHITE when that colour has broken into the other's outside territory
 
 
 # ---------------------------------------------------------------- the search
 _OMIT = object()  # a banned retake left out (the ko's taker wins it)
-_CLEAN: frozenset = frozenset()
 
 
 class _Open:
@@ -330,15 +388,15 @@ class _Solver:
         self.children: dict[tuple, tuple[list, list]] = {}
         self.phantom: dict[tuple, Fraction] = {}  # anchor key -> phantom value used for its kos
         self.kos: dict[tuple, KoChain] = {}  # anchors valued by the strict phantom rule
-        self.generalised: set[tuple] = set()  # anchors valued by the fixed-point generalisation
+        self.generalised: set[tuple] = set()  # anchors whose kos were valued with the taker winning
         self.intern: dict[tuple, Thermo] = {}
         self.combos: dict[tuple, Thermo] = {}
-        self.path: set[tuple[int, int]] = set()
-        self.superko_drops = 0
-        self.tainted = 0
-        # results that relied on forbidding a repetition of positions above them: reused only while
-        # those positions are on the current line (graph-history interaction)
-        self.tt_path: dict[tuple, list[tuple[frozenset, object]]] = {}
+        self.loops = 0
+        self.counter = 0
+        self.onstack: dict[tuple, int] = {}
+        self.stack: list[tuple] = []
+        self.low: dict[tuple, int] = {}
+        self.stands: dict[tuple, Fraction] = {}
         self.nodes = 0
         self.deadline = None if config.seconds is None else time.perf_counter() + config.seconds
 
@@ -374,61 +432,85 @@ class _Solver:
                 nxt = self.local.play(b, w, colour, i)
                 if nxt is None:
                     continue
+                if not self.config.sacrifices and self.local.pointless_sacrifice(b, w, colour, i, nxt, info):
+                    continue
                 out[side].append((i, None if ban == (i, colour) else nxt))
         return out
 
     def value(self, key: tuple):
         """The node's result: (rec, lo, hi) records, or _Open when its immediate retake is banned."""
-        return self._value(key)[0]
+        self._visit(key)
+        return self.tt[key]
 
-    def _value(self, key: tuple):
-        """(result, taint): taint is the set of positions above this one on the current line whose
-        repetition was forbidden somewhere below (such results are path-dependent and not cached)."""
-        got = self.tt.get(key)
-        if got is not None:
-            return got, _CLEAN
-        for taint, res in self.tt_path.get(key, ()):
-            if taint <= self.path:  # the repetitions it relied on are still forbidden on this line
-                return res, taint
+    def _visit(self, key: tuple) -> None:
+        """Depth-first search with Tarjan's strongly connected components: positions on a loop (a
+        sequence of moves repeating a position) are valued together once the loop is complete."""
         b, w, ban = key
         info = self.local.analyse(b, w)
         if info.settled:
-            rec = number_thermo(Fraction(info.count))
+            if info.threat:
+                rec = number_thermo(INF if info.threat == BLACK else NEG_INF)
+            else:
+                rec = number_thermo(Fraction(info.count))
             self.tt[key] = (rec, rec, rec)
-            return self.tt[key], _CLEAN
+            return
         self.bounds[key] = (number_thermo(Fraction(info.bounds[0])), number_thermo(Fraction(info.bounds[1])))
         self.nodes += 1
         if self.nodes > self.config.max_nodes or (self.deadline and self.nodes % 1024 == 0
                                                  and time.perf_counter() > self.deadline):
             raise _Budget()
-        here = (b, w)
-        self.path.add(here)
+        index = self.counter
+        self.counter += 1
+        self.onstack[key] = index
+        self.stack.append(key)
+        low = index
         opts = self.options(key, info)
-        kept: tuple[list, list] = ([], [])
+        self.children[key] = opts
+        self.stands[key] = Fraction(info.as_it_stands)
+        for side in (0, 1):
+            for _, child in opts[side]:
+                if child is None or child in self.tt:
+                    continue
+                if child in self.onstack:
+                    low = min(low, self.onstack[child])
+                    continue
+                self._visit(child)
+                if child not in self.tt:
+                    low = min(low, self.low[child])
+        self.low[key] = low
+        if low != index:
+            return
+        scc = []
+        while True:
+            k = self.stack.pop()
+            del self.onstack[k]
+            scc.append(k)
+            if k == key:
+                break
+        if len(scc) == 1:
+            self.tt[key] = self._acyclic(key)
+        else:
+            self.loops += 1
+            self._solve_loop(scc)
+
+    def _acyclic(self, key: tuple):
+        """Value of a position whose options are all valued (kos it takes are closed here)."""
+        opts = self.children[key]
         lists = [([], []), ([], []), ([], [])]  # rec, lo, hi
         opens: list[tuple[int, int, _Open]] = []
         banned = None
         plain = True
-        taint = _CLEAN
         for side in (0, 1):
             for i, child in opts[side]:
                 if child is None:
-                    banned = (side, len(kept[side]))
-                    kept[side].append((i, None))
+                    banned = (side, len(lists[0][side]))
                     for which in range(3):
                         lists[which][side].append(None)
                     plain = False
                     continue
-                if (child[0], child[1]) in self.path:
-                    self.superko_drops += 1  # a longer cycle: dropped, as positional superko would
-                    taint = taint | {(child[0], child[1])}
-                    continue
-                res, child_taint = self._value(child)
-                if child_taint:
-                    taint = taint | child_taint
-                kept[side].append((i, child))
+                res = self.tt[child]
                 if isinstance(res, _Open):
-                    opens.append((side, len(kept[side]) - 1, res))
+                    opens.append((side, len(lists[0][side]), res))
                     for which in range(3):
                         lists[which][side].append(None)
                     plain = False
@@ -437,24 +519,59 @@ class _Solver:
                         plain = False
                     for which in range(3):
                         lists[which][side].append(res[which])
-        self.path.discard(here)
-        stands = Fraction(info.as_it_stands)
+        stands = self.stands[key]
         if plain:
             rec = self._at_rest(self.record(*lists[0]), lists[0], stands)
-            result = (rec, rec, rec)
-        elif banned is not None:
-            result = _Open(key, banned[0], banned[1], tuple((l, r) for l, r in lists), opens, stands)
-        else:
-            closed = self._close(key, lists, opens)
-            result = tuple(self._at_rest(r, None, stands) for r in closed)
-        taint = taint - {here} if taint else taint
-        if not taint:
-            self.tt[key] = result
-            self.children[key] = kept
-        else:
-            self.tainted += 1
-            self.tt_path.setdefault(key, []).append((taint, result))
-        return result, taint
+            return rec, rec, rec
+        if banned is not None:
+            return _Open(key, banned[0], banned[1], tuple((l, r) for l, r in lists), opens, stands)
+        closed = self._close(key, lists, opens)
+        result = tuple(self._at_rest(r, lists[n] if not opens else None, stands) for n, r in enumerate(closed))
+        if result[1] is not None and result[1] is result[2]:
+            return result[1], result[1], result[1]
+        return result
+
+    def _solve_loop(self, scc: list[tuple]) -> None:
+        """Value the positions of a loop by iterating from the lowest and from the highest possible
+        counts (least and greatest fixed points). Where both agree the loop cannot matter; elsewhere the
+        exact value stays unknown (None) and the two iterates bracket it. Banned ko retakes inside a
+        loop are bracketed the same way."""
+        members = set(scc)
+        order = list(scc)  # popped order: descendants first
+        results = {}
+        for which in (1, 2):
+            est = {k: self.bounds[k][which - 1] for k in order}
+            for _ in range(self.config.loop_passes):
+                changed = False
+                for k in order:
+                    new = self._loop_record(k, est, members, which)
+                    if new is None:
+                        new = est[k]
+                    if not new.same_thermograph(est[k]):
+                        est[k] = new
+                        changed = True
+                if not changed:
+                    break
+            results[which] = est
+        for k in order:
+            lo, hi = results[1][k], results[2][k]
+            self.tt[k] = (lo, lo, lo) if lo.same_thermograph(hi) else (None, lo, hi)
+
+    def _loop_record(self, key, est, members, which) -> Optional[Thermo]:
+        lists: tuple[list, list] = ([], [])
+        for side in (0, 1):
+            for _, child in self.children[key][side]:
+                if child is None:
+                    lists[side].append(self.bounds[key][which - 1])
+                elif child in members:
+                    lists[side].append(est[child])
+                else:
+                    res = self.tt[child]
+                    if isinstance(res, _Open):
+                        lists[side].append(self.close_open(res, which, self.bounds[key][which - 1]))
+                    else:
+                        lists[side].append(res[which])
+        return self._at_rest(self.record(*lists), lists, self.stands[key])
 
     @staticmethod
     def _at_rest(rec: Optional[Thermo], lists, stands: Fraction) -> Optional[Thermo]:
@@ -557,6 +674,8 @@ class _Solver:
         if isinstance(res, _Open):
             m = self.phantom.get(parent)
             return self.close_open(res, 0, None if m is None else number_thermo(m))
+        if res[0] is None and res[1] is not None and res[2] is not None and res[1].same_thermograph(res[2]):
+            return res[1]
         return res[0]
 
     def close_open(self, op: _Open, which: int, phantom: Optional[Thermo]) -> Optional[Thermo]:
@@ -611,21 +730,31 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     result = ExhaustiveResult(UNSUPPORTED, local.points, notes=list(local.notes))
     solver = _Solver(local, config)
     root = (local.start[BLACK], local.start[WHITE], None)
+    # one frame per move of the current line; Python 3.11 keeps Python-to-Python calls off the C stack
+    if sys.getrecursionlimit() < 50_000:
+        sys.setrecursionlimit(50_000)
     try:
         res = solver.value(root)
-    except _Budget:
+    except (_Budget, RecursionError) as exc:
         result.status, result.kind = TOO_LARGE, TOO_LARGE
-        result.reason = f"too large: more than {config.max_nodes} positions" if solver.nodes > config.max_nodes \
-            else f"too large: more than {config.seconds} s"
+        if isinstance(exc, RecursionError):
+            result.reason = "too large: a line of play deeper than the recursion limit"
+        elif solver.nodes > config.max_nodes:
+            result.reason = f"too large: more than {config.max_nodes} positions"
+        else:
+            result.reason = f"too large: more than {config.seconds} s"
         result.nodes, result.seconds = solver.nodes, time.perf_counter() - start
         return result
     result.nodes = solver.nodes
-    if solver.superko_drops:
-        result.notes.append(f"{solver.superko_drops} moves repeating an earlier position were dropped (superko)")
+    if solver.loops:
+        result.notes.append(f"{solver.loops} loops (move sequences repeating a position) valued by fixed points")
     rec, lo, hi = res
     exact = lo is not None and hi is not None and lo.same_thermograph(hi)
     if rec is None or (not exact and config.strict_kos):
-        result.reason = "unsupported ko: the value depends on a ko the phantom rule cannot express"
+        result.bracket = (lo, hi)
+        cause = "a loop (a repeated position)" if rec is None else "a ko the phantom rule cannot express"
+        means = f"mean between {lo.mean} and {hi.mean}" if lo is not None and hi is not None else "no bracket"
+        result.reason = f"unsupported: the value depends on {cause} ({means})"
         result.seconds = time.perf_counter() - start
         return result
     if not exact:
@@ -690,3 +819,25 @@ def _principal(solver: _Solver, key, first: int, limit: int = 40) -> list[tuple[
         parent, key = key, child
         colour = -colour
     return line
+
+
+def edge_strip(n: int, rules=None):
+    """The benchmark shape: a 2 x n strip on the first and second lines (n even), bounded on the third
+    line by a Benson-alive Black wall over its left half and a White wall over its right half, the strip's
+    ends closed by the walls. Returns (board, region points)."""
+    from tengen.go.board import Board
+    from tengen.go.rules import Rules
+
+    if n < 2 or n % 2:
+        raise ValueError("the strip length must be even and at least 2")
+    half, width, height = n // 2, n + 2, 6
+    grid = [[BLACK] * (half + 1) + [WHITE] * (half + 1) for _ in range(height - 2)]
+    for r in (0, 2):  # two eyes for each wall
+        grid[r][0] = EMPTY
+        grid[r][-1] = EMPTY
+    grid += [[BLACK] + [EMPTY] * n + [WHITE] for _ in range(2)]
+    board = Board(width, height, rules=rules or Rules.chinese(komi=0))
+    board.setup(black=[(r, c) for r in range(height) for c in range(width) if grid[r][c] == BLACK],
+                white=[(r, c) for r in range(height) for c in range(width) if grid[r][c] == WHITE])
+    region = [(r, c) for r in (height - 2, height - 1) for c in range(1, n + 1)]
+    return board, region

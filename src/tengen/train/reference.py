@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from tengen.train.gtp_subprocess import GtpProcess, find_gnugo
+from tengen.io.gtp_client import GtpClient, find_gnugo
 from tengen.train.records import PHASES, load_split
 
 log = logging.getLogger("tengen.train.reference")
@@ -38,18 +38,19 @@ def parse_estimate(text: str) -> float:
     return value if m.group(1) == "B" else -value
 
 
-def gnugo_estimate(engine: GtpProcess, stones: np.ndarray, to_play: int, komi: float) -> float:
+def gnugo_estimate(engine: GtpClient, stones: np.ndarray, to_play: int, komi: float) -> float:
     """Set up ``stones`` on a fresh board and return GNU Go's estimate_score from Black's side."""
     from tengen.go import coords
 
     h, w = stones.shape
-    engine.send(f"boardsize {h}")
-    engine.send("clear_board")
-    engine.send(f"komi {0.0 if not math.isfinite(komi) else komi}")
+    commands = [f"boardsize {h}", "clear_board", f"komi {0.0 if not math.isfinite(komi) else komi}"]
     for colour in (to_play, -to_play):  # the side NOT to move plays last, so `to_play` is on move
         letter = "B" if colour == 1 else "W"
         for r, c in zip(*np.nonzero(stones == colour)):
-            engine.send(f"play {letter} {coords.to_gtp((int(r), int(c)), h)}")
+            commands.append(f"play {letter} {coords.to_gtp((int(r), int(c)), h)}")
+    for command, answer in zip(commands, engine.query_many(commands)):
+        if not answer.ok:
+            raise RuntimeError(f"GNU Go refused {command!r}: {answer.text}")
     return parse_estimate(engine.send("estimate_score"))
 
 
@@ -86,7 +87,7 @@ def gnugo_reference(cache_dir: Path | str | None = None, models_dir: Path | str 
     argv = [gnugo, "--mode", "gtp", "--chinese-rules"]
     positions = []
     t0 = time.time()
-    with GtpProcess(argv) as engine:
+    with GtpClient(argv, timeout=600.0) as engine:
         version = engine.send("version")
         for n, i in enumerate(tqdm(chosen, desc="gnugo", unit="pos")):
             key = f"{int(keys[test.game[i]])}:{int(test.phase[i])}"

@@ -7,7 +7,8 @@ validation log loss. Weights are stored as small ``.npz`` files (float16) with a
 per phase, the model that did best on validation; ``predict_winner`` uses it.
 
 Commands (``python -m tengen.train.winner --help``): ``train`` fits and saves every model; ``evaluate``
-prints held-out metrics; ``gnugo`` measures the GNU Go ``estimate_score`` reference on test positions.
+prints held-out metrics; ``gnugo`` measures the GNU Go ``estimate_score`` reference on test positions;
+``card`` rewrites ``MODEL_CARD.md`` from what was measured (``train`` and ``gnugo`` also do).
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ class TrainConfig:
     lr: float = 1e-3
     weight_decay: float = 0.0
     batch: int = 256
-    max_epochs: int = 40
+    max_epochs: int = 30
     patience: int = 4
     augment: bool = True
     seed: int = 0
@@ -243,6 +244,11 @@ def load_index(models_dir: Path | str = MODELS_DIR) -> dict[str, Any]:
     return json.loads(path.read_text())
 
 
+def naive_count(maps: np.ndarray, komi: np.ndarray) -> np.ndarray:
+    """Counting baseline: (points with positive influence - points with negative) - komi; > 0 means Black."""
+    return np.sign(maps.reshape(len(maps), -1)).sum(axis=1) - np.nan_to_num(np.asarray(komi, np.float64), nan=0.0)
+
+
 # ------------------------------------------------------------------------------------------ prediction
 
 
@@ -280,13 +286,16 @@ def predict_winner(board: Any, move_number: int, captures: tuple[int, int] | Non
     if stones.shape != (BOARD, BOARD):
         raise ValueError(f"the winner models read 19x19 boards, not {stones.shape}")
     if captures is None:
+        from tengen.go import BLACK, WHITE
+
         caps = getattr(board, "captures", None)
-        captures = (caps[1], caps[-1]) if isinstance(caps, dict) else (0, 0)
+        captures = (caps[BLACK], caps[WHITE]) if isinstance(caps, dict) else (0, 0)
     models_dir = Path(models_dir)
     phase = nearest_phase(move_number)
     name = model or load_index(models_dir)["best"][str(phase)]
     net, meta = _cached_model(models_dir, name)
-    move = np.array([move_number if meta["phase"] == "all" else phase])
+    # The "all" models saw moves 30..180 only: clamp instead of extrapolating.
+    move = np.array([min(max(move_number, PHASES[0]), PHASES[-1]) if meta["phase"] == "all" else phase])
     x = model_inputs(meta, stones[None], np.array([captures]), move)
     return float(net.predict_proba(x)[0]), name, phase
 
@@ -412,13 +421,13 @@ def write_model_card(models_dir: Path | str = MODELS_DIR, cache_dir: Path | str 
         "",
         "```",
         "python -m tengen.train.records build            # ~6 min on 2 cores; cache in ~/.cache/tengen/datasets",
-        "python -m tengen.train.winner train --threads 1 # writes models/winner/*.npz and index.json",
-        "python -m tengen.train.winner gnugo --per-phase 500   # GNU Go reference on test positions",
+        "python -m tengen.train.winner train --max-epochs 30 --patience 4 --threads 1   # ~35 min, 35 models",
+        "python -m tengen.train.winner gnugo --per-phase 500   # ~70 min: GNU Go on 2,000 test positions",
         "python -m tengen.train.winner card              # this file",
-        "python bench/winner_by_phase.py                 # the held-out table",
+        "python bench/winner_by_phase.py                 # the held-out table (~20-45 s with cached features)",
         "```",
         "",
-        "Training: Adam, binary cross-entropy, batch 256 (1024 for `-all`), lr 1e-3 (MLP) / 3e-3 (logistic),",
+        "Training: Adam, binary cross-entropy, batch 256 (1024 for `-all`), lr 1e-3 (MLP) / 3e-3 (logistic), both x2 for `-all`,",
         "random board symmetry per example, early stopping on validation log loss (patience "
         f"{next(iter(index['models'].values()))['config']['patience'] if index['models'] else '?'}), best epoch kept.",
         "",
@@ -429,7 +438,14 @@ def write_model_card(models_dir: Path | str = MODELS_DIR, cache_dir: Path | str 
         "| seed (original) | " + " | ".join(f"{SEED_ACCURACY[q]:.1f}" for q in PHASES) + " |",
     ]
     prior = index.get("prior", {})
-    for name in sorted(index["models"], key=lambda n: (n.split("-")[0] != "logreg", n)):
+    def order(n: str) -> tuple:
+        kind, source, phase = n.split("-")
+        return (kind != "logreg", source, int(phase) if phase.isdigit() else 999)
+
+    counts_row = _naive_count_row(cache_dir)
+    if counts_row:
+        lines += counts_row
+    for name in sorted(index["models"], key=order):
         test = index["models"][name].get("test", {})
         lines.append(f"| {name} | " + " | ".join(
             f"{test[str(q)]['accuracy']:.1f} / {test[str(q)]['log_loss']:.3f}" if str(q) in test else ""
@@ -448,9 +464,60 @@ def write_model_card(models_dir: Path | str = MODELS_DIR, cache_dir: Path | str 
     lines += ["", "GNU Go: `" + (" ".join(["gnugo"] + gnugo["argv"]) if gnugo else "gnugo --mode gtp --chinese-rules")
               + "`, position set up stone by stone over GTP with the game's komi, sign of `estimate_score`;",
               "same test positions (a fixed random sample per phase).", ""]
+    lines += _why_below_seed(index, gnugo)
     path = models_dir / "MODEL_CARD.md"
     path.write_text("\n".join(lines))
     return path
+
+
+def _naive_count_row(cache_dir: Path | str | None) -> list[str]:
+    """Card rows for the counting baseline on the test split (only when the dataset cache is present)."""
+    try:
+        test = load_split("test", cache_dir)
+    except FileNotFoundError:
+        return []
+    komi = test.games["game_komi"][test.game]
+    rows = []
+    for source in INFLUENCE_MODELS:
+        count = naive_count(cached_board_features("test", test, source, cache_dir), komi)
+        cells = []
+        for q in PHASES:
+            sel = test.phase == q
+            cells.append(f"{((count[sel] > 0) == (test.winner[sel] > 0)).mean() * 100:.1f}")
+        rows.append(f"| count {source} - komi (no training) | " + " | ".join(cells) + " |")
+    return rows
+
+
+def _why_below_seed(index: dict[str, Any], gnugo: dict[str, Any] | None) -> list[str]:
+    """The note the issue asks for when the best model does not reach the seed's figures."""
+    best = index.get("best", {})
+    got = {q: index["models"][best[str(q)]]["test"][str(q)]["accuracy"] for q in PHASES if str(q) in best}
+    short = [q for q in PHASES if q in got and got[q] < SEED_ACCURACY[q]]
+    if not short:
+        return ["## Against the seed", "", "The best model reaches the seed's figure at every phase.", ""]
+    g = gnugo["accuracy"] if gnugo else {}
+    gtxt = ", ".join(f"{g[str(q)]['accuracy']:.1f} % at {q}" for q in PHASES if str(q) in g)
+    return [
+        "## Why the best model stays below the seed's figures",
+        "",
+        "Below the seed at moves " + ", ".join(map(str, short)) + " (best: " +
+        ", ".join(f"{got[q]:.1f} %" for q in PHASES if q in got) + "). The numbers above say why:",
+        "",
+        "- These are strong players' games (professionals, Tom.com 9d, KGS 6d+, top bots), and a position at",
+        "  move N exists only if the game lasted N moves: games still going at move 180 are the close ones",
+        "  (lopsided games end by resignation earlier). The Black win rate is 48-49 % at every phase.",
+        "- The board carries little that an influence map can see. GNU Go 3.8, which reads life and death,",
+        f"  gets only {gtxt} on a fixed sample of the same test positions (its estimate_score sign),",
+        "  below the seed's 61.8 / 76.7 / 89.3 % from move 80 on.",
+        "- Influence models treat every stone as alive, so a dead group still on the board counts for its",
+        "  owner. Simple counting (sign of the summed influence minus komi, rows `count ...` above) is at",
+        "  chance for zobrist and bouzy at every phase, and the trained models get only a few points more.",
+        "  Our reading, not measured: the loser of a strong game typically still has a dead or unsettled",
+        "  group on the board when the game is decided, which influence scores the wrong way round.",
+        "- The seed's data are not documented; they were presumably easier (weaker players, games decided by",
+        "  large captures, which the prisoner inputs see).",
+        "",
+    ]
 
 
 def records_split_note() -> str:

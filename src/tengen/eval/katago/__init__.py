@@ -8,10 +8,10 @@ Typical use::
     ev.winrate_by_komi(board)              # Black's win rate for komi -12.5 ... 27.5
 
 `evaluate_sgf(path, move)` and `render_evaluation(...)` serve the `tengen eval` command,
-`score_final_position(board, ownership)` the `tengen score` command, `list_cached()` `tengen models`.
+`score_game(boards, evaluator)` the `tengen score` command, `list_cached()` `tengen models`.
 """
 from tengen.eval.katago.evaluator import DEFAULT_KOMIS, KataGoEvaluator
-from tengen.eval.katago.final_score import FinalScore, dead_stones, score_final_position
+from tengen.eval.katago.final_score import FinalScore, dead_stones, score_final_position, score_game
 from tengen.eval.katago.modelfile import (
     ModelDesc,
     ModelFormatError,
@@ -25,5 +25,5 @@ from tengen.eval.katago.weights import ModelDownloadError, cache_dir, default_mo
 __all__ = [
     "DEFAULT_KOMIS", "KataGoEvaluator", "ModelDesc", "ModelFormatError", "UnsupportedModelError", "read_model",
     "write_model", "evaluate_sgf", "render_evaluation", "ModelDownloadError", "cache_dir", "default_model_path",
-    "list_cached", "FinalScore", "dead_stones", "score_final_position",
+    "list_cached", "FinalScore", "dead_stones", "score_final_position", "score_game",
 ]

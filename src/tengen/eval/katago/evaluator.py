@@ -108,6 +108,7 @@ class KataGoEvaluator:
         self.precision = precision
         self.policy_optimism = float(policy_optimism)
         self.net = KataGoNet(self.desc).to(self.device).eval()
+        self.compiled = bool(compile)
         self._forward = torch.compile(self.net, dynamic=False) if compile else self.net
         self._cache: OrderedDict = OrderedDict()
         self._cache_size = cache_size
@@ -147,6 +148,10 @@ class KataGoEvaluator:
                 syms = [jobs[j].symmetry for j in chunk]
                 if any(syms):
                     sp = torch.stack([transform(sp[i : i + 1], s)[0] for i, s in enumerate(syms)])
+                if self.compiled and len(chunk) < self.batch_size:  # one shape per board size: no recompiles
+                    pad = self.batch_size - len(chunk)
+                    sp = torch.cat([sp, sp[-1:].expand(pad, *sp.shape[1:])])
+                    gl = torch.cat([gl, gl[-1:].expand(pad, *gl.shape[1:])])
                 out = self.run_network(sp.contiguous(), gl)
                 for i, j in enumerate(chunk):
                     results[j] = self._postprocess(out, i, jobs[j])

@@ -2,9 +2,9 @@
 
 A stone is dead when the ownership at its point belongs to the other colour by more than `dead`. The
 position is then counted under the board's rules: area = stones + single-colour regions; territory =
-empty points (and dead stones) of single-colour regions + prisoners + dead stones, leaving out seki:
-regions bordering a chain that touches a shared liberty neither side can fill without self-atari, and
-points whose ownership is below `seki` in size.
+empty points (and dead stones) of single-colour regions + prisoners + dead stones, leaving out points
+next to a chain in seki (one that cannot fill a shared liberty without self-atari) and points whose
+ownership is below `seki` in size.
 """
 from __future__ import annotations
 
@@ -43,8 +43,8 @@ def dead_stones(board, ownership: np.ndarray, dead: float = 0.5) -> list[Point]:
 def seki_chains(board, dead: list[Point]) -> np.ndarray:
     """bool (height, width): stones of chains in seki once `dead` stones are removed.
 
-    A shared liberty is an empty point next to both colours where either colour playing would be left
-    with at most one liberty (or could not play at all); chains touching one are in seki.
+    A living chain that cannot fill a shared liberty (an empty point next to both colours) without being
+    left with at most one liberty lives only because the opponent cannot fill it either: it is in seki.
     """
     work = board.copy()
     grid = work.array()
@@ -62,11 +62,12 @@ def seki_chains(board, dead: list[Point]) -> np.ndarray:
             colours = {int(grid[p]) for p in near} - {0}
             if colours != {BLACK, WHITE}:
                 continue
-            if all(_self_atari(work, color, (r, c)) for color in (BLACK, WHITE)):
-                for p in near:
-                    if grid[p] != 0:
-                        for q in work.chain(p):
-                            seki[q] = True
+            for color in (BLACK, WHITE):
+                if _self_atari(work, color, (r, c)):
+                    for p in near:
+                        if grid[p] == color:
+                            for q in work.chain(p):
+                                seki[q] = True
     return seki
 
 
@@ -109,35 +110,36 @@ def score_final_position(board, ownership: np.ndarray, dead: float = 0.5, seki: 
 
 
 def _seki_regions(board, own: np.ndarray, dead: list[Point]) -> np.ndarray:
-    """Empty or dead-stone points of regions that border a chain in seki (no territory in seki)."""
+    """Empty or dead-stone points next to a chain in seki: they count for nobody (Japanese rules give no
+    territory in seki, and a point such a chain may have to fill is no territory either)."""
     in_seki = seki_chains(board, dead)
     h, w = own.shape
     out = np.zeros((h, w), dtype=bool)
     if not in_seki.any():
         return out
     grid = board.array()
-    dead_mask = np.zeros((h, w), dtype=bool)
+    open_pts = grid == 0
     for p in dead:
-        dead_mask[p] = True
-    open_pts = (grid == 0) | dead_mask
-    seen = np.zeros((h, w), dtype=bool)
-    for r in range(h):
-        for c in range(w):
-            if not open_pts[r, c] or seen[r, c]:
-                continue
-            region, touches, stack = [], False, [(r, c)]
-            seen[r, c] = True
-            while stack:
-                p = stack.pop()
-                region.append(p)
-                for q in ((p[0] - 1, p[1]), (p[0] + 1, p[1]), (p[0], p[1] - 1), (p[0], p[1] + 1)):
-                    if 0 <= q[0] < h and 0 <= q[1] < w:
-                        if open_pts[q] and not seen[q]:
-                            seen[q] = True
-                            stack.append(q)
-                        elif not open_pts[q] and in_seki[q]:
-                            touches = True
-            if touches:
-                for p in region:
-                    out[p] = True
+        open_pts[p] = True
+    for r, c in zip(*np.nonzero(in_seki)):
+        for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= q[0] < h and 0 <= q[1] < w and open_pts[q]:
+                out[q] = True
     return out
+
+
+def position_before_passes(board):
+    """The position as it stood before the closing passes (networks judge it better than a finished one)."""
+    earlier = board.copy()
+    while earlier.moves and earlier.moves[-1][1] is None:
+        earlier.undo()
+    return earlier
+
+
+def score_game(boards, evaluator, handicaps=None, dead: float = 0.5, seki: float = 0.3) -> list[FinalScore]:
+    """Score finished positions (a batch of Boards) with `evaluator`'s ownership of each position as it
+    stood before its closing passes. `handicaps`: handicap stones per board (area-scoring compensation)."""
+    boards = list(boards)
+    handicaps = list(handicaps) if handicaps is not None else [0] * len(boards)
+    evals = evaluator.evaluate([position_before_passes(b) for b in boards])
+    return [score_final_position(b, e.ownership, dead, seki, h) for b, e, h in zip(boards, evals, handicaps)]

@@ -202,9 +202,14 @@ class Attention(nn.Module):
         """Rotate channel pairs (2p, 2p + 1) of x (N, L, heads, dim) by angle x * fx + y * fy (in float32,
         as one complex multiplication)."""
         angle = xs[:, None, None] * freq[0] + ys[:, None, None] * freq[1]  # (L, heads, pairs)
-        rot = torch.polar(torch.ones_like(angle), angle)
         n, length, heads, dim = x.shape
         xf = x if x.dtype == torch.float32 else x.float()
+        if torch.compiler.is_compiling():  # inductor fuses this; it has no complex kernels
+            cos, sin = torch.cos(angle), torch.sin(angle)
+            x0, x1 = xf.reshape(n, length, heads, dim // 2, 2).unbind(-1)
+            out = torch.stack([x0 * cos - x1 * sin, x0 * sin + x1 * cos], dim=-1)
+            return out.reshape(n, length, heads, dim).to(x.dtype)
+        rot = torch.polar(torch.ones_like(angle), angle)
         pairs = torch.view_as_complex(xf.reshape(n, length, heads, dim // 2, 2))
         return torch.view_as_real(pairs * rot).reshape(n, length, heads, dim).to(x.dtype)
 

@@ -1,0 +1,68 @@
+"""How far the exhaustive local solver goes: 2 x N edge strips (first and second line), bounded by a
+Benson-alive Black wall over the left half and a White wall over the right half.
+
+    python bench/exhaustive_size.py [--sizes 4,6,8,10] [--moves local|all] [--seconds 60] [--max-nodes N]
+
+For each strip: points, status, positions searched, seconds, and the result (kind, mean, temperature,
+best first moves). The last line is `seconds_at_20: S` for the 20-point strip (N = 10): the time to a
+result, or, when the budget ran out first, the time spent before giving up (with the status before it).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+
+from tengen.endgame.exhaustive import ExhaustiveConfig, edge_strip, solve_region
+from tengen.go.coords import to_gtp
+
+
+def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float | None:
+    at_20 = None
+    print(f"moves={moves} seconds<={seconds} max_nodes={max_nodes}")
+    print(f"{'N':>3} {'points':>6} {'status':>11} {'nodes':>9} {'seconds':>8}  result")
+    for n in sizes:
+        board, region = edge_strip(n)
+        t0 = time.perf_counter()
+        res = solve_region(board, region, ExhaustiveConfig(moves=moves, seconds=seconds, max_nodes=max_nodes))
+        elapsed = time.perf_counter() - t0
+        if res.status == "ok":
+            best = ",".join(to_gtp(p, board.height) for p in res.best_black) + " / " + \
+                ",".join(to_gtp(p, board.height) for p in res.best_white)
+            detail = f"{res.kind} mean {res.mean} temperature {res.temperature} (B/W first: {best})"
+            if res.ko_dependent:
+                detail += " [ko-dependent]"
+        else:
+            detail = res.reason
+        print(f"{n:>3} {2 * n:>6} {res.status:>11} {res.nodes:>9} {elapsed:>8.2f}  {detail}", flush=True)
+        if 2 * n == 20:
+            at_20 = (elapsed, res.status)
+    if at_20 is None:
+        print("seconds_at_20: not measured (add 10 to --sizes)")
+        return None
+    print(f"status_at_20: {at_20[1]}")
+    print(f"seconds_at_20: {at_20[0]:.2f}")
+    return at_20[0]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="2,4,6,8,10", help="strip lengths N (even), comma-separated")
+    ap.add_argument("--moves", default="local", choices=("local", "all"))
+    ap.add_argument("--seconds", type=float, default=60.0, help="time limit per strip")
+    ap.add_argument("--max-nodes", type=int, default=2_000_000)
+    args = ap.parse_args(argv)
+    sizes = [int(x) for x in args.sizes.split(",") if x]
+    # deep local lines need a deep Python stack
+    sys.setrecursionlimit(1_000_000)
+    threading.stack_size(512 * 1024 * 1024)
+    out: list = []
+    worker = threading.Thread(target=lambda: out.append(run(sizes, args.moves, args.seconds, args.max_nodes)))
+    worker.start()
+    worker.join()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Training: datasets built from game records, training loops, metrics and model cards."""
