@@ -181,8 +181,10 @@ def main() -> None:
                      f"{d['ownership_round_changes']}")
         if golden is not None:
             g = golden_errors(golden[0], golden_evals[mode])
+            flips = compare(golden_evals["fp32"], golden_evals[mode])["ownership_round_changes"]
             line += (f"; vs KataGo golden ({len(golden[0])}): |dwin| {g['win_pp']:.3f} pp, |dlead| {g['lead']:.3f},"
-                     f" |dpolicy| {g['policy_pp']:.3f} pp, |downership| {g['ownership']:.4f}")
+                     f" |dpolicy| {g['policy_pp']:.3f} pp, |downership| {g['ownership']:.4f}, ownership rounding "
+                     f"changes vs fp32 {flips}")
         print(line)
     achieved = results["fp32"][16] * flops / 1e9
     print(f"default mode fp32 eager, batch 16: best {results['fp32'][16]:.2f} evals/s = {achieved:.1f} GFLOP/s; "
