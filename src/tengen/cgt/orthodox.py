@@ -213,8 +213,8 @@ def hotstrat(state: PlayState, history: list[Record]) -> Optional[Move]:
     return _best_in(state.components[i], state.to_move, state.ko_ban == i, i)
 
 
-def sentestrat(state: PlayState, history: list[Record]) -> Optional[Move]:
-    """Answer the opponent's last move locally when it left that component hotter than the board was."""
+def answer_to_forcing_move(state: PlayState, history: list[Record]) -> Optional[Move]:
+    """The local answer when the opponent's last move left its component hotter than the board was."""
     if history and history[-1].move is not None:
         last = history[-1]
         i = last.move.index
@@ -223,7 +223,12 @@ def sentestrat(state: PlayState, history: list[Record]) -> Optional[Move]:
             m = _best_in(c, state.to_move, state.ko_ban == i, i)
             if m is not None:
                 return m
-    return hotstrat(state, history)
+    return None
+
+
+def sentestrat(state: PlayState, history: list[Record]) -> Optional[Move]:
+    """Answer the opponent's last move locally when it left that component hotter than the board was."""
+    return answer_to_forcing_move(state, history) or hotstrat(state, history)
 
 
 def _kind_for(c: Component) -> Optional[str]:
@@ -271,15 +276,7 @@ def ko_rule(state: PlayState, history: list[Record]) -> Optional[Move]:
 
 def orthodox(state: PlayState, history: list[Record]) -> Optional[Move]:
     """sentestrat, then the ko rule, then tedomari."""
-    if history and history[-1].move is not None:
-        last = history[-1]
-        i = last.move.index
-        c = state.components[i]
-        if temperature(c) > last.board_temperature_before:
-            m = _best_in(c, state.to_move, state.ko_ban == i, i)
-            if m is not None:
-                return m
-    return ko_rule(state, history)
+    return answer_to_forcing_move(state, history) or ko_rule(state, history)
 
 
 @dataclass(frozen=True)
