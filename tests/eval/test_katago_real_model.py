@@ -33,4 +33,6 @@ def test_opponent_policy_and_small_boards(real_evaluator):
     ev = real_evaluator.evaluate([board], opponent_policy=True)[0]
     assert ev.to_play == WHITE and ev.policy[4, 4] == 0
     assert ev.opponent_policy.sum() + ev.opponent_pass_policy == pytest.approx(1.0, abs=1e-5)
-    assert ev.win > 0.5  # Black holds the centre of 9x9
+    assert (ev.win > 0.5) == (ev.score_lead > 0)
+    (best, _), = ev.top_moves(1)
+    assert max(abs(best[0] - 4), abs(best[1] - 4)) <= 2  # White answers next to the centre stone

@@ -692,8 +692,7 @@ def read_model(path: Union[str, Path]) -> ModelDesc:
     elif path.name.lower().endswith(".gz"):
         raise ModelFormatError(f"{path}: named .gz but is not gzip-compressed")
     try:
-        return parse_model(raw, _is_binary(path.name.removesuffix(".gz")) if path.name.endswith(".gz")
-                           else _is_binary(path.name), sha)
+        return parse_model(raw, _is_binary(path.name), sha)
     except ModelFormatError as e:
         raise type(e)(f"{path}: {e}") from None
 
