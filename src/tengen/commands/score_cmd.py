@@ -1,5 +1,6 @@
-"""`tengen score FILE.sgf`: the score of the final position under the game's rules, dead stones by
-Benson's unconditional life (the only dead stones we can be sure of without an evaluator)."""
+"""`tengen score FILE.sgf`: the score of a finished position under the game's rules. Dead stones come from
+the KataGo network's ownership (the position before the closing passes); `--benson` uses only the stones
+Benson's unconditional life proves dead (no network)."""
 from __future__ import annotations
 
 import argparse
@@ -11,19 +12,31 @@ from tengen.commands.position_args import add_position_arguments, load_position
 @command("score", "score the final position of a game record")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_position_arguments(parser)
+    parser.add_argument("--benson", action="store_true", help="dead stones by Benson's algorithm only (no network)")
+    parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
 
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
     from tengen.go.coords import to_gtp
-    from tengen.go.scoring import benson_dead_stones, score
 
     game, board = load_position(args)
-    dead = benson_dead_stones(board)
-    result = score(board, dead)
-    print(f"rules: {board.rules.name} ({result.scoring} scoring), komi {result.komi:g}")
+    if args.benson:
+        from tengen.go.scoring import benson_dead_stones, score
+
+        dead = benson_dead_stones(board)
+        result = score(board, dead)
+        method = "Benson's unconditional life"
+    else:
+        from tengen.commands.analyze_cmd import load_evaluator
+        from tengen.eval.katago.final_score import score_game
+
+        result = score_game([board], load_evaluator(args.model), [game.handicap])[0]
+        dead = list(result.dead)
+        method = "network ownership"
+    print(f"rules: {board.rules.name} ({board.rules.scoring} scoring), komi {board.rules.komi:g}")
     print(f"black {result.black:g}, white {result.white:g}")
-    print(f"dead stones (Benson): {' '.join(to_gtp(p, board.height) for p in dead) or 'none'}")
+    print(f"dead stones ({method}): {' '.join(to_gtp(p, board.height) for p in dead) or 'none'}")
     print(f"recorded result: {game.result or 'unknown'}")
     print(f"score: {result.result_string()}")
     return 0

@@ -1,0 +1,47 @@
+"""The `tengen` command: outputs on the bundled example, and one-line errors with exit status 2 on bad input."""
+from __future__ import annotations
+
+import pytest
+
+from datapaths import REPO
+from tengen.cli import main
+
+EXAMPLE = str(REPO / "src" / "tengen" / "data" / "example.sgf")
+
+
+def test_show_prints_the_position(capsys):
+    assert main(["show", EXAMPLE, "--move", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "move 3 of 180; last move: B Q4; to play: White" in out
+
+
+def test_score_with_benson_only(capsys):
+    assert main(["score", EXAMPLE, "--benson"]) == 0
+    assert "score: " in capsys.readouterr().out
+
+
+@pytest.mark.network_model
+def test_score_with_network_dead_stones_matches_the_record(capsys):
+    assert main(["score", EXAMPLE]) == 0
+    out = capsys.readouterr().out
+    assert "recorded result: W+10.5" in out and out.strip().endswith("score: W+10.5")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["show", "missing.sgf"], "missing.sgf: No such file or directory"),
+    (["show", EXAMPLE, "--move", "999"], "move 999 is out of range"),
+    (["analyze", EXAMPLE, "--predictor", "exhaustive"], "needs a region"),
+    (["analyze", EXAMPLE, "--predictor", "oracle", "--region", "Z99", "--leaves", "exact"], "off the 19x19 board"),
+])
+def test_bad_input_gives_one_line_and_exit_2(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tengen: error: ") and message in err
+
+
+def test_malformed_sgf_is_a_clean_error(tmp_path, capsys):
+    bad = tmp_path / "bad.sgf"
+    bad.write_bytes(b"(;GM[1]SZ[19];B[zz]")
+    assert main(["show", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tengen: error: {bad}") and err.count("\n") == 1
