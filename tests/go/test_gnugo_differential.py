@@ -94,6 +94,7 @@ def test_score_text_parsing():
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_full_differential_200_real_200_random():
     shared_data("games", "finished_19x19_scored_games.txt")
     tally = differential.run(real=200, random_games=200, seed=1)
