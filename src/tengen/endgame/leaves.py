@@ -27,9 +27,8 @@ def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, eva
     """Fill `value` on every leaf/probe node; returns the number of network evaluations made."""
     pending = []
     for leaf in leaves:
-        own = getattr(leaf, "extras_ownership", None)
-        if own is not None and leaf.kind == "leaf":
-            leaf.value = float(rounded_count(own, region))
+        if leaf.ownership is not None and leaf.kind == "leaf":
+            leaf.value = float(rounded_count(leaf.ownership, region))
         else:
             pending.append(leaf)
     for start in range(0, len(pending), batch_size):

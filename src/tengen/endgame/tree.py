@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
+import numpy as np
+
 from tengen.endgame.predictors import LocalMovePredictor, LocalPrediction, PredictionRequest
 from tengen.endgame.regions import Region
 from tengen.go.board import Board, IllegalMove
@@ -48,6 +50,7 @@ class LocalNode:
     threat: int = 0
     ko_retakes: list[tuple[int, Point]] = field(default_factory=list)
     reason: str = ""
+    ownership: Optional[np.ndarray] = None  # the predictor's ownership at a leaf, reused for its score
 
     @property
     def depth(self) -> int:
@@ -122,7 +125,7 @@ def grow_tree(board: Board, region: Region, predictor: LocalMovePredictor,
             is_root = node.depth == 0
             if not is_root and (pred.no_move > config.leaf_no_move or node.depth >= config.max_depth):
                 node.kind, node.reason = "leaf", pred.reason or ("depth cap" if node.depth >= config.max_depth else "no move")
-                node.extras_ownership = pred.ownership  # type: ignore[attr-defined]
+                node.ownership = pred.ownership
                 continue
             colours = colours_to_expand(pred, is_root, config.one_colour_share)
             for color in colours:
@@ -145,7 +148,7 @@ def grow_tree(board: Board, region: Region, predictor: LocalMovePredictor,
                     nodes += _add_missing(node, missing, pred, config)
             if not node.children[BLACK] and not node.children[WHITE] and not node.ko_retakes:
                 node.kind, node.reason = "leaf", "no legal local move"
-                node.extras_ownership = pred.ownership  # type: ignore[attr-defined]
+                node.ownership = pred.ownership
         frontier = next_frontier
     return LocalTree(root, region, nodes, exhausted, getattr(predictor, "name", ""))
 
