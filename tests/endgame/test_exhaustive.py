@@ -190,3 +190,26 @@ def test_dev_set_matches():
             {"B": "black_sente", "W": "white_sente"}[p.sente_player]
         assert (res.status, res.mean, res.temperature, res.kind) == \
             ("ok", p.expected_mean, p.expected_temperature, kind), pid
+
+
+@pytest.mark.parametrize("name", ["first-line hane, Black sente", "capture two stones", "first-line hane, 1 point gote"])
+def test_essential_game_has_the_solved_thermograph(name):
+    bottom, region, *_ = SHAPES[name]
+    res = solve_region(board_of(bottom), points(region))
+    assert res.game is not None
+    assert res.game.thermograph.same_thermograph(res.thermograph)
+
+
+def test_a_ko_inside_gives_no_plain_game_but_joins_orthodox_play_as_a_stand_in():
+    from tengen.endgame.cgt_bridge import _component
+    from tengen.endgame.analysis import RegionResult
+
+    bottom, region, *_ = SHAPES["simple ko"]
+    res = solve_region(board_of(bottom), points(region))
+    assert res.kind == "ko" and res.game is None
+    gote = solve_region(board_of(SHAPES["capture two stones"][0]), points(SHAPES["capture two stones"][1]))
+    holder = RegionResult.__new__(RegionResult)
+    holder.kind, holder.game, holder.ko = gote.kind, gote.thermograph, None  # as if a ko lay inside
+    stand = _component(holder)
+    assert (stand.thermograph.mean, stand.thermograph.temperature, stand.thermograph.kind) == \
+        (gote.mean, gote.temperature, gote.kind)

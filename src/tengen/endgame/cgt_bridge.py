@@ -8,7 +8,9 @@ from typing import Optional
 from tengen.cgt import KO, UnsupportedKo, Variation, analyse_tree
 from tengen.cgt.game import Game
 from tengen.cgt.orthodox import BLACK as CGT_BLACK, WHITE as CGT_WHITE, PlayState, SimpleKo, orthodox
-from tengen.cgt.numbers import is_infinite
+from tengen.cgt.numbers import INF, is_infinite
+from tengen.cgt.standin import stand_in
+from tengen.cgt.thermo import BLACK_SENTE, GOTE, WHITE_SENTE, Thermo
 from tengen.endgame.tree import LocalNode, LocalTree
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point
@@ -122,7 +124,8 @@ def solve_exhaustively(board, region, result):
     result.temperature = None if solved.temperature is None else float(solved.temperature)
     result.best_black, result.best_white = list(solved.best_black), list(solved.best_white)
     result.principal_black, result.principal_white = list(solved.principal_black), list(solved.principal_white)
-    result.game = solved.thermograph
+    # the essential-option game when it is a plain game; else the thermograph (a ko inside)
+    result.game = solved.game if solved.game is not None else solved.thermograph
     result.ko = solved.ko
     result.notes.append(f"exhaustive: {solved.nodes} positions")
     return result
@@ -134,6 +137,10 @@ def _component(result):
         return SimpleKo(ko.black_exit, ko.white_exit, ko.taker)
     if isinstance(result.game, Game):
         return result.game
+    th = result.game
+    if isinstance(th, Thermo) and th.kind in (GOTE, BLACK_SENTE, WHITE_SENTE) and th.mean is not None \
+            and th.temperature != INF:
+        return stand_in(th.mean, th.temperature, th.kind)  # known thermograph, no plain game (a ko inside)
     return None
 
 

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Optional
 
+from tengen.cgt.game import Game
 from tengen.cgt.ko import KoChain, UnsupportedKo, simple_ko
 from tengen.cgt.numbers import INF, NEG_INF
 from tengen.cgt.thermo import KO, Thermo, combine, number_thermo, orthodox_indices
@@ -53,6 +54,9 @@ from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import Point, neighbours
 
 OK, TOO_LARGE, UNSUPPORTED = "ok", "too_large", "unsupported"
+# the largest enclosed area in which a group can never make two eyes: the smallest two-eyed group
+# (in the corner: six stones around two eye points) needs eight points
+NO_TWO_EYES = 7
 
 
 class RegionNotSealed(ValueError):
@@ -93,6 +97,7 @@ class ExhaustiveResult:
     principal_black: list[tuple[int, Point]] = field(default_factory=list)
     principal_white: list[tuple[int, Point]] = field(default_factory=list)
     ko: Optional[KoChain] = None
+    game: Optional[Game] = None  # the essential options only, with the same thermograph (None: a ko or loop inside)
     ko_dependent: bool = False  # a ko without the textbook shape decided the value (taker wins it)
     bracket: Optional[tuple] = None  # (lowest, highest) thermograph records when unsupported
     nodes: int = 0
@@ -270,8 +275,9 @@ class LocalRegion:
             while rest:
                 area = self.chain(rest & -rest, space)
                 rest &= ~area
-                if self.dilate(area) & ~area & ~safe[colour] or area & self.wall[-colour] \
-                        or area & empty & ~support:
+                if self.dilate(area) & ~area & ~safe[colour] or area & self.wall[-colour]:
+                    continue
+                if area & empty & ~support and area.bit_count() > NO_TWO_EYES:
                     continue
                 owned[colour] |= area  # dead stones and their surroundings
                 unsafe[-colour] &= ~area
@@ -766,6 +772,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     result.kind = KO if result.ko is not None else rec.kind
     result.mean, result.temperature = rec.mean, rec.temperature
     result.move_values = move_values(result.kind, rec.temperature)
+    result.game = _essential_game(solver, root, rec)
     best = _best_moves(solver, root)
     result.best_black = [local.points[i] for i in best[0]]
     result.best_white = [local.points[i] for i in best[1]]
@@ -775,7 +782,9 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     return result
 
 
-def _option_records(solver: _Solver, key) -> tuple[list, list, list, list]:
+def _option_records(solver: _Solver, key, which: int = 0) -> tuple[list, list, list, list]:
+    """Option records and moves of a position; which=1 / 2 reads options inside an undecided loop at
+    their lowest / highest bracket (which=0 leaves them out)."""
     opts = solver.children.get(key) or ([], [])
     recs: tuple[list, list] = ([], [])
     moves: tuple[list, list] = ([], [])
@@ -784,6 +793,9 @@ def _option_records(solver: _Solver, key) -> tuple[list, list, list, list]:
             if child is None:
                 continue  # a banned retake is never a move to recommend
             rec = solver.child_record(key, child)
+            res = solver.tt.get(child)
+            if rec is None and which and isinstance(res, tuple):
+                rec = res[which]
             if rec is not None:
                 recs[side].append(rec)
                 moves[side].append((i, child))
@@ -791,13 +803,67 @@ def _option_records(solver: _Solver, key) -> tuple[list, list, list, list]:
 
 
 def _best_moves(solver: _Solver, key) -> tuple[list[int], list[int]]:
-    lefts, rights, lm, rm = _option_records(solver, key)
+    """Orthodox first moves; where options sit in a loop the root does not depend on, the moves
+    orthodox at both ends of their bracket."""
     res = solver.tt[key]
     rec = res[0] if isinstance(res, tuple) else None
     if rec is None or rec.number is not None:
         return [], []
-    li, ri = orthodox_indices(lefts, rights, rec)
-    return [lm[j][0] for j in li], [rm[j][0] for j in ri]
+    picks = []
+    for which in (0, 1, 2):
+        lefts, rights, lm, rm = _option_records(solver, key, which)
+        li, ri = orthodox_indices(lefts, rights, rec)
+        picks.append(({lm[j][0] for j in li}, {rm[j][0] for j in ri}))
+        if which == 0 and len(lm) + len(rm) == sum(c is not None for side in solver.children.get(key, ((), ()))
+                                                    for _, c in side):
+            break  # every option is known: no bracket needed
+    if len(picks) == 1:
+        black, white = picks[0]
+    else:
+        black, white = picks[1][0] & picks[2][0], picks[1][1] & picks[2][1]
+    return sorted(black), sorted(white)
+
+
+class _NoGame(Exception):
+    pass
+
+
+def _essential_game(solver: _Solver, root, rec: Thermo, limit: int = 5000) -> Optional[Game]:
+    """The solved position as a `Game` keeping, at every node, only options whose removal would change
+    its thermograph: the same walls, mean and temperature, small enough for whole-board orthodox play.
+    None when a ko or an undecided loop lies inside (those are not plain games)."""
+    built: dict = {}
+
+    def build(key, record: Thermo) -> Game:
+        if record.number is not None:
+            return Game.num(record.number)
+        if key in built:
+            return built[key]
+        if len(built) >= limit or key in solver.kos or key in solver.generalised:
+            raise _NoGame()
+        lefts, rights, lm, rm = _option_records(solver, key)
+        known = sum(c is not None for side in solver.children.get(key, ((), ())) for _, c in side)
+        if len(lm) + len(rm) != known:
+            raise _NoGame()
+        keep = [list(range(len(lefts))), list(range(len(rights)))]
+        for side, opts in ((0, lefts), (1, rights)):
+            for j in sorted(range(len(opts)), key=lambda j: opts[j].mean or 0, reverse=side == 1):
+                trial = [x for x in keep[side] if x != j]
+                ls = [lefts[x] for x in (trial if side == 0 else keep[0])]
+                rs = [rights[x] for x in (trial if side == 1 else keep[1])]
+                if (ls or rs) and combine(ls, rs).same_thermograph(record):
+                    keep[side] = trial
+        game = Game([build(lm[j][1], lefts[j]) for j in keep[0]], [build(rm[j][1], rights[j]) for j in keep[1]])
+        if not game.thermograph.same_thermograph(record):
+            raise _NoGame()  # a ko or loop below changed what the options say
+        built[key] = game
+        return game
+
+    try:
+        game = build(root, rec)
+    except _NoGame:
+        return None
+    return game
 
 
 def _principal(solver: _Solver, key, first: int, limit: int = 40) -> list[tuple[int, Point]]:
