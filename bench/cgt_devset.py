@@ -25,10 +25,6 @@ KIND = {("gote", None): "gote", ("ko", None): "ko", ("sente", "B"): "black_sente
 # Why the exact search differs from the hand-made tree, per shape (rotated / mirrored / colour-swapped
 # copies share the explanation of their original).
 EXPLAIN = {
-    "P02": "the 10-point second-line hane-connect reaches capture-and-refill loops (a position repeats after"
-           " sacrifices on the first line); iterating from the lowest and the highest counts leaves them apart,"
-           " so the exact value is reported as a bracket, not a number (the hand tree cuts those lines with"
-           " +-inf threats)",
     "P05": "the search finds a first move the hand tree does not list: the first-line hane F1 before the"
            " second-line hane E2 (line B F1 W F2 B E2). With F3/G2 sealed as White's territory White cannot"
            " cut it off profitably, so Black's sente gains more (mean 0, t 3 against -1/2, 5/2)",
@@ -80,6 +76,10 @@ def exhaustive(problems: list[dict], path: Path, moves: str, seconds: float) -> 
         if res.status == "ok":
             line = " ".join(("B " if c > 0 else "W ") + to_gtp(q, p.board.height) for c, q in res.principal_black)
             got = f"t {str(res.temperature):>4} mean {str(res.mean):>5} {res.kind:12} line {line}"
+            if res.loop_dependent:
+                got += f"  [repetition valued with nobody winning it; mean bracket {res.bracket[0].mean}..{res.bracket[1].mean}]"
+            if res.ko_dependent:
+                got += "  [ko valued with its taker winning it]"
         else:
             got = res.reason
         print(f"{p.id:5} {len(p.region.points):2} pts {res.nodes:7} positions {dt:6.2f} s  "

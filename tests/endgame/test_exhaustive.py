@@ -213,3 +213,18 @@ def test_a_ko_inside_gives_no_plain_game_but_joins_orthodox_play_as_a_stand_in()
     stand = _component(holder)
     assert (stand.thermograph.mean, stand.thermograph.temperature, stand.thermograph.kind) == \
         (gote.mean, gote.temperature, gote.kind)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pid", ["P02", "P02s", "P02m"])
+def test_second_line_hane_connect_with_repetitions(pid):
+    """The 10-point second-line hane-connect has capture-and-refill repetitions: valued with nobody
+    winning them it is the textbook gote of area temperature 4, in every orientation."""
+    from tengen.endgame.devset import load_problems
+
+    p = {q.id: q for q in load_problems(shared_data("endgame_dev", "problems.json"))}[pid]
+    res = solve_region(p.board, p.region.points, ExhaustiveConfig(moves="all"))
+    assert (res.status, res.kind, res.mean, res.temperature, res.loop_dependent) == ("ok", "gote", 0, 4, True)
+    assert res.bracket[0].mean < 0 < res.bracket[1].mean
+    strict = solve_region(p.board, p.region.points, ExhaustiveConfig(moves="all", strict_kos=True))
+    assert strict.status == "unsupported"

@@ -31,8 +31,10 @@ Local-game conventions (stated so that results can be checked):
   threats) and the result says so (`ko_dependent`; `strict_kos=True` reports 'unsupported' instead).
 - Loops (move sequences that repeat a position; in a local game the opponent may play elsewhere) are
   found as strongly connected components and valued by iterating from the lowest and from the highest
-  possible counts. Where both agree the loop cannot matter; otherwise the value is unknown and a root
-  that depends on it is reported 'unsupported' with the bracket.
+  possible counts (least and greatest fixed points). Where both agree the loop cannot matter. Otherwise
+  nobody is credited with winning the repetition: a move into an undecided loop is valued at the end of
+  its bracket worst for the player making it (symmetric under a colour swap); the result says so
+  (`loop_dependent`, with the bracket; `strict_kos=True` reports 'unsupported' instead).
 A transposition table on the local position (stones + ko ban) and a node budget or time limit (status
 'too_large') keep the search bounded.
 """
@@ -73,7 +75,7 @@ class ExhaustiveConfig:
 
     max_nodes: int = 300_000
     seconds: Optional[float] = 60.0
-    strict_kos: bool = False  # report 'unsupported' when a ko outside the phantom rule's reach matters
+    strict_kos: bool = False  # report 'unsupported' when a ko outside the phantom rule's reach or a loop matters
     moves: str = "all"  # "all": every move the conventions allow; "local": also the contact heuristic (module doc)
     sacrifices: bool = False  # also generate lone self-atari stones that threaten nothing
     loop_passes: int = 60  # iterations when valuing a loop from each extreme
@@ -99,6 +101,7 @@ class ExhaustiveResult:
     ko: Optional[KoChain] = None
     game: Optional[Game] = None  # the essential options only, with the same thermograph (None: a ko or loop inside)
     ko_dependent: bool = False  # a ko without the textbook shape decided the value (taker wins it)
+    loop_dependent: bool = False  # a repetition decided it: valued with nobody winning it (bracket kept)
     bracket: Optional[tuple] = None  # (lowest, highest) thermograph records when unsupported
     nodes: int = 0
     seconds: float = 0.0
@@ -394,7 +397,9 @@ class _Solver:
         self.children: dict[tuple, tuple[list, list]] = {}
         self.phantom: dict[tuple, Fraction] = {}  # anchor key -> phantom value used for its kos
         self.kos: dict[tuple, KoChain] = {}  # anchors valued by the strict phantom rule
-        self.generalised: set[tuple] = set()  # anchors whose kos were valued with the taker winning
+        self.generalised: set[tuple] = set()
+        self.loop_valued: set[tuple] = set()  # positions valued by the cautious rule (no side wins a repetition)
+        self.cautious: dict[tuple, Thermo] = {}  # that value for positions inside an undecided loop  # anchors whose kos were valued with the taker winning
         self.intern: dict[tuple, Thermo] = {}
         self.combos: dict[tuple, Thermo] = {}
         self.loops = 0
@@ -525,6 +530,9 @@ class _Solver:
                         plain = False
                     for which in range(3):
                         lists[which][side].append(res[which])
+                    if res[0] is None:  # into an undecided repetition: the mover assumes it goes against him
+                        lists[0][side][-1] = res[1 + side]
+                        self.loop_valued.add(key)
         stands = self.stands[key]
         if plain:
             rec = self._at_rest(self.record(*lists[0]), lists[0], stands)
@@ -559,25 +567,49 @@ class _Solver:
                 if not changed:
                     break
             results[which] = est
+        cautious = None
+        if any(not results[1][k].same_thermograph(results[2][k]) for k in order):
+            cautious = self._cautious_loop_values(order, results)
         for k in order:
             lo, hi = results[1][k], results[2][k]
-            self.tt[k] = (lo, lo, lo) if lo.same_thermograph(hi) else (None, lo, hi)
+            if lo.same_thermograph(hi):
+                self.tt[k] = (lo, lo, lo)
+            else:
+                self.tt[k] = (None, lo, hi)
+                self.cautious[k] = cautious[k]
+                self.loop_valued.add(k)
+
+    def _cautious_loop_values(self, order: list, results: dict) -> dict:
+        """Where the loop leaves a value open, nobody is credited with winning the repetition: the mover
+        assumes it goes against him (Black's moves at their lowest fixed point, White's at their highest).
+        Symmetric under a colour swap. Used for a root inside the loop; parents outside apply the same
+        rule to their options (`_acyclic`)."""
+        members = set(order)
+        out = {}
+        for k in order:
+            lists: tuple[list, list] = ([], [])
+            for side, which in ((0, 1), (1, 2)):
+                lists[side].extend(self._loop_option(k, child, results[which], members, which)
+                                   for _, child in self.children[k][side])
+            out[k] = self._at_rest(self.record(*lists), lists, self.stands[k])
+        return out
 
     def _loop_record(self, key, est, members, which) -> Optional[Thermo]:
         lists: tuple[list, list] = ([], [])
         for side in (0, 1):
-            for _, child in self.children[key][side]:
-                if child is None:
-                    lists[side].append(self.bounds[key][which - 1])
-                elif child in members:
-                    lists[side].append(est[child])
-                else:
-                    res = self.tt[child]
-                    if isinstance(res, _Open):
-                        lists[side].append(self.close_open(res, which, self.bounds[key][which - 1]))
-                    else:
-                        lists[side].append(res[which])
+            lists[side].extend(self._loop_option(key, child, est, members, which) for _, child in self.children[key][side])
         return self._at_rest(self.record(*lists), lists, self.stands[key])
+
+    def _loop_option(self, key, child, est, members, which) -> Optional[Thermo]:
+        """An option's record while valuing a loop from its lowest (which=1) or highest (2) counts."""
+        if child is None:  # a banned retake: the phantom at this position's bound
+            return self.bounds[key][which - 1]
+        if child in members:
+            return est[child]
+        res = self.tt[child]
+        if isinstance(res, _Open):
+            return self.close_open(res, which, self.bounds[key][which - 1])
+        return res[which]
 
     @staticmethod
     def _at_rest(rec: Optional[Thermo], lists, stands: Fraction) -> Optional[Thermo]:
@@ -755,18 +787,25 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     if solver.loops:
         result.notes.append(f"{solver.loops} loops (move sequences repeating a position) valued by fixed points")
     rec, lo, hi = res
+    if rec is None and root in solver.cautious:
+        rec = solver.cautious[root]
     exact = lo is not None and hi is not None and lo.same_thermograph(hi)
     if rec is None or (not exact and config.strict_kos):
         result.bracket = (lo, hi)
-        cause = "a loop (a repeated position)" if rec is None else "a ko the phantom rule cannot express"
+        cause = "a loop (a repeated position)" if rec is None or solver.loop_valued else "a ko the phantom rule cannot express"
         means = f"mean between {lo.mean} and {hi.mean}" if lo is not None and hi is not None else "no bracket"
         result.reason = f"unsupported: the value depends on {cause} ({means})"
         result.seconds = time.perf_counter() - start
         return result
-    if not exact:
+    if not exact and solver.loop_valued:
+        result.loop_dependent = True
+        result.bracket = (lo, hi)
+        result.notes.append(f"depends on a loop (a repetition): valued with neither side winning it (each side's moves "
+                            f"into the loop at their worst fixed point; mean between {lo.mean} and {hi.mean} if one side could win the repetition)")
+    elif not exact:
+        result.ko_dependent = True
         result.notes.append("depends on a ko outside the phantom rule's reach, valued with the ko's taker winning it")
     result.status = OK
-    result.ko_dependent = not exact
     result.thermograph = rec
     result.ko = solver.kos.get(root)
     result.kind = KO if result.ko is not None else rec.kind
@@ -782,9 +821,9 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     return result
 
 
-def _option_records(solver: _Solver, key, which: int = 0) -> tuple[list, list, list, list]:
-    """Option records and moves of a position; which=1 / 2 reads options inside an undecided loop at
-    their lowest / highest bracket (which=0 leaves them out)."""
+def _option_records(solver: _Solver, key) -> tuple[list, list, list, list]:
+    """Option records and moves of a position as the search valued them (an option into an undecided
+    repetition at the end of its bracket worst for the mover)."""
     opts = solver.children.get(key) or ([], [])
     recs: tuple[list, list] = ([], [])
     moves: tuple[list, list] = ([], [])
@@ -794,34 +833,28 @@ def _option_records(solver: _Solver, key, which: int = 0) -> tuple[list, list, l
                 continue  # a banned retake is never a move to recommend
             rec = solver.child_record(key, child)
             res = solver.tt.get(child)
-            if rec is None and which and isinstance(res, tuple):
-                rec = res[which]
+            if rec is None and isinstance(res, tuple):
+                rec = res[1 + side]
             if rec is not None:
                 recs[side].append(rec)
                 moves[side].append((i, child))
     return recs[0], recs[1], moves[0], moves[1]
 
 
-def _best_moves(solver: _Solver, key) -> tuple[list[int], list[int]]:
-    """Orthodox first moves; where options sit in a loop the root does not depend on, the moves
-    orthodox at both ends of their bracket."""
+def _record_of(solver: _Solver, key) -> Optional[Thermo]:
     res = solver.tt[key]
     rec = res[0] if isinstance(res, tuple) else None
+    return solver.cautious.get(key) if rec is None else rec
+
+
+def _best_moves(solver: _Solver, key) -> tuple[list[int], list[int]]:
+    """Orthodox first moves (the options that make the walls just below the temperature)."""
+    rec = _record_of(solver, key)
     if rec is None or rec.number is not None:
         return [], []
-    picks = []
-    for which in (0, 1, 2):
-        lefts, rights, lm, rm = _option_records(solver, key, which)
-        li, ri = orthodox_indices(lefts, rights, rec)
-        picks.append(({lm[j][0] for j in li}, {rm[j][0] for j in ri}))
-        if which == 0 and len(lm) + len(rm) == sum(c is not None for side in solver.children.get(key, ((), ()))
-                                                    for _, c in side):
-            break  # every option is known: no bracket needed
-    if len(picks) == 1:
-        black, white = picks[0]
-    else:
-        black, white = picks[1][0] & picks[2][0], picks[1][1] & picks[2][1]
-    return sorted(black), sorted(white)
+    lefts, rights, lm, rm = _option_records(solver, key)
+    li, ri = orthodox_indices(lefts, rights, rec)
+    return [lm[j][0] for j in li], [rm[j][0] for j in ri]
 
 
 class _NoGame(Exception):
@@ -839,8 +872,9 @@ def _essential_game(solver: _Solver, root, rec: Thermo, limit: int = 5000) -> Op
             return Game.num(record.number)
         if key in built:
             return built[key]
-        if len(built) >= limit or key in solver.kos or key in solver.generalised:
-            raise _NoGame()
+        if len(built) >= limit or key in active or key in solver.kos or key in solver.generalised:
+            raise _NoGame()  # too big, a repetition, or a ko: not a plain game
+        active.add(key)
         lefts, rights, lm, rm = _option_records(solver, key)
         known = sum(c is not None for side in solver.children.get(key, ((), ())) for _, c in side)
         if len(lm) + len(rm) != known:
@@ -857,11 +891,13 @@ def _essential_game(solver: _Solver, root, rec: Thermo, limit: int = 5000) -> Op
         if not game.thermograph.same_thermograph(record):
             raise _NoGame()  # a ko or loop below changed what the options say
         built[key] = game
+        active.discard(key)
         return game
 
+    active: set = set()
     try:
         game = build(root, rec)
-    except _NoGame:
+    except (_NoGame, RecursionError):
         return None
     return game
 
@@ -870,19 +906,18 @@ def _principal(solver: _Solver, key, first: int, limit: int = 40) -> list[tuple[
     """The orthodox line from the root with `first` to move, alternating, until the position is cold."""
     line = []
     colour = first
-    parent = None
+    rec = _record_of(solver, key)
     while len(line) < limit:
-        rec = solver.child_record(parent, key) if parent is not None else solver.tt[key][0]
         if rec is None or rec.number is not None or rec.temperature <= 0 or key not in solver.children:
             break
         lefts, rights, lm, rm = _option_records(solver, key)
         li, ri = orthodox_indices(lefts, rights, rec)
-        picks, moves = (li, lm) if colour == BLACK else (ri, rm)
+        picks, moves, recs = (li, lm, lefts) if colour == BLACK else (ri, rm, rights)
         if not picks:
             break
-        i, child = moves[picks[0]]
+        i, key = moves[picks[0]]
+        rec = recs[picks[0]]
         line.append((colour, solver.local.points[i]))
-        parent, key = key, child
         colour = -colour
     return line
 
