@@ -33,6 +33,8 @@ def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float |
             detail = f"{res.kind} mean {res.mean} temperature {res.temperature} (B/W first: {best})"
             if res.ko_dependent:
                 detail += " [ko-dependent]"
+            if res.loop_dependent:
+                detail += f" [repetition valued with nobody winning it; mean bracket {res.bracket[0].mean}..{res.bracket[1].mean}]"
         else:
             detail = res.reason
         print(f"{n:>3} {2 * n:>6} {res.status:>11} {res.nodes:>9} {elapsed:>8.2f}  {detail}", flush=True)
@@ -49,7 +51,8 @@ def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float |
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="2,4,6,8,10", help="strip lengths N (even), comma-separated")
-    ap.add_argument("--moves", default="local", choices=("local", "all"))
+    ap.add_argument("--moves", default="all", choices=("all", "local"),
+                    help="all: the exact move set; local: the lossy contact heuristic")
     ap.add_argument("--seconds", type=float, default=60.0, help="time limit per strip")
     ap.add_argument("--max-nodes", type=int, default=2_000_000)
     args = ap.parse_args(argv)

@@ -23,7 +23,7 @@ def paste(doc: str, heading: str, command: str, output: str, when: str) -> str:
     end = len(doc) if end < 0 else end
     section = doc[start:end]
     block = f"```\n$ {command}\n{when}\n{output.rstrip()}\n```"
-    pattern = re.compile(r"```\n\$ " + re.escape(command) + r"\n.*?\n```", re.S)
+    pattern = re.compile(r"```\n\$ " + re.escape(command) + r"\n(?:.*?\n)??```", re.S)
     if pattern.search(section):
         section = pattern.sub(lambda _: block, section, count=1)
     else:
