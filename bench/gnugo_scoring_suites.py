@@ -3,10 +3,12 @@
 Each test is `loadsgf FILE [N]`, a numbered `final_score`, and an expected answer `#? [regex]` (a
 trailing `*` marks a test GNU Go itself is expected to fail; `!` negates the regex). tengen's
 `final_score` counts under the rules the SGF names (RU[Japanese]: territory, otherwise Chinese area) with
-the dead stones it can determine honestly -- for now only Benson's pass-alive analysis -- so most
-answers, which need real life-and-death judgement, are missed. This is a measurement, not a gate.
+the engine's rules where the file states none (Japanese here: GNU Go's default, which the expected
+answers assume), and the dead stones it is given: Benson's pass-alive analysis (`tengen gtp`'s default: only what is proven),
+or, with --dead-stones network, the default KataGo network's ownership (`tengen gtp --dead-stones network`).
+This is a measurement, not a gate.
 
-    python bench/gnugo_scoring_suites.py [--verbose]
+    python bench/gnugo_scoring_suites.py [--dead-stones benson|network] [--verbose]
 
 Prints, per suite, the tests passed (and among the `*` ones), then a total line.
 """
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+from tengen.go.rules import Rules
 from tengen.io.gtp import GtpEngine
 
 REPO = Path(__file__).resolve().parents[1]
@@ -95,9 +98,10 @@ def working_directory(path: Path):
         os.chdir(old)
 
 
-def run_suite(path: Path, verbose: bool = False) -> SuiteResult:
+def run_suite(path: Path, verbose: bool = False, dead_stones=None) -> SuiteResult:
     result = SuiteResult(path.name)
-    engine = GtpEngine()
+    rules = Rules.japanese()  # GNU Go's default rules: what its expected answers count by
+    engine = GtpEngine(rules=rules) if dead_stones is None else GtpEngine(rules=rules, dead_stones=dead_stones)
     with working_directory(path.parent):
         for case in parse_suite(path.read_text(encoding="utf-8", errors="replace")):
             for command in case.setup:
@@ -122,20 +126,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--verbose", action="store_true", help="one line per test")
     parser.add_argument("--suites-dir", type=Path, default=SUITES_DIR)
+    parser.add_argument("--dead-stones", choices=("benson", "network"), default="benson")
     args = parser.parse_args(argv)
     if not args.suites_dir.is_dir():
         print(f"GNU Go regression suites not found in {args.suites_dir}: nothing measured")
         return 0
+    finder, how = None, "Benson's unconditional life only"
+    if args.dead_stones == "network":
+        from tengen.eval.katago.evaluator import KataGoEvaluator
+        from tengen.eval.katago.final_score import network_dead_stones
+
+        finder, how = network_dead_stones(KataGoEvaluator()), "the default KataGo network's ownership"
     passed = total = 0
     start = time.perf_counter()
     for name in SUITES:
-        result = run_suite(args.suites_dir / name, args.verbose)
+        result = run_suite(args.suites_dir / name, args.verbose, finder)
         passed += len(result.passed)
         total += result.total
         print(f"{name}: {len(result.passed)}/{result.total} passed "
               f"({result.passed_expected_failures} of the {result.expected_failures} GNU Go expects to fail)")
-    print(f"total: {passed}/{total} passed in {time.perf_counter() - start:.1f}s "
-          f"(dead stones: Benson's unconditional life only)")
+    print(f"total: {passed}/{total} passed in {time.perf_counter() - start:.1f}s (dead stones: {how})")
     return 0
 
 

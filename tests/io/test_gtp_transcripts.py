@@ -219,3 +219,38 @@ def test_handicap_points_match_gnugo():
                 assert ours.startswith("=") == theirs.ok, (size, stones, ours, theirs)
                 if theirs.ok:
                     assert sorted(ours[2:].split()) == sorted(theirs.text.split()), (size, stones)
+
+
+class _FixedOwnership:
+    """A stand-in evaluator whose ownership gives every point to White (as a network judging a lost group)."""
+
+    def evaluate(self, boards):
+        import numpy as np
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(ownership=-np.ones((b.height, b.width))) for b in boards]
+
+
+def test_final_score_uses_the_dead_stone_finder_it_is_given():
+    from tengen.eval.katago.final_score import network_dead_stones
+
+    commands = "boardsize 5\nkomi 0.5\nplay b a1\nplay w c3\nfinal_status_list dead\nfinal_score\n"
+
+    def last_two(engine: GtpEngine) -> list[str]:
+        out = io.StringIO()
+        engine.run(io.StringIO(commands), out)
+        return [a.strip() for a in out.getvalue().split("\n\n") if a.strip()][-2:]
+
+    assert last_two(GtpEngine()) == ["=", "= W+0.5"]  # nothing provably dead: 1 - 1 - 0.5
+    assert last_two(GtpEngine(dead_stones=network_dead_stones(_FixedOwnership()))) == ["= A1", "= W+25.5"]
+
+
+@pytest.mark.parametrize("ru, scoring", [("", "territory"), ("RU[Chinese]", "area")])
+def test_loadsgf_keeps_the_engines_rules_unless_the_file_names_its_own(tmp_path, ru, scoring):
+    from tengen.go.rules import Rules
+
+    path = tmp_path / "g.sgf"
+    path.write_text(f"(;GM[1]FF[4]SZ[9]KM[6.5]{ru};B[ee];W[cc])")
+    engine = GtpEngine(size=9, rules=Rules.japanese())
+    assert engine.handle(f"loadsgf {path}").startswith("= black")
+    assert (engine.rules.scoring, engine.rules.komi) == (scoring, 6.5)

@@ -11,6 +11,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=19, help="initial board size (default 19)")
     parser.add_argument("--rules", default="chinese", help="rules preset: chinese, japanese, tromp-taylor, aga")
     parser.add_argument("--komi", type=float, default=None, help="komi (default: the preset's)")
+    parser.add_argument("--dead-stones", choices=("benson", "network"), default="benson",
+                        help="final_score's dead stones: Benson's proof only (default), or the network's "
+                             "ownership (loads the default KataGo network on first use)")
+    parser.add_argument("--model", default=None, help="KataGo model file for --dead-stones network")
 
 
 @add_arguments.handler
@@ -19,5 +23,22 @@ def run(args: argparse.Namespace) -> int:
     from tengen.io.gtp import GtpEngine
 
     rules = Rules.from_name(args.rules, args.komi)
-    GtpEngine(size=args.size, rules=rules).run()
+    if args.dead_stones == "network":
+        GtpEngine(size=args.size, rules=rules, dead_stones=_lazy_network_finder(args.model)).run()
+    else:
+        GtpEngine(size=args.size, rules=rules).run()
     return 0
+
+
+def _lazy_network_finder(model):
+    """A network dead-stone finder that loads the network on the first final_score (GTP starts fast)."""
+    loaded = []
+
+    def find(board):
+        if not loaded:
+            from tengen.commands.analyze_cmd import load_evaluator
+            from tengen.eval.katago.final_score import network_dead_stones
+
+            loaded.append(network_dead_stones(load_evaluator(model)))
+        return loaded[0](board)
+    return find

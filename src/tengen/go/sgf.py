@@ -63,6 +63,11 @@ class Game:
     first_player: int = BLACK
 
     @property
+    def names_rules(self) -> bool:
+        """Whether the record states its rules (RU); without it `rules` is the Chinese default."""
+        return self.sgf is not None and self.sgf.get_root().has_property("RU")
+
+    @property
     def moves(self) -> list[tuple[int, Move]]:
         """The main line's moves (colour, point)."""
         return [(e.color, e.point) for e in self.events if e.is_move]

@@ -28,6 +28,7 @@ class GtpError(Exception):
 
 
 MovePolicy = Callable[[Board, int, bool], Optional[tuple[int, int]]]
+DeadStoneFinder = Callable[[Board], list]
 
 
 def _default_policy(board: Board, color: int, cleanup: bool):
@@ -39,9 +40,11 @@ def _default_policy(board: Board, color: int, cleanup: bool):
 class GtpEngine:
     """The state (board, rules, komi, clock) plus one method per command."""
 
-    def __init__(self, size: int = 19, rules: Rules | None = None, policy: MovePolicy = _default_policy):
+    def __init__(self, size: int = 19, rules: Rules | None = None, policy: MovePolicy = _default_policy,
+                 dead_stones: DeadStoneFinder = benson_dead_stones):
         self.rules = rules or Rules.chinese()
         self.policy = policy
+        self.dead_stones = dead_stones  # for final_score / final_status_list: Benson, or a network's ownership
         self.board = Board(size, rules=self.rules)
         self.handicap = 0
         self.time_settings: tuple[int, int, int] | None = None
@@ -268,6 +271,8 @@ class GtpEngine:
                         target = None
                     if target is not None:
                         limit = next((i for i, (_, p) in enumerate(game.moves) if p == target), None)
+            if not game.names_rules:  # the file states no rules: the engine's own rules, the file's komi
+                game.rules = self.rules.with_komi(game.rules.komi)
             board = game.board_at(limit, strict=False)
         except (SgfError, OSError):
             raise GtpError("cannot load file") from None
@@ -278,7 +283,7 @@ class GtpEngine:
 
     # ------------------------------------------------------------ scoring
     def _dead(self):
-        return benson_dead_stones(self.board)
+        return self.dead_stones(self.board)
 
     def cmd_final_score(self, args):
         """The score under the current rules (area or territory) with the dead stones we can determine."""

@@ -9,6 +9,7 @@ ownership is below `seki` in size.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -143,3 +144,12 @@ def score_game(boards, evaluator, handicaps=None, dead: float = 0.5, seki: float
     handicaps = list(handicaps) if handicaps is not None else [0] * len(boards)
     evals = evaluator.evaluate([position_before_passes(b) for b in boards])
     return [score_final_position(b, e.ownership, dead, seki, h) for b, e, h in zip(boards, evals, handicaps)]
+
+
+def network_dead_stones(evaluator, dead: float = 0.5) -> Callable[[object], list[Point]]:
+    """A dead-stone finder for GTP's final_score / final_status_list: the stones the evaluator's ownership
+    of the position before the closing passes gives to the other colour by more than `dead`."""
+    def find(board) -> list[Point]:
+        ownership = evaluator.evaluate([position_before_passes(board)])[0].ownership
+        return dead_stones(board, ownership, dead)
+    return find
