@@ -45,3 +45,26 @@ def test_malformed_sgf_is_a_clean_error(tmp_path, capsys):
     assert main(["show", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"tengen: error: {bad}") and err.count("\n") == 1
+
+
+# A sealed 9x9 local diagram (dev-set shape P08): walls on the D and E files, the region marked SQ[].
+DIAGRAM = ("(;GM[1]FF[4]SZ[9]KM[0]RU[Chinese]PL[B]"
+           "AB[ai][ah][ab][bh][bb][ba][ch][cb][dh][dg][df][de][dd][dc][db][da]"
+           "AW[bi][ci][di][eh][eg][ef][ee][ed][ec][eb][ea][fb][gb][ga][hb][ib][ia]"
+           "SQ[ai][ah][bi][bh][ci][ch][di][ei][fi])")
+
+
+def test_analyze_writes_table_json_sgf_and_plots(tmp_path, capsys):
+    import json
+
+    src = tmp_path / "diagram.sgf"
+    src.write_text(DIAGRAM)
+    out_json, out_sgf, plots = tmp_path / "a.json", tmp_path / "a.sgf", tmp_path / "plots"
+    assert main(["analyze", str(src), "--predictor", "exhaustive", "--json", str(out_json), "--sgf", str(out_sgf),
+                 "--plots", str(plots), "--no-progress"]) == 0
+    table = capsys.readouterr().out
+    assert "recommended for Black" in table
+    report = json.loads(out_json.read_text())
+    assert [r["temperature"] for r in report["regions"]] == [4]
+    assert "C[" in out_sgf.read_text() and src.read_text() == DIAGRAM  # the input is left as it was
+    assert sorted(p.suffix for p in plots.iterdir()) == [".png"]

@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(settled leaves of sealed regions and local diagrams)")
     parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
     parser.add_argument("--json", metavar="OUT", help="write the full analysis (trees included) as JSON")
-    parser.add_argument("--sgf", metavar="OUT", help="write the game back with the analysis as comments and variations")
+    parser.add_argument("--sgf", metavar="OUT", dest="sgf_out",
+                        help="write the game back with the analysis as comments and variations")
     parser.add_argument("--plots", metavar="DIR", help="write one thermograph PNG per region")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -78,11 +79,11 @@ def run(args: argparse.Namespace) -> int:
     print(text_report(analysis))
     if args.json:
         write_json_atomic(json_report(analysis), args.json)
-    if args.sgf:
+    if args.sgf_out:
         from tengen.go.sgf import write_game
 
         annotate_sgf(game, node, analysis)
-        write_game(game, args.sgf)
+        write_game(game, args.sgf_out)
     if args.plots:
         write_plots(analysis, args.plots)
     return 0
