@@ -1,7 +1,7 @@
 """Cost of the endgame analyzer (kata predictor, default network, CPU): regions found, network
 evaluations and wall seconds per region and per position, for the bundled example and N late-game
 positions (move ~ 80 % of the game) of scored 19x19 games from ../shared/data/games.
-Usage: python bench/endgame_cost.py [--games 10] [--seed 1]
+Usage: python bench/endgame_cost.py [--games 10] [--seed 1] [--threads 1] [--max-nodes N] [--max-total-nodes N]
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from tengen.endgame.analysis import analyze
+from tengen.endgame.tree import GrowthConfig
 from tengen.go.sgf import SgfError, load_game, load_game_bytes
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,12 +39,16 @@ def sample_games(n: int, seed: int) -> list[tuple[str, bytes]]:
     return out
 
 
-def measure(label: str, board, evaluator) -> tuple[int, int, float]:
+def measure(label: str, board, evaluator, growth: GrowthConfig) -> tuple[int, int, float]:
     start = time.perf_counter()
-    analysis = analyze(board, evaluator)
+    analysis = analyze(board, evaluator, growth=growth)
     seconds = time.perf_counter() - start
-    per_region = ", ".join(f"{len(r.region)}pt/{r.evaluations}ev/{r.seconds:.1f}s" for r in analysis.regions)
-    print(f"{label}: {len(analysis.regions)} regions, {analysis.evaluations} evaluations, {seconds:.1f} s  [{per_region}]")
+    cut = sum(1 for r in analysis.regions if r.tree is not None and r.tree.budget_exhausted)
+    per_region = ", ".join(f"{len(r.region)}pt/{r.evaluations}ev/{r.seconds:.1f}s"
+                           + ("*" if r.tree is not None and r.tree.budget_exhausted else "") for r in analysis.regions)
+    nodes = sum(r.tree.nodes for r in analysis.regions if r.tree is not None)
+    print(f"{label}: {len(analysis.regions)} regions, {nodes} nodes, {analysis.evaluations} evaluations, {seconds:.1f} s, "
+          f"{cut} trees cut by a budget  [{per_region}]")
     return len(analysis.regions), analysis.evaluations, seconds
 
 
@@ -51,14 +56,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    parser.add_argument("--max-nodes", type=int, default=GrowthConfig.max_nodes, help="node budget per tree")
+    parser.add_argument("--max-total-nodes", type=int, default=GrowthConfig.max_total_nodes,
+                        help="node budget shared by a position's trees (0: none)")
     args = parser.parse_args()
     from tengen.eval.katago.evaluator import KataGoEvaluator
 
-    evaluator = KataGoEvaluator()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch threads {__import__('torch').get_num_threads()}")
+    evaluator = KataGoEvaluator(threads=args.threads)
+    growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch threads {__import__('torch').get_num_threads()}; "
+          f"budgets: {growth.max_nodes} nodes per tree, {growth.max_total_nodes} per position ('*': tree cut by a budget)")
     totals = []
     example = load_game(REPO / "src" / "tengen" / "data" / "example.sgf")
-    totals.append(measure("example (move 170)", example.board_at(170), evaluator))
+    totals.append(measure("example (move 170)", example.board_at(170), evaluator, growth))
     if not GAMES.exists():
         print(f"game archives not found under {GAMES}; example only")
     else:
@@ -70,7 +81,7 @@ def main() -> int:
             except SgfError as exc:
                 print(f"{name}: skipped ({exc})")
                 continue
-            totals.append(measure(f"{name} (move {move})", board, evaluator))
+            totals.append(measure(f"{name} (move {move})", board, evaluator, growth))
     n = len(totals)
     regions = sum(t[0] for t in totals)
     evals = sum(t[1] for t in totals)

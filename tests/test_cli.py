@@ -31,6 +31,7 @@ def test_score_with_network_dead_stones_matches_the_record(capsys):
     (["show", "missing.sgf"], "missing.sgf: No such file or directory"),
     (["show", EXAMPLE, "--move", "999"], "move 999 is out of range"),
     (["analyze", EXAMPLE, "--predictor", "exhaustive"], "needs a region"),
+    (["analyze", EXAMPLE, "--max-total-nodes", "-1"], "at least 0"),
     (["analyze", EXAMPLE, "--predictor", "oracle", "--region", "Z99", "--leaves", "exact"], "off the 19x19 board"),
 ])
 def test_bad_input_gives_one_line_and_exit_2(capsys, argv, message):

@@ -18,6 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=float, default=0.9, help="|ownership| below this is undecided (default 0.9)")
     parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
     parser.add_argument("--max-nodes", type=int, default=300, help="node budget per local tree")
+    parser.add_argument("--max-total-nodes", type=int, default=400,
+                        help="node budget shared by all trees of the position (0: no shared cap)")
     parser.add_argument("--missing", choices=["probe", "threat"], default="probe",
                         help="when a colour is missing below the root: probe its best move, or a ±inf threat leaf")
     parser.add_argument("--leaves", choices=["network", "exact"], default="network",
@@ -51,11 +53,14 @@ def run(args: argparse.Namespace) -> int:
             region_points = marked
     if args.predictor == "exhaustive" and region_points is None:
         raise CliError("--predictor exhaustive needs a region (--region or SQ[] markup on the node)")
+    if args.max_nodes < 1 or args.max_total_nodes < 0:
+        raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
     evaluator = None
     needs_network = args.predictor == "kata" or region_points is None or (args.predictor in ("oracle", "net") and args.leaves == "network")
     if needs_network:
         evaluator = load_evaluator(args.model, progress=not args.no_progress)
-    growth = GrowthConfig(max_nodes=args.max_nodes, missing_colour=args.missing)
+    growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
+                          missing_colour=args.missing)
     bar = None
     progress = None
     if not args.no_progress and sys.stderr.isatty():

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
 from tengen.endgame import cgt_bridge
+from tengen.endgame.evalcache import cached
 from tengen.endgame.leaves import score_leaves_exactly, score_leaves_with_evaluator
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
-from tengen.endgame.regions import (DEFAULT_THRESHOLD, Region, find_regions, region_from_points, sure_territory,
-                                    unsure_walls)
-from tengen.endgame.tree import GrowthConfig, LocalTree, grow_tree
+from tengen.endgame.regions import (DEFAULT_HOT_SWING, DEFAULT_THRESHOLD, Region, agreed_ownership, find_regions,
+                                    ownership_swing, region_from_points, split_hot_spots, sure_territory, unsure_walls)
+from tengen.endgame.tree import GrowthConfig, LocalTree, grow_trees
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point, to_gtp
@@ -60,7 +61,7 @@ class RegionResult:
 class Analysis:
     board: Board
     regions: list[RegionResult]
-    ownership: Optional[np.ndarray]
+    ownership: Optional[np.ndarray]  # what Black-first and White-first agree on (see regions.agreed_ownership)
     sure_count: float
     recommended: Optional[tuple[int, Move]] = None
     recommended_reason: str = ""
@@ -82,47 +83,56 @@ ProgressCallback = Callable[[str, int, int], None]
 def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Point]] = None,
             predictor: str | LocalMovePredictor = "kata", threshold: float = DEFAULT_THRESHOLD, margin: int = 0,
             growth: GrowthConfig | None = None, oracle_node=None, leaf_scoring: str = "evaluator",
-            progress: ProgressCallback | None = None) -> Analysis:
+            progress: ProgressCallback | None = None, hot_swing: float = DEFAULT_HOT_SWING) -> Analysis:
     """Analyse the endgame of `board`. `evaluator` is needed for ownership (decomposition and leaf scores)
-    unless a region is given and leaves are scored exactly."""
+    unless a region is given and leaves are scored exactly. Regions holding several hot spots are split
+    (`hot_swing` 0 or less keeps them whole)."""
     start = time.perf_counter()
-    evaluations = 0
-    ownership = None
+    evaluator = cached(evaluator)
+    ownership = swing = None
     if evaluator is not None:
-        ev = evaluator.evaluate([board])[0]
-        ownership = np.asarray(ev.ownership, dtype=float)
-        evaluations += 1
+        first, second = root_ownerships(board, evaluator)
+        ownership, swing = agreed_ownership(first, second), ownership_swing(first, second)
     if region_points is not None:
         regions = [region_from_points(region_points, ownership, threshold)]
     elif ownership is not None:
         regions = find_regions(ownership, threshold, margin)
+        if hot_swing > 0:
+            regions = split_hot_spots(regions, swing, hot_swing)
     else:
         raise ValueError("no evaluator and no region: nothing to decompose the board with")
     sure = sure_territory(ownership, regions, threshold) if ownership is not None else 0.0
-
-    results = []
-    for i, region in enumerate(regions):
-        if progress:
-            progress("region", i, len(regions))
-        t0 = time.perf_counter()
-        result = analyze_region(board, region, evaluator, predictor=predictor, growth=growth,
-                                oracle_node=oracle_node, leaf_scoring=leaf_scoring)
-        result.seconds = time.perf_counter() - t0
-        evaluations += result.evaluations
-        if ownership is not None and region.source == "mask" and leaf_scoring != "exact":
-            weak = unsure_walls(region, board.array(), ownership, threshold)
-            if weak:
-                result.notes.append("the evaluator is unsure the walls live (" +
-                                    " ".join(to_gtp(p, board.height) for p in weak[:8]) +
-                                    "): leaf counts from its ownership may be wrong; try --leaves exact")
-        results.append(result)
-    if progress:
-        progress("region", len(regions), len(regions))
-    analysis = Analysis(board, results, ownership, sure, evaluations=evaluations,
+    results = analyze_regions(board, regions, evaluator, predictor=predictor, growth=growth,
+                              oracle_node=oracle_node, leaf_scoring=leaf_scoring, progress=progress)
+    for result in results:
+        _note_unsure_walls(result, board, ownership, threshold, leaf_scoring)
+    analysis = Analysis(board, results, ownership, sure,
+                        evaluations=evaluator.evaluations if evaluator is not None else 0,
                         predictor=predictor if isinstance(predictor, str) else predictor.name)
     analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
     analysis.seconds = time.perf_counter() - start
     return analysis
+
+
+def _note_unsure_walls(result: RegionResult, board: Board, ownership, threshold: float, leaf_scoring: str) -> None:
+    region = result.region
+    if ownership is not None and region.source == "mask" and leaf_scoring != "exact":
+        weak = unsure_walls(region, board.array(), ownership, threshold)
+        if weak:
+            result.notes.append("the evaluator is unsure the walls live (" +
+                                " ".join(to_gtp(p, board.height) for p in weak[:8]) +
+                                "): leaf counts from its ownership may be wrong; try --leaves exact")
+
+
+def root_ownerships(board: Board, evaluator) -> tuple[np.ndarray, np.ndarray]:
+    """The evaluator's ownership with Black to move and with White to move (one batch)."""
+    boards = []
+    for color in (BLACK, WHITE):
+        b = board.copy()
+        b.to_play = color
+        boards.append(b)
+    first, second = evaluator.evaluate(boards)
+    return np.asarray(first.ownership, dtype=float), np.asarray(second.ownership, dtype=float)
 
 
 def make_predictor(name: str, evaluator, board: Board, oracle_node=None) -> LocalMovePredictor:
@@ -147,19 +157,57 @@ def make_predictor(name: str, evaluator, board: Board, oracle_node=None) -> Loca
 def analyze_region(board: Board, region: Region, evaluator=None, *, predictor: str | LocalMovePredictor = "kata",
                    growth: GrowthConfig | None = None, oracle_node=None, leaf_scoring: str = "evaluator") -> RegionResult:
     """One region: grow (or solve) its local game and read off count, temperature, type and best moves."""
-    result = RegionResult(region)
+    return analyze_regions(board, [region], evaluator, predictor=predictor, growth=growth,
+                           oracle_node=oracle_node, leaf_scoring=leaf_scoring)[0]
+
+
+def analyze_regions(board: Board, regions: Sequence[Region], evaluator=None, *,
+                    predictor: str | LocalMovePredictor = "kata", growth: GrowthConfig | None = None,
+                    oracle_node=None, leaf_scoring: str = "evaluator",
+                    progress: ProgressCallback | None = None) -> list[RegionResult]:
+    """Every region's local game. The trees grow together, one predictor batch per level for all regions;
+    each region is charged its own network evaluations, and the wall time in proportion to them."""
     if predictor == "exhaustive":
-        return cgt_bridge.solve_exhaustively(board, region, result)
+        return [_solve_exhaustively(board, region, progress, i, len(regions)) for i, region in enumerate(regions)]
+    start = time.perf_counter()
+    evaluator = cached(evaluator)
     pred = make_predictor(predictor, evaluator, board, oracle_node) if isinstance(predictor, str) else predictor
-    tree = grow_tree(board, region, pred, growth)
-    result.tree = tree
-    result.evaluations += getattr(pred, "evaluations", 0)
-    if tree.budget_exhausted:
-        result.notes.append(f"budget exhausted: tree cut at {tree.nodes} nodes")
+    trees = grow_trees(board, regions, pred, growth, progress=progress)
+    by_region = getattr(pred, "evaluations_by_region", {})
+    results = []
+    for i, (region, tree) in enumerate(zip(regions, trees)):
+        if progress:
+            progress("region", i, len(regions))
+        result = RegionResult(region, tree=tree, evaluations=by_region.get(region.id, 0))
+        if tree.budget_exhausted:
+            result.notes.append(f"budget exhausted: tree cut at {tree.nodes} nodes")
+        result.evaluations += _score_leaves(tree, region, evaluator, leaf_scoring)
+        cgt_bridge.fill_from_tree(result, tree, board.height)
+        results.append(result)
+    if progress:
+        progress("region", len(regions), len(regions))
+    _share_seconds(results, time.perf_counter() - start)
+    return results
+
+
+def _score_leaves(tree: LocalTree, region: Region, evaluator, leaf_scoring: str) -> int:
     leaves = tree.leaves()
     if leaf_scoring == "exact" or evaluator is None:
-        score_leaves_exactly(leaves, region)
-    else:
-        result.evaluations += score_leaves_with_evaluator(leaves, region, evaluator)
-    cgt_bridge.fill_from_tree(result, tree, board.height)
+        return score_leaves_exactly(leaves, region)
+    return score_leaves_with_evaluator(leaves, region, evaluator)
+
+
+def _share_seconds(results: list[RegionResult], seconds: float) -> None:
+    """Trees grown together share their batches: each region gets the time in proportion to its evaluations."""
+    total = sum(r.evaluations for r in results)
+    for r in results:
+        r.seconds = seconds * (r.evaluations / total if total else 1 / len(results))
+
+
+def _solve_exhaustively(board: Board, region: Region, progress, i: int, n: int) -> RegionResult:
+    if progress:
+        progress("region", i, n)
+    t0 = time.perf_counter()
+    result = cgt_bridge.solve_exhaustively(board, region, RegionResult(region))
+    result.seconds = time.perf_counter() - t0
     return result

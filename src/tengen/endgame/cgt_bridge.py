@@ -22,11 +22,12 @@ def _fraction(x: float) -> Fraction:
     return Fraction(x).limit_denominator(1000)
 
 
-def to_variation(node: LocalNode, index: dict[int, Variation] | None = None) -> Variation:
-    """The CGT variation of a local tree node (leaves: counts; threats: ±inf; ko retakes: phantoms)."""
+def to_variation(node: LocalNode, index: dict[int, Variation] | None = None, ko: bool = True) -> Variation:
+    """The CGT variation of a local tree node (leaves: counts; threats: ±inf; ko retakes: phantoms).
+    With `ko` False, banned retakes are left out and a node left without moves counts as a leaf."""
     if node.kind == "threat":
         var = Variation.leaf("+inf" if node.threat == BLACK else "-inf")
-    elif node.kind in ("leaf", "probe"):
+    elif node.kind in ("leaf", "probe") or (not ko and not node.children[BLACK] and not node.children[WHITE]):
         if node.value is None:
             raise ValueError(f"unscored leaf at {node.history}")
         var = Variation.leaf(_fraction(node.value))
@@ -34,8 +35,8 @@ def to_variation(node: LocalNode, index: dict[int, Variation] | None = None) -> 
         var = Variation()
         for color, side in ((BLACK, var.black), (WHITE, var.white)):
             for point, child in node.children[color]:
-                side.append((point if child.kind != "threat" else "threat", to_variation(child, index)))
-        for color, point in node.ko_retakes:
+                side.append((point if child.kind != "threat" else "threat", to_variation(child, index, ko)))
+        for color, point in node.ko_retakes if ko else ():
             (var.black if color == BLACK else var.white).append((point, Variation.ko_retake()))
     if index is not None:
         index[id(node)] = var
@@ -74,12 +75,16 @@ def fill_from_tree(result, tree: LocalTree, height: int) -> None:
     """Mean, temperature, kind, best moves and principal lines of a grown, scored tree."""
     index: dict[int, Variation] = {}
     try:
-        root = to_variation(tree.root, index)
-        ta = analyse_tree(root)
+        ta = analyse_tree(to_variation(tree.root, index))
     except UnsupportedKo as exc:
-        result.kind = "unsupported"
-        result.notes.append(f"unsupported ko: {exc}")
-        return
+        index.clear()
+        try:
+            ta = analyse_tree(to_variation(tree.root, index, ko=False))
+        except (UnsupportedKo, ValueError):
+            result.kind = "unsupported"
+            result.notes.append(f"unsupported ko: {exc}")
+            return
+        result.notes.append(f"ko approximated ({exc}): banned retakes left out")
     result.game = ta.game
     result.kind = ta.kind if ta.kind in KIND_NAMES else "unsupported"
     result.count = None if ta.mean is None or is_infinite(ta.mean) else float(ta.mean)

@@ -1,5 +1,9 @@
 """Leaf scoring: the evaluator's ownership at each leaf, rounded to -1/0/+1 and summed over the region
-(area scoring); `probe` leaves keep the unrounded sum. Every leaf of a tree is evaluated in batches."""
+(area scoring); `probe` leaves keep the unrounded sum. Every leaf of a tree is evaluated in batches.
+
+Only the region's points count. Counting also the changes a line makes just outside the region (or
+anywhere no other region claims) was tried and rejected: kata trees cut by depth and node budgets leave
+threats unanswered, and the stones those threats would capture outside then inflate the counts."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -27,16 +31,18 @@ def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, eva
     """Fill `value` on every leaf/probe node; returns the number of network evaluations made."""
     pending = []
     for leaf in leaves:
-        if leaf.ownership is not None and leaf.kind == "leaf":
+        if leaf.ownership is not None and leaf.kind != "probe":
             leaf.value = float(rounded_count(leaf.ownership, region))
         else:
             pending.append(leaf)
+    made = 0
     for start in range(0, len(pending), batch_size):
         chunk = pending[start:start + batch_size]
         evals = evaluator.evaluate([leaf.board for leaf in chunk])
+        made += sum(getattr(evaluator, "fresh", None) or [True] * len(chunk))
         for leaf, ev in zip(chunk, evals):
-            leaf.value = float(rounded_count(ev.ownership, region) if leaf.kind == "leaf" else unrounded_count(ev.ownership, region))
-    return len(pending)
+            leaf.value = float(unrounded_count(ev.ownership, region) if leaf.kind == "probe" else rounded_count(ev.ownership, region))
+    return made
 
 
 def local_area_count(board, region: Region) -> int:

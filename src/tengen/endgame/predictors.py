@@ -28,6 +28,7 @@ class LocalPrediction:
     no_move: float = 0.0
     ownership: Optional[np.ndarray] = None  # when the predictor evaluated the position anyway
     reason: str = ""
+    ko_retake: dict[int, Point] = field(default_factory=dict)  # colour -> local point simple ko bars it from
 
     def moves(self, color: int) -> dict[Point, float]:
         return self.black if color == BLACK else self.white
@@ -38,11 +39,13 @@ class LocalPrediction:
 
 @dataclass(frozen=True)
 class PredictionRequest:
-    """One node of a local tree: its position, the local moves from the root, the region."""
+    """One node of a local tree: its position, the local moves from the root, the region, and the points
+    of the other regions (their moves belong to their own local games)."""
 
     board: Board
     history: tuple[tuple[int, Move], ...]
     region: Region
+    claimed: frozenset[Point] = field(default=frozenset(), compare=False)
 
 
 class LocalMovePredictor(Protocol):
@@ -54,7 +57,8 @@ class LocalMovePredictor(Protocol):
 
 
 class KataPolicyPredictor:
-    """KataGo's policy evaluated with each colour to move, restricted to the region and its neighbourhood.
+    """KataGo's policy evaluated with each colour to move, restricted to the region and its neighbourhood
+    (less the points of other regions).
 
     Terminal ("no move") when every region point has |ownership| >= threshold or at the depth cap: the
     paper's KataGo baseline.
@@ -68,6 +72,7 @@ class KataPolicyPredictor:
         self.depth_cap = depth_cap
         self.radius = radius
         self.evaluations = 0
+        self.evaluations_by_region: dict[int, int] = {}
 
     def predict(self, requests: Sequence[PredictionRequest]) -> list[LocalPrediction]:
         boards = []
@@ -77,7 +82,7 @@ class KataPolicyPredictor:
                 b.to_play = color
                 boards.append(b)
         evals = self.evaluator.evaluate(boards) if boards else []
-        self.evaluations += len(boards)
+        self._charge(requests, getattr(self.evaluator, "fresh", None) or [True] * len(boards))
         out = []
         for i, req in enumerate(requests):
             e_black, e_white = evals[2 * i], evals[2 * i + 1]
@@ -90,7 +95,10 @@ class KataPolicyPredictor:
                 out.append(pred)
                 continue
             h, w = req.board.height, req.board.width
-            local = req.region.neighbourhood(h, w, self.radius)
+            local = req.region.neighbourhood(h, w, self.radius) - req.claimed
+            ko = req.board.ko
+            if ko is not None and ko[0] in local:
+                pred.ko_retake[ko[1]] = ko[0]  # the policy masks it, but the ko rule must see the retake
             for color, ev, target in ((BLACK, e_black, pred.black), (WHITE, e_white, pred.white)):
                 policy = np.asarray(ev.policy)
                 for p in local:
@@ -98,6 +106,13 @@ class KataPolicyPredictor:
                         target[p] = float(policy[p])
             out.append(pred)
         return out
+
+    def _charge(self, requests: Sequence[PredictionRequest], fresh: Sequence[bool]) -> None:
+        """Count the network evaluations made (cache hits are free), in total and per region id."""
+        for i, req in enumerate(requests):
+            made = int(fresh[2 * i]) + int(fresh[2 * i + 1])
+            self.evaluations += made
+            self.evaluations_by_region[req.region.id] = self.evaluations_by_region.get(req.region.id, 0) + made
 
 
 class OraclePredictor:

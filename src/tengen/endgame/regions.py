@@ -15,6 +15,7 @@ from tengen.go.coords import Point, neighbours
 from tengen.go.grid import components
 
 DEFAULT_THRESHOLD = 0.9
+DEFAULT_HOT_SWING = 0.4  # a point is hot when who moves first changes its ownership by this much
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,17 @@ class Region:
         return sorted(self.points)
 
 
+def agreed_ownership(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Ownership that holds whoever moves next: the weaker of two same-sign values, 0 where they disagree.
+
+    `first` and `second` are the evaluator's ownership with Black and with White to move. A point the
+    side to move would simply take (a hot point) looks owned in either map alone; only the agreement of
+    both shows it as undecided, which is what a region of the local game must contain."""
+    a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    weaker = np.where(np.abs(a) < np.abs(b), a, b)
+    return np.where(np.sign(a) == np.sign(b), weaker, 0.0)
+
+
 def undecided_mask(ownership: np.ndarray, threshold: float = DEFAULT_THRESHOLD) -> np.ndarray:
     """Points with -threshold < ownership < threshold."""
     return np.abs(np.asarray(ownership, dtype=float)) < threshold
@@ -82,6 +94,73 @@ def find_regions(ownership: np.ndarray, threshold: float = DEFAULT_THRESHOLD, ma
         notes = () if len(comp) >= min_size else (f"smaller than {min_size} points",)
         regions.append(Region(i, frozenset(comp), "ownership", notes))
     return regions
+
+
+def ownership_swing(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """How much each point's ownership depends on who moves first (Black-first minus White-first, absolute)."""
+    return np.abs(np.asarray(first, dtype=float) - np.asarray(second, dtype=float))
+
+
+def split_hot_spots(regions: Iterable[Region], swing: np.ndarray, hot: float = DEFAULT_HOT_SWING) -> list[Region]:
+    """Split each region that holds several separate hot spots into one region per spot.
+
+    Undecided points whose owner does not depend on who moves (a corner the network is merely unsure of)
+    can join two fights into one component; its local game is then a sum, whose tree grows as the product
+    of the parts and whose move choice lets one fight's moves crowd out the other's replies. Hot points
+    (swing >= `hot`) within two steps of each other form one spot; every other point joins the nearest spot
+    (ties to the hotter one). A region with at most one spot is kept whole. Ids are renumbered."""
+    out: list[Region] = []
+    for region in regions:
+        parts = _hot_spot_parts(region, swing, hot)
+        notes = region.notes + (("split from a region with several hot spots",) if len(parts) > 1 else ())
+        for part in parts:
+            out.append(Region(len(out), part, region.source, notes if len(parts) > 1 else region.notes))
+    return out
+
+
+def _hot_spot_parts(region: Region, swing: np.ndarray, hot: float) -> list[frozenset[Point]]:
+    h, w = swing.shape
+    hot_points = [p for p in sorted(region.points) if swing[p] >= hot]
+    spots: list[set[Point]] = []
+    for p in hot_points:  # join p to every spot with a hot point within two steps (inside the region)
+        near = _within(p, 2, region.points, h, w)
+        touching = [s for s in spots if s & near]
+        merged = {p}.union(*touching)
+        spots = [s for s in spots if not any(s is t for t in touching)] + [merged]
+    if len(spots) <= 1:
+        return [region.points]
+    spots.sort(key=lambda s: (-sum(float(swing[p]) for p in s), min(s)))
+    return _nearest_spot(region.points, [frozenset(s) for s in spots], h, w)
+
+
+def _within(point: Point, steps: int, points: frozenset[Point], h: int, w: int) -> set[Point]:
+    """Points of `points` reachable from `point` in at most `steps` steps through `points`."""
+    seen, frontier = {point}, [point]
+    for _ in range(steps):
+        frontier = [n for p in frontier for n in neighbours(p, h, w) if n in points and n not in seen]
+        seen.update(frontier)
+    return seen
+
+
+def _nearest_spot(points: frozenset[Point], spots: list[frozenset[Point]], h: int, w: int) -> list[frozenset[Point]]:
+    """Breadth-first growth of every spot inside `points`, one step at a time; earlier spots win ties."""
+    owner = {p: i for i, spot in enumerate(spots) for p in spot}
+    frontiers = [sorted(spot) for spot in spots]
+    while any(frontiers):
+        grown = []
+        for i, frontier in enumerate(frontiers):
+            nxt = []
+            for p in frontier:
+                for n in neighbours(p, h, w):
+                    if n in points and n not in owner:
+                        owner[n] = i
+                        nxt.append(n)
+            grown.append(nxt)
+        frontiers = grown
+    parts = [set() for _ in spots]
+    for p in points:
+        parts[owner.get(p, 0)].add(p)
+    return [frozenset(part) for part in parts]
 
 
 def region_from_points(points: Iterable[Point], ownership: Optional[np.ndarray] = None,

@@ -10,7 +10,7 @@ Nodes are expanded level by level so a network predictor evaluates each level in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -29,7 +29,8 @@ class GrowthConfig:
     one_colour_share: float = 0.85
     move_fraction: float = 0.30
     max_depth: int = 12
-    max_nodes: int = 300
+    max_nodes: int = 300  # per tree
+    max_total_nodes: Optional[int] = 400  # shared by the trees of one position grown together (None: no cap)
     missing_colour: str = "probe"  # "probe" (evaluate best move, unrounded) or "threat" (±inf)
 
     def __post_init__(self) -> None:
@@ -75,7 +76,10 @@ class LocalTree:
     predictor: str = ""
 
     def leaves(self) -> list[LocalNode]:
-        return [n for n in self.root.walk() if n.kind in ("leaf", "probe")]
+        """Nodes that need a count: leaves, probes, and inner nodes whose only options are banned ko
+        retakes (their count is what the CGT bridge falls back on when the ko rule cannot value the ko)."""
+        return [n for n in self.root.walk() if n.kind in ("leaf", "probe")
+                or (n.kind == "inner" and n.ko_retakes and not n.children[BLACK] and not n.children[WHITE])]
 
 
 def select_moves(moves: dict[Point, float], fraction: float) -> list[Point]:
@@ -114,47 +118,116 @@ def _child(node: LocalNode, color: int, point: Point) -> tuple[Optional[LocalNod
 def grow_tree(board: Board, region: Region, predictor: LocalMovePredictor,
               config: GrowthConfig | None = None) -> LocalTree:
     """Grow the local tree of `region` from `board` (which is not modified)."""
+    return grow_trees(board, [region], predictor, config)[0]
+
+
+def grow_trees(board: Board, regions: Sequence[Region], predictor: LocalMovePredictor,
+               config: GrowthConfig | None = None,
+               progress: Optional[Callable[[str, int, int], None]] = None) -> list[LocalTree]:
+    """Grow the local trees of several regions together, level by level, so that a network predictor
+    evaluates one batch per level for all regions at once. Each level is expanded one node per tree in
+    turn, so a shared node budget that runs out mid-level cuts every tree alike."""
     config = config or GrowthConfig()
-    root = LocalNode(board=board.copy())
-    nodes, exhausted = 1, False
-    frontier = [root]
-    while frontier:
-        preds = predictor.predict([PredictionRequest(n.board, n.history, region) for n in frontier])
-        next_frontier: list[LocalNode] = []
-        for node, pred in zip(frontier, preds):
-            is_root = node.depth == 0
-            if not is_root and (pred.no_move > config.leaf_no_move or node.depth >= config.max_depth):
-                node.kind, node.reason = "leaf", pred.reason or ("depth cap" if node.depth >= config.max_depth else "no move")
-                node.ownership = pred.ownership
+    budget = _Budget(config.max_total_nodes)
+    growers = [_Grower(board, region, config, budget, _points_of_others(region, regions)) for region in regions]
+    for depth in range(config.max_depth + 2):
+        active = [g for g in growers if g.frontier]
+        if not active:
+            break
+        if progress:
+            progress("level", depth, config.max_depth + 1)
+        requests = [PredictionRequest(n.board, n.history, g.region, g.claimed) for g in active for n in g.frontier]
+        preds = iter(predictor.predict(requests))
+        per_grower = [[next(preds) for _ in g.frontier] for g in active]
+        for i in range(max(len(g.frontier) for g in active)):
+            for g, level_preds in zip(active, per_grower):
+                if i < len(g.frontier):
+                    g.expand_node(g.frontier[i], level_preds[i])
+        for g in active:
+            g.advance()
+    name = getattr(predictor, "name", "")
+    return [LocalTree(g.root, g.region, g.nodes, g.exhausted, name) for g in growers]
+
+
+def _points_of_others(region: Region, regions: Sequence[Region]) -> frozenset[Point]:
+    return frozenset(p for other in regions if other is not region for p in other.points)
+
+
+class _Budget:
+    """Nodes left to the trees of one position (None: unlimited)."""
+
+    def __init__(self, total: Optional[int]):
+        self.left = total
+
+    def available(self) -> bool:
+        return self.left is None or self.left > 0
+
+    def spend(self, n: int = 1) -> None:
+        if self.left is not None:
+            self.left -= n
+
+
+class _Grower:
+    """The growth state of one local tree: its root, the frontier of nodes to expand next, the budget."""
+
+    def __init__(self, board: Board, region: Region, config: GrowthConfig, budget: Optional[_Budget] = None,
+                 claimed: frozenset[Point] = frozenset()):
+        self.region = region
+        self.config = config
+        self.budget = budget or _Budget(None)
+        self.claimed = claimed  # points of the other regions: their moves are not this tree's
+        self.root = LocalNode(board=board.copy())
+        self.nodes, self.exhausted = 1, False
+        self.frontier = [self.root]
+        self._next: list[LocalNode] = []
+
+    def expand_node(self, node: LocalNode, pred: LocalPrediction) -> None:
+        """Make `node` a leaf or give it children (which join the next level)."""
+        config = self.config
+        is_root = node.depth == 0
+        node.ownership = pred.ownership
+        if not is_root and (pred.no_move > config.leaf_no_move or node.depth >= config.max_depth):
+            node.kind, node.reason = "leaf", pred.reason or ("depth cap" if node.depth >= config.max_depth else "no move")
+            return
+        colours = colours_to_expand(pred, is_root, config.one_colour_share)
+        cut = False
+        for color in (BLACK, WHITE):
+            if not is_root and color in pred.ko_retake:
+                node.ko_retakes.append((color, pred.ko_retake[color]))  # the banned side's one local option
+            elif color in colours:
+                cut |= self._add_moves(node, color, pred)
+            elif not is_root:
+                added = _add_missing(node, color, pred, config)
+                self.nodes += added
+                self.budget.spend(added)
+        if not node.children[BLACK] and not node.children[WHITE] and not node.ko_retakes:
+            node.kind, node.reason = "leaf", "node budget" if cut else "no legal local move"
+
+    def advance(self) -> None:
+        """The children made at this level become the frontier."""
+        self.frontier, self._next = self._next, []
+
+    def _add_moves(self, node: LocalNode, color: int, pred: LocalPrediction) -> bool:
+        """Add `color`'s selected moves as children; True when the budget cut some."""
+        for point in select_moves(pred.moves(color), self.config.move_fraction):
+            if self.nodes >= self.config.max_nodes or not self.budget.available():
+                self.exhausted = True
+                return True
+            child, illegal = _child(node, color, point)
+            if child is None:
+                if illegal in ("ko", "superko"):
+                    node.ko_retakes.append((color, point))
                 continue
-            colours = colours_to_expand(pred, is_root, config.one_colour_share)
-            for color in colours:
-                for point in select_moves(pred.moves(color), config.move_fraction):
-                    if nodes >= config.max_nodes:
-                        exhausted = True
-                        break
-                    child, illegal = _child(node, color, point)
-                    if child is None:
-                        if illegal in ("ko", "superko"):
-                            node.ko_retakes.append((color, point))
-                        continue
-                    node.children[color].append((point, child))
-                    next_frontier.append(child)
-                    nodes += 1
-            if not is_root:
-                for missing in (BLACK, WHITE):
-                    if missing in colours:
-                        continue
-                    nodes += _add_missing(node, missing, pred, config)
-            if not node.children[BLACK] and not node.children[WHITE] and not node.ko_retakes:
-                node.kind, node.reason = "leaf", "no legal local move"
-                node.ownership = pred.ownership
-        frontier = next_frontier
-    return LocalTree(root, region, nodes, exhausted, getattr(predictor, "name", ""))
+            node.children[color].append((point, child))
+            self._next.append(child)
+            self.nodes += 1
+            self.budget.spend()
+        return False
 
 
 def _add_missing(node: LocalNode, color: int, pred: LocalPrediction, config: GrowthConfig) -> int:
-    """Give the colour the predictor left out one option: a probe of its best move, or a threat leaf."""
+    """Give the colour the predictor left out one option: a probe of its best legal move, or a threat leaf.
+    A probe needs a legal local move; a colour without one simply has no local option."""
     if config.missing_colour == "probe":
         for point in select_moves(pred.moves(color), 1.0):
             child, _ = _child(node, color, point)
@@ -162,6 +235,7 @@ def _add_missing(node: LocalNode, color: int, pred: LocalPrediction, config: Gro
                 child.kind, child.reason = "probe", "best move of the colour that tenukis, evaluated one ply deep"
                 node.children[color].append((point, child))
                 return 1
+        return 0
     node.children[color].append(((-1, -1), LocalNode(history=node.history, kind="threat", threat=color,
                                                      reason="threat: the colour that just moved gains by moving again")))
     return 1

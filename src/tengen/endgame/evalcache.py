@@ -1,0 +1,71 @@
+"""An evaluation cache for the analyzer: one network evaluation per position and colour to move.
+
+The analyzer asks for the same positions many times: the root with each colour to move (the decomposition
+and then every region's tree), the same local position reached by transposed move orders, a probe that is
+also a node of another line. Positions are keyed by their stones, the colour to move, the ko point and the
+rules, not by the move history: KataGo's inputs also hold the last moves, and two move orders to one
+position give slightly different outputs; a local tree treats them as one position anyway.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Hashable, Sequence
+
+from tengen.go.board import Board
+
+
+def position_key(board: Board) -> Hashable:
+    """Stones, colour to move, ko point, komi, rules and size: what the cache treats as one position."""
+    return (board.hash, board.to_play, board.ko, board.rules, board.height, board.width)
+
+
+class CachedEvaluator:
+    """Wraps an evaluator; `evaluate` runs the network only on positions not seen before (one batch).
+
+    `evaluations` counts the network evaluations made, `hits` the answers served from the cache, and
+    `fresh` flags, for the last call, which boards needed the network (to charge each region its own)."""
+
+    def __init__(self, evaluator, capacity: int = 50_000):
+        self.evaluator = evaluator
+        self.capacity = capacity
+        self._cache: OrderedDict = OrderedDict()
+        self.evaluations = 0
+        self.hits = 0
+        self.fresh: list[bool] = []
+
+    def evaluate(self, boards: Sequence[Board]) -> list:
+        """Evaluations for `boards`, in order; duplicates within the batch are evaluated once."""
+        keys = [position_key(b) for b in boards]
+        missing: dict[Hashable, Board] = {}
+        for key, board in zip(keys, boards):
+            if key not in self._cache and key not in missing:
+                missing[key] = board
+        found = {key: self._lookup(key) for key in set(keys) if key not in missing}
+        if missing:
+            for key, ev in zip(missing, self.evaluator.evaluate(list(missing.values()))):
+                found[key] = ev
+                self._store(key, ev)
+            self.evaluations += len(missing)
+        self.hits += len(boards) - len(missing)
+        seen: set = set()
+        self.fresh = []
+        for key in keys:
+            self.fresh.append(key in missing and key not in seen)
+            seen.add(key)
+        return [found[key] for key in keys]
+
+    def _store(self, key: Hashable, ev) -> None:
+        self._cache[key] = ev
+        if len(self._cache) > self.capacity:
+            self._cache.popitem(last=False)
+
+    def _lookup(self, key: Hashable):
+        self._cache.move_to_end(key)
+        return self._cache[key]
+
+
+def cached(evaluator):
+    """`evaluator` behind a cache (an evaluator that is already cached is returned as it is)."""
+    if evaluator is None or isinstance(evaluator, CachedEvaluator):
+        return evaluator
+    return CachedEvaluator(evaluator)

@@ -1,0 +1,267 @@
+"""The analyzer end to end with a rule-based stand-in for the network: decomposition from both colours'
+ownership, hot-spot splitting, ko retakes from the kata predictor, the evaluation cache, joint growth."""
+from __future__ import annotations
+
+import numpy as np
+
+from tengen.endgame.analysis import analyze
+from tengen.endgame.evalcache import CachedEvaluator
+from tengen.endgame.predictors import KataPolicyPredictor, LocalPrediction, PredictionRequest
+from tengen.endgame.regions import Region, agreed_ownership, find_regions, split_hot_spots
+from tengen.endgame.tree import GrowthConfig, grow_tree
+from tengen.eval.evaluation import Evaluation
+from tengen.go import BLACK, WHITE, Board
+from tengen.go.coords import from_gtp, neighbours
+from tengen.go.diagram import board_from_diagram
+
+
+class ContestedEvaluator:
+    """A stand-in network: stones belong to their colour, an empty point to the one colour it touches,
+    and a contested empty point (touching both colours) to the side to move, which is also where that
+    side's policy goes. So a dame-like point looks owned by whoever is to move, as KataGo's ownership does."""
+
+    def __init__(self):
+        self.rows = 0
+
+    def evaluate(self, boards):
+        self.rows += len(boards)
+        return [self._one(b) for b in boards]
+
+    def _one(self, board: Board) -> Evaluation:
+        grid = board.array()
+        h, w = grid.shape
+        own = grid.astype(np.float32)
+        policy = np.zeros((h, w), dtype=np.float32)
+        for r in range(h):
+            for c in range(w):
+                if grid[r, c]:
+                    continue
+                touching = {int(grid[n]) for n in neighbours((r, c), h, w) if grid[n]}
+                if len(touching) == 1:
+                    own[r, c] = touching.pop()
+                elif board.is_legal(board.to_play, (r, c)):
+                    own[r, c] = board.to_play
+                    policy[r, c] = 1.0
+        total = policy.sum()
+        pass_policy = 1.0 if total == 0 else 0.0
+        if total:
+            policy /= total
+        return Evaluation(to_play=board.to_play, komi=0.0, policy=policy, pass_policy=pass_policy, ownership=own,
+                          score_mean=float(own.sum()), score_stdev=1.0, score_lead=float(own.sum()), win=0.5, loss=0.5)
+
+
+ONE_DAME = """
+    X X O O .
+    X X . O O
+    X X X O O
+    . X X O O
+    X X X O .
+"""
+
+
+def test_a_point_the_side_to_move_would_take_is_a_region_and_the_move():
+    # With one colour to move, the contested point C4 looks owned by that colour; only the agreement of
+    # both colours shows it undecided (the bug: endgame1 recommended moves far from the real fights).
+    for to_play in (BLACK, WHITE):
+        board = board_from_diagram(ONE_DAME)
+        board.to_play = to_play
+        analysis = analyze(board, ContestedEvaluator())
+        assert [sorted(r.region.points) for r in analysis.regions] == [[from_gtp("C4", 5)]]
+        (result,) = analysis.regions
+        assert result.temperature == 1 and result.count == 0 and result.kind == "gote"
+        assert analysis.recommended == (to_play, from_gtp("C4", 5))
+
+
+def test_agreed_ownership_keeps_the_weaker_of_two_same_sign_values():
+    first = np.array([[1.0, 0.95, -0.9, 0.5]])
+    second = np.array([[-1.0, 0.92, -0.97, 0.1]])
+    assert agreed_ownership(first, second).tolist() == [[0.0, 0.92, -0.9, 0.1]]
+
+
+def _maps(rows):
+    """'B' / 'W' settled, '?' lukewarm (-0.8 whoever moves), '!' hot (0 agreed, swing 1.8)."""
+    own = {"B": 1.0, "W": -1.0, "?": -0.8, "!": 0.0}
+    swing = {"B": 0.0, "W": 0.0, "?": 0.1, "!": 1.8}
+    return (np.array([[own[ch] for ch in row] for row in rows]), np.array([[swing[ch] for ch in row] for row in rows]))
+
+
+def test_two_hot_spots_joined_by_quiet_points_become_two_regions():
+    own, swing = _maps(["??!!?",
+                        "!WWW?",
+                        "BBBBB"])  # a fight on the top edge and one on the left, joined through the corner
+    (joined,) = find_regions(own)
+    parts = split_hot_spots([joined], swing)
+    assert [sorted(r.points) for r in parts] == [[(0, 1), (0, 2), (0, 3), (0, 4), (1, 4)], [(0, 0), (1, 0)]]
+    assert [r.id for r in parts] == [0, 1]
+    assert all("split from a region with several hot spots" in r.notes for r in parts)
+
+
+def test_hot_points_two_steps_apart_are_one_spot():
+    own, swing = _maps(["!?!??",
+                        "WWWW?",
+                        "BBBBB"])
+    (joined,) = find_regions(own)
+    assert split_hot_spots([joined], swing) == [joined]
+
+
+def test_one_hot_spot_keeps_the_region_whole():
+    own, swing = _maps(["??!!?",
+                        "?WWW?",
+                        "BBBBB"])
+    (joined,) = find_regions(own)
+    assert split_hot_spots([joined], swing) == [joined]
+
+
+KO = """
+    . . . . .
+    . . . . .
+    . . . . .
+    O . X O .
+    . X O . O
+"""
+
+
+def test_kata_predictor_reports_the_retake_that_ko_bans():
+    board = board_from_diagram(KO)
+    board.play(BLACK, from_gtp("D1", 5))  # captures C1: White may not retake at C1 at once
+    region = Region(0, frozenset({from_gtp("B2", 5), from_gtp("C1", 5), from_gtp("D1", 5)}))  # B2 still open
+    (pred,) = KataPolicyPredictor(ContestedEvaluator()).predict([PredictionRequest(board, ((BLACK, from_gtp("D1", 5)),), region)])
+    assert pred.ko_retake == {WHITE: from_gtp("C1", 5)}
+
+
+class ScriptedPredictor:
+    name = "scripted"
+
+    def __init__(self, script):
+        self.script = script
+
+    def predict(self, requests):
+        return [self.script.get(req.history, LocalPrediction(no_move=1.0)) for req in requests]
+
+
+def test_a_ko_banned_colour_gets_the_retake_not_a_threat():
+    board = board_from_diagram(KO)
+    take = (BLACK, from_gtp("D1", 5))
+    region = Region(0, frozenset({from_gtp("C1", 5), from_gtp("D1", 5)}))
+    script = {
+        (): LocalPrediction(black={take[1]: 1.0}, white={from_gtp("D1", 5): 1.0}),
+        (take,): LocalPrediction(black={from_gtp("C1", 5): 1.0}, ko_retake={WHITE: from_gtp("C1", 5)}),
+    }
+    tree = grow_tree(board, region, ScriptedPredictor(script), GrowthConfig(missing_colour="probe"))
+    after_take = tree.root.children[BLACK][0][1]
+    assert after_take.ko_retakes == [(WHITE, from_gtp("C1", 5))]
+    assert after_take.children[WHITE] == []  # no +-inf threat leaf for the banned side
+
+
+def test_a_missing_colour_without_a_legal_move_has_no_option_when_probing():
+    board = Board(5)
+    region = Region(0, frozenset({(4, 0), (4, 1)}))
+    b1 = (BLACK, (4, 0))
+    script = {(): LocalPrediction(black={(4, 0): 1.0}, white={(4, 1): 1.0}),
+              (b1,): LocalPrediction(black={(4, 1): 1.0})}  # White has no local move after B A1
+    tree = grow_tree(board, region, ScriptedPredictor(script), GrowthConfig(missing_colour="probe"))
+    after = tree.root.children[BLACK][0][1]
+    assert after.children[WHITE] == [] and [p for p, _ in after.children[BLACK]] == [(4, 1)]
+
+
+TWO_CONTESTED = """
+    X X . O O
+    X X . O O
+    X X X O O
+    X X X O O
+    X X X O O
+"""
+
+
+def test_kata_predictor_leaves_other_regions_moves_to_them():
+    board = board_from_diagram(TWO_CONTESTED)
+    c4, c5 = from_gtp("C4", 5), from_gtp("C5", 5)
+    region = Region(0, frozenset({c4}))
+    predictor = KataPolicyPredictor(ContestedEvaluator())
+    (alone,) = predictor.predict([PredictionRequest(board, (), region)])
+    (shared,) = predictor.predict([PredictionRequest(board, (), region, claimed=frozenset({c5}))])
+    assert set(alone.black) == {c4, c5} and set(shared.black) == {c4}
+
+
+def test_cache_evaluates_each_position_and_colour_once():
+    inner = ContestedEvaluator()
+    cache = CachedEvaluator(inner)
+    a, b = board_from_diagram(ONE_DAME), board_from_diagram(ONE_DAME)
+    b.to_play = WHITE
+    cache.evaluate([a, a.copy(), b])
+    assert inner.rows == 2 and cache.fresh == [True, False, True]
+    # the same stones reached by another move order are one position
+    y = Board(5)
+    y.play(BLACK, (0, 0)), y.play(WHITE, (3, 3)), y.play(BLACK, (2, 2))
+    z = Board(5)
+    z.play(BLACK, (2, 2)), z.play(WHITE, (3, 3)), z.play(BLACK, (0, 0))
+    cache.evaluate([y])
+    cache.evaluate([z])
+    assert cache.fresh == [False] and cache.evaluations == 3 and cache.hits == 2
+
+
+TWO_DAME = """
+    X X O O .
+    X X . O O
+    X X X O O
+    X X X X O
+    X X . O O
+"""
+
+
+def test_regions_grow_together_and_each_is_charged_its_own_evaluations():
+    inner = ContestedEvaluator()
+    board = board_from_diagram(TWO_DAME)
+    analysis = analyze(board, inner)
+    assert len(analysis.regions) == 2
+    assert analysis.evaluations == inner.rows
+    # the root (2 colours) once for all; then each region's two children, 2 colours each
+    assert [r.evaluations for r in analysis.regions] == [4, 4] and inner.rows == 2 + 8
+
+
+def test_a_ko_the_ko_rule_cannot_value_falls_back_to_leaving_the_retake_out():
+    from tengen.endgame.analysis import RegionResult
+    from tengen.endgame.cgt_bridge import fill_from_tree
+    from tengen.endgame.tree import LocalNode, LocalTree
+
+    def leaf(value, *history):
+        return LocalNode(history=history, kind="leaf", value=value)
+
+    take, connect, retake, other = (BLACK, (4, 3)), (BLACK, (4, 2)), (WHITE, (4, 2)), (WHITE, (3, 4))
+    after_take = LocalNode(history=(take,), ko_retakes=[retake])
+    after_take.children[BLACK].append((connect[1], leaf(2, take, connect)))
+    after_take.children[WHITE].append((other[1], leaf(-1, take, other)))  # a second exit: not a simple ko
+    root = LocalNode()
+    root.children[BLACK].append((take[1], after_take))
+    root.children[WHITE].append((connect[1], leaf(-2, (WHITE, (4, 3)))))
+    region = Region(0, frozenset({(4, 2), (4, 3)}))
+    result = RegionResult(region)
+    fill_from_tree(result, LocalTree(root, region, 5), 5)
+    assert any(n.startswith("ko approximated") for n in result.notes)
+    assert result.temperature is not None and result.best_black == [take[1]]  # {{2 | -1} | -2}
+
+
+def test_a_shared_node_budget_cuts_every_tree_alike_and_flags_them():
+    from tengen.endgame.tree import grow_trees
+
+    class Wide:
+        name = "wide"
+
+        def predict(self, requests):
+            out = []
+            for req in requests:
+                free = [p for p in sorted(req.region.points) if req.board.get(p) == 0]
+                moves = {p: 1.0 for p in free}
+                out.append(LocalPrediction(black=dict(moves), white=dict(moves)) if free else LocalPrediction(no_move=1.0))
+            return out
+
+    top = Region(0, frozenset((0, c) for c in range(5)))
+    bottom = Region(1, frozenset((4, c) for c in range(5)))
+    config = GrowthConfig(move_fraction=0.1, max_total_nodes=30)
+    trees = grow_trees(Board(5), [top, bottom], Wide(), config)
+    assert all(t.budget_exhausted for t in trees)
+    assert sum(t.nodes - 1 for t in trees) == 30
+    # 10 children at each root; the last 10 nodes go one expansion per tree in turn, not all to the first
+    assert all(t.nodes > 11 for t in trees)
+    cut = [n for t in trees for n in t.root.walk() if n.reason == "node budget"]
+    assert cut and all(n.kind == "leaf" for n in cut)
