@@ -17,9 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="local-move predictor (default kata; oracle reads the SGF node's child variations)")
     parser.add_argument("--threshold", type=float, default=0.9, help="|ownership| below this is undecided (default 0.9)")
     parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
-    parser.add_argument("--max-nodes", type=int, default=300, help="node budget per local tree")
-    parser.add_argument("--max-total-nodes", type=int, default=400,
-                        help="node budget shared by all trees of the position (0: no shared cap)")
+    # deeper than the library's batch defaults (300 / 400): on the bundled example the main fight needs it
+    parser.add_argument("--max-nodes", type=int, default=800, help="node budget per local tree (default 800)")
+    parser.add_argument("--max-total-nodes", type=int, default=1000,
+                        help="node budget shared by all trees of the position (default 1000; 0: no shared cap)")
     parser.add_argument("--missing", choices=["probe", "threat"], default="probe",
                         help="when a colour is missing below the root: probe its best move, or a ±inf threat leaf")
     parser.add_argument("--leaves", choices=["network", "exact"], default="network",
