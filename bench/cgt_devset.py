@@ -76,10 +76,7 @@ def exhaustive(problems: list[dict], path: Path, moves: str, seconds: float) -> 
         if res.status == "ok":
             line = " ".join(("B " if c > 0 else "W ") + to_gtp(q, p.board.height) for c, q in res.principal_black)
             got = f"t {str(res.temperature):>4} mean {str(res.mean):>5} {res.kind:12} line {line}"
-            if res.loop_dependent:
-                got += f"  [repetition valued with nobody winning it; mean bracket {res.bracket[0].mean}..{res.bracket[1].mean}]"
-            if res.ko_dependent:
-                got += "  [ko valued with its taker winning it]"
+            got += res.caveats()
         else:
             got = res.reason
         print(f"{p.id:5} {len(p.region.points):2} pts {res.nodes:7} positions {dt:6.2f} s  "

@@ -31,10 +31,7 @@ def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float |
             best = ",".join(to_gtp(p, board.height) for p in res.best_black) + " / " + \
                 ",".join(to_gtp(p, board.height) for p in res.best_white)
             detail = f"{res.kind} mean {res.mean} temperature {res.temperature} (B/W first: {best})"
-            if res.ko_dependent:
-                detail += " [ko-dependent]"
-            if res.loop_dependent:
-                detail += f" [repetition valued with nobody winning it; mean bracket {res.bracket[0].mean}..{res.bracket[1].mean}]"
+            detail += res.caveats()
         else:
             detail = res.reason
         print(f"{n:>3} {2 * n:>6} {res.status:>11} {res.nodes:>9} {elapsed:>8.2f}  {detail}", flush=True)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Iterator
 
 from tengen.go.rules import Rules
+from tengen.go.scoring import benson_dead_stones
 from tengen.io.gtp import GtpEngine
 
 REPO = Path(__file__).resolve().parents[1]
@@ -98,10 +99,10 @@ def working_directory(path: Path):
         os.chdir(old)
 
 
-def run_suite(path: Path, verbose: bool = False, dead_stones=None) -> SuiteResult:
+def run_suite(path: Path, verbose: bool = False, dead_stones=benson_dead_stones) -> SuiteResult:
     result = SuiteResult(path.name)
     rules = Rules.japanese()  # GNU Go's default rules: what its expected answers count by
-    engine = GtpEngine(rules=rules) if dead_stones is None else GtpEngine(rules=rules, dead_stones=dead_stones)
+    engine = GtpEngine(rules=rules, dead_stones=dead_stones)
     with working_directory(path.parent):
         for case in parse_suite(path.read_text(encoding="utf-8", errors="replace")):
             for command in case.setup:
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.suites_dir.is_dir():
         print(f"GNU Go regression suites not found in {args.suites_dir}: nothing measured")
         return 0
-    finder, how = None, "Benson's unconditional life only"
+    finder, how = benson_dead_stones, "Benson's unconditional life only"
     if args.dead_stones == "network":
         from tengen.eval.katago.evaluator import KataGoEvaluator
         from tengen.eval.katago.final_score import network_dead_stones

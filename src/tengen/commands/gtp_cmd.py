@@ -20,13 +20,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
     from tengen.go.rules import Rules
+    from tengen.go.scoring import benson_dead_stones
     from tengen.io.gtp import GtpEngine
 
     rules = Rules.from_name(args.rules, args.komi)
-    if args.dead_stones == "network":
-        GtpEngine(size=args.size, rules=rules, dead_stones=_lazy_network_finder(args.model)).run()
-    else:
-        GtpEngine(size=args.size, rules=rules).run()
+    finder = _lazy_network_finder(args.model) if args.dead_stones == "network" else benson_dead_stones
+    GtpEngine(size=args.size, rules=rules, dead_stones=finder).run()
     return 0
 
 

@@ -64,6 +64,12 @@ class CachedEvaluator:
         return self._cache[key]
 
 
+def fresh_flags(evaluator, count: int) -> list[bool]:
+    """Which of the last call's `count` boards needed the network: the cache's record, or all of them for
+    an evaluator without a cache."""
+    return list(getattr(evaluator, "fresh", None) or [True] * count)
+
+
 def cached(evaluator):
     """`evaluator` behind a cache (an evaluator that is already cached is returned as it is)."""
     if evaluator is None or isinstance(evaluator, CachedEvaluator):

@@ -108,6 +108,15 @@ class ExhaustiveResult:
     reason: str = ""
     notes: list[str] = field(default_factory=list)
 
+    def caveats(self) -> str:
+        """What an 'ok' value rests on beyond the plain rules, in brackets ('' when nothing)."""
+        out = ""
+        if self.loop_dependent:
+            out += f"  [repetition valued with nobody winning it; mean bracket {self.bracket[0].mean}..{self.bracket[1].mean}]"
+        if self.ko_dependent:
+            out += "  [ko valued with its taker winning it]"
+        return out
+
 
 # ---------------------------------------------------------------- the region as bitmasks
 class LocalRegion:
@@ -397,9 +406,9 @@ class _Solver:
         self.children: dict[tuple, tuple[list, list]] = {}
         self.phantom: dict[tuple, Fraction] = {}  # anchor key -> phantom value used for its kos
         self.kos: dict[tuple, KoChain] = {}  # anchors valued by the strict phantom rule
-        self.generalised: set[tuple] = set()
+        self.generalised: set[tuple] = set()  # anchors whose kos were valued with the taker winning
         self.loop_valued: set[tuple] = set()  # positions valued by the cautious rule (no side wins a repetition)
-        self.cautious: dict[tuple, Thermo] = {}  # that value for positions inside an undecided loop  # anchors whose kos were valued with the taker winning
+        self.cautious: dict[tuple, Thermo] = {}  # that value for positions inside an undecided loop
         self.intern: dict[tuple, Thermo] = {}
         self.combos: dict[tuple, Thermo] = {}
         self.loops = 0
@@ -879,15 +888,10 @@ def _essential_game(solver: _Solver, root, rec: Thermo, limit: int = 5000) -> Op
         known = sum(c is not None for side in solver.children.get(key, ((), ())) for _, c in side)
         if len(lm) + len(rm) != known:
             raise _NoGame()
-        keep = [list(range(len(lefts))), list(range(len(rights)))]
-        for side, opts in ((0, lefts), (1, rights)):
-            for j in sorted(range(len(opts)), key=lambda j: opts[j].mean or 0, reverse=side == 1):
-                trial = [x for x in keep[side] if x != j]
-                ls = [lefts[x] for x in (trial if side == 0 else keep[0])]
-                rs = [rights[x] for x in (trial if side == 1 else keep[1])]
-                if (ls or rs) and combine(ls, rs).same_thermograph(record):
-                    keep[side] = trial
-        game = Game([build(lm[j][1], lefts[j]) for j in keep[0]], [build(rm[j][1], rights[j]) for j in keep[1]])
+        keep_l = _essential(lefts, rights, lefts, rights, 0, keep=None)
+        kept = [lefts[j] for j in keep_l]
+        keep_r = _essential(kept, rights, kept, rights, 1, keep=None)
+        game = Game([build(lm[j][1], lefts[j]) for j in keep_l], [build(rm[j][1], rights[j]) for j in keep_r])
         if not game.thermograph.same_thermograph(record):
             raise _NoGame()  # a ko or loop below changed what the options say
         built[key] = game

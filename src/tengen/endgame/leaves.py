@@ -10,6 +10,7 @@ from typing import Sequence
 
 import numpy as np
 
+from tengen.endgame.evalcache import fresh_flags
 from tengen.endgame.regions import Region
 from tengen.endgame.tree import LocalNode
 from tengen.go.grid import components, touching_colours
@@ -39,7 +40,7 @@ def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, eva
     for start in range(0, len(pending), batch_size):
         chunk = pending[start:start + batch_size]
         evals = evaluator.evaluate([leaf.board for leaf in chunk])
-        made += sum(getattr(evaluator, "fresh", None) or [True] * len(chunk))
+        made += sum(fresh_flags(evaluator, len(chunk)))
         for leaf, ev in zip(chunk, evals):
             leaf.value = float(unrounded_count(ev.ownership, region) if leaf.kind == "probe" else rounded_count(ev.ownership, region))
     return made

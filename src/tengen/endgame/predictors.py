@@ -13,6 +13,7 @@ from typing import Optional, Protocol, Sequence
 
 import numpy as np
 
+from tengen.endgame.evalcache import fresh_flags
 from tengen.endgame.regions import DEFAULT_THRESHOLD, Region
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
@@ -82,7 +83,7 @@ class KataPolicyPredictor:
                 b.to_play = color
                 boards.append(b)
         evals = self.evaluator.evaluate(boards) if boards else []
-        self._charge(requests, getattr(self.evaluator, "fresh", None) or [True] * len(boards))
+        self._charge(requests, fresh_flags(self.evaluator, len(boards)))
         out = []
         for i, req in enumerate(requests):
             e_black, e_white = evals[2 * i], evals[2 * i + 1]
