@@ -4,7 +4,9 @@ Predictors: `oracle` (each problem's own variation tree replayed as the local-mo
 by tengen, exactly by default or by the network with --leaves network), `exhaustive` (the exact solver),
 `kata` (KataGo policy + ownership: the paper's baseline; needs the default network).
 Last line: `correct_temperature: n/33`.
-Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata [--leaves exact|network] [--data PATH]
+`kata` lets the exact rules end lines and count leaves in these sealed regions (tengen's default);
+`--no-sealed-rules` leaves that to the network's ownership too (the paper's KataGo baseline).
+Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata [--leaves exact|network] [--no-sealed-rules] [--data PATH]
 """
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ def main() -> int:
     parser.add_argument("--predictor", choices=["oracle", "exhaustive", "kata"], default="oracle")
     parser.add_argument("--leaves", choices=["exact", "network"], default="exact",
                         help="oracle leaves: exact area count (Benson dead stones) or the network's rounded ownership")
+    parser.add_argument("--no-sealed-rules", action="store_true",
+                        help="kata: the network's ownership ends lines and counts leaves (the paper's baseline)")
     parser.add_argument("--data", default=str(DEFAULT_DATA))
     parser.add_argument("--model", default=None, help="KataGo network for kata / network leaves")
     args = parser.parse_args()
@@ -51,7 +55,7 @@ def main() -> int:
         elif args.predictor == "exhaustive":
             result = analyze_region(p.board, p.region, None, predictor="exhaustive")
         else:
-            result = analyze_region(p.board, p.region, evaluator, predictor="kata")
+            result = analyze_region(p.board, p.region, evaluator, predictor="kata", sealed_rules=not args.no_sealed_rules)
         seconds = time.perf_counter() - start
         total_time += seconds
         t_ok = result.temperature is not None and abs(result.temperature - float(p.expected_temperature)) < 1e-6
@@ -67,7 +71,8 @@ def main() -> int:
               f"mean={_f(result.count):>5} (exp {_f(float(p.expected_mean)):>5}) type={TYPE_OF.get(result.kind, result.kind):11} "
               f"(exp {p.expected_type:6}) moves={moves or '-':18} {'ok' if t_ok and m_ok and k_ok else 'MISS'}"
               f"{'' if mv_ok else ' (moves differ)'} {seconds:6.2f}s {'; '.join(result.notes)[:80]}")
-    print(f"predictor {args.predictor}; all of temperature, mean and type correct: {correct_all}/{len(problems)}; "
+    mode = " (network ends lines: the paper's baseline)" if args.predictor == "kata" and args.no_sealed_rules else ""
+    print(f"predictor {args.predictor}{mode}; all of temperature, mean and type correct: {correct_all}/{len(problems)}; "
           f"total {total_time:.1f} s")
     print(f"correct_temperature: {correct_t}/{len(problems)}")
     return 0

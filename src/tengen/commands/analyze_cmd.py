@@ -26,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--leaves", choices=["network", "exact"], default="network",
                         help="leaf scores: the network's rounded ownership (default), or an exact local area count "
                              "(settled leaves of sealed regions and local diagrams)")
+    parser.add_argument("--no-sealed-rules", action="store_true",
+                        help="in sealed regions (local diagrams) let the network end lines and count leaves too "
+                             "(the paper's KataGo baseline); by default the exact rules do where they can")
     parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
     parser.add_argument("--json", metavar="OUT", help="write the full analysis (trees included) as JSON")
     parser.add_argument("--sgf", metavar="OUT", dest="sgf_out",
@@ -78,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         analysis = analyze(board, evaluator, region_points=region_points, predictor=args.predictor,
                            threshold=args.threshold, margin=args.margin, growth=growth,
                            oracle_node=node if args.predictor == "oracle" else None, progress=progress,
+                           sealed_rules=not args.no_sealed_rules,
                            leaf_scoring="exact" if args.leaves == "exact" else "evaluator")
     finally:
         if bar is not None:

@@ -18,6 +18,7 @@ from tengen.endgame.leaves import score_leaves_exactly, score_leaves_with_evalua
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
 from tengen.endgame.regions import (DEFAULT_HOT_SWING, DEFAULT_THRESHOLD, Region, agreed_ownership, find_regions,
                                     ownership_swing, region_from_points, split_hot_spots, sure_territory, unsure_walls)
+from tengen.endgame.sealed import SealedRules
 from tengen.endgame.tree import GrowthConfig, LocalTree, grow_trees
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
@@ -83,7 +84,8 @@ ProgressCallback = Callable[[str, int, int], None]
 def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Point]] = None,
             predictor: str | LocalMovePredictor = "kata", threshold: float = DEFAULT_THRESHOLD, margin: int = 0,
             growth: GrowthConfig | None = None, oracle_node=None, leaf_scoring: str = "evaluator",
-            progress: ProgressCallback | None = None, hot_swing: float = DEFAULT_HOT_SWING) -> Analysis:
+            progress: ProgressCallback | None = None, hot_swing: float = DEFAULT_HOT_SWING,
+            sealed_rules: bool = True) -> Analysis:
     """Analyse the endgame of `board`. `evaluator` is needed for ownership (decomposition and leaf scores)
     unless a region is given and leaves are scored exactly. Regions holding several hot spots are split
     (`hot_swing` 0 or less keeps them whole)."""
@@ -103,7 +105,8 @@ def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Po
         raise ValueError("no evaluator and no region: nothing to decompose the board with")
     sure = sure_territory(ownership, regions, threshold) if ownership is not None else 0.0
     results = analyze_regions(board, regions, evaluator, predictor=predictor, growth=growth,
-                              oracle_node=oracle_node, leaf_scoring=leaf_scoring, progress=progress)
+                              oracle_node=oracle_node, leaf_scoring=leaf_scoring, progress=progress,
+                              sealed_rules=sealed_rules)
     for result in results:
         _note_unsure_walls(result, board, ownership, threshold, leaf_scoring)
     analysis = Analysis(board, results, ownership, sure,
@@ -155,23 +158,27 @@ def make_predictor(name: str, evaluator, board: Board, oracle_node=None) -> Loca
 
 
 def analyze_region(board: Board, region: Region, evaluator=None, *, predictor: str | LocalMovePredictor = "kata",
-                   growth: GrowthConfig | None = None, oracle_node=None, leaf_scoring: str = "evaluator") -> RegionResult:
+                   growth: GrowthConfig | None = None, oracle_node=None, leaf_scoring: str = "evaluator",
+                   sealed_rules: bool = True) -> RegionResult:
     """One region: grow (or solve) its local game and read off count, temperature, type and best moves."""
     return analyze_regions(board, [region], evaluator, predictor=predictor, growth=growth,
-                           oracle_node=oracle_node, leaf_scoring=leaf_scoring)[0]
+                           oracle_node=oracle_node, leaf_scoring=leaf_scoring, sealed_rules=sealed_rules)[0]
 
 
 def analyze_regions(board: Board, regions: Sequence[Region], evaluator=None, *,
                     predictor: str | LocalMovePredictor = "kata", growth: GrowthConfig | None = None,
                     oracle_node=None, leaf_scoring: str = "evaluator",
-                    progress: ProgressCallback | None = None) -> list[RegionResult]:
+                    progress: ProgressCallback | None = None, sealed_rules: bool = True) -> list[RegionResult]:
     """Every region's local game. The trees grow together, one predictor batch per level for all regions;
-    each region is charged its own network evaluations, and the wall time in proportion to them."""
+    each region is charged its own network evaluations, and the wall time in proportion to them. With
+    `sealed_rules`, a sealed region's lines end where the exact rules say (`tengen.endgame.sealed`)."""
     if predictor == "exhaustive":
         return [_solve_exhaustively(board, region, progress, i, len(regions)) for i, region in enumerate(regions)]
     start = time.perf_counter()
     evaluator = cached(evaluator)
     pred = make_predictor(predictor, evaluator, board, oracle_node) if isinstance(predictor, str) else predictor
+    if sealed_rules and getattr(pred, "name", "") in ("kata", "net"):
+        pred = SealedRules(pred, board, regions)
     trees = grow_trees(board, regions, pred, growth, progress=progress)
     by_region = getattr(pred, "evaluations_by_region", {})
     results = []
@@ -181,6 +188,10 @@ def analyze_regions(board: Board, regions: Sequence[Region], evaluator=None, *,
         result = RegionResult(region, tree=tree, evaluations=by_region.get(region.id, 0))
         if tree.budget_exhausted:
             result.notes.append(f"budget exhausted: tree cut at {tree.nodes} nodes")
+        if isinstance(pred, SealedRules) and pred.sealed(region):
+            settled = sum(n.counted for n in tree.root.walk()) + pred.settle_leaves(tree)
+            result.notes.append(f"sealed region: the exact rules end lines and count {settled} settled leaves")
+            result.notes.extend(pred.locals[region.id].notes)
         result.evaluations += _score_leaves(tree, region, evaluator, leaf_scoring)
         cgt_bridge.fill_from_tree(result, tree, board.height)
         results.append(result)

@@ -11,7 +11,7 @@ from tengen.cgt.orthodox import BLACK as CGT_BLACK, WHITE as CGT_WHITE, PlayStat
 from tengen.cgt.numbers import INF, is_infinite
 from tengen.cgt.standin import stand_in
 from tengen.cgt.thermo import BLACK_SENTE, GOTE, WHITE_SENTE, Thermo
-from tengen.endgame.tree import LocalNode, LocalTree
+from tengen.endgame.tree import MISSING, LocalNode, LocalTree
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point
 
@@ -35,7 +35,8 @@ def to_variation(node: LocalNode, index: dict[int, Variation] | None = None, ko:
         var = Variation()
         for color, side in ((BLACK, var.black), (WHITE, var.white)):
             for point, child in node.children[color]:
-                side.append((point if child.kind != "threat" else "threat", to_variation(child, index, ko)))
+                label = "threat" if child.kind == "threat" and point == MISSING else point  # a seal break keeps its move
+                side.append((label, to_variation(child, index, ko)))
         for color, point in node.ko_retakes if ko else ():
             (var.black if color == BLACK else var.white).append((point, Variation.ko_retake()))
     if index is not None:

@@ -30,6 +30,8 @@ class LocalPrediction:
     ownership: Optional[np.ndarray] = None  # when the predictor evaluated the position anyway
     reason: str = ""
     ko_retake: dict[int, Point] = field(default_factory=dict)  # colour -> local point simple ko bars it from
+    exact_count: Optional[int] = None  # a leaf the rules core counted exactly (sealed regions)
+    threat: int = 0  # BLACK / WHITE: this node is a ±inf threat leaf for that colour (it broke a seal)
 
     def moves(self, color: int) -> dict[Point, float]:
         return self.black if color == BLACK else self.white
@@ -47,6 +49,7 @@ class PredictionRequest:
     history: tuple[tuple[int, Move], ...]
     region: Region
     claimed: frozenset[Point] = field(default=frozenset(), compare=False)
+    rules_decide_terminal: bool = field(default=False, compare=False)  # the exact rules end lines, not ownership
 
 
 class LocalMovePredictor(Protocol):
@@ -89,7 +92,8 @@ class KataPolicyPredictor:
             e_black, e_white = evals[2 * i], evals[2 * i + 1]
             ownership = (np.asarray(e_black.ownership) + np.asarray(e_white.ownership)) / 2
             pred = LocalPrediction(ownership=ownership)
-            settled = all(abs(ownership[p]) >= self.threshold for p in req.region.points)
+            settled = not req.rules_decide_terminal and all(abs(ownership[p]) >= self.threshold
+                                                            for p in req.region.points)
             if settled or len(req.history) >= self.depth_cap:
                 pred.no_move = 1.0
                 pred.reason = "settled" if settled else f"depth cap {self.depth_cap}"

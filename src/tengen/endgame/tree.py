@@ -21,6 +21,9 @@ from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point, to_gtp
 
 
+MISSING: Point = (-1, -1)  # the "move" of a threat leaf standing for a colour the predictor left out
+
+
 @dataclass
 class GrowthConfig:
     """Tree-growth thresholds and budgets."""
@@ -52,6 +55,7 @@ class LocalNode:
     ko_retakes: list[tuple[int, Point]] = field(default_factory=list)
     reason: str = ""
     ownership: Optional[np.ndarray] = None  # the predictor's ownership at a leaf, reused for its score
+    counted: bool = False  # the leaf's value is an exact count already (sealed regions): no scoring needed
 
     @property
     def depth(self) -> int:
@@ -78,7 +82,7 @@ class LocalTree:
     def leaves(self) -> list[LocalNode]:
         """Nodes that need a count: leaves, probes, and inner nodes whose only options are banned ko
         retakes (their count is what the CGT bridge falls back on when the ko rule cannot value the ko)."""
-        return [n for n in self.root.walk() if n.kind in ("leaf", "probe")
+        return [n for n in self.root.walk() if n.kind in ("leaf", "probe") and not n.counted
                 or (n.kind == "inner" and n.ko_retakes and not n.children[BLACK] and not n.children[WHITE])]
 
 
@@ -186,6 +190,12 @@ class _Grower:
         config = self.config
         is_root = node.depth == 0
         node.ownership = pred.ownership
+        if not is_root and pred.threat:
+            node.kind, node.threat, node.reason = "threat", pred.threat, pred.reason
+            return
+        if not is_root and pred.exact_count is not None:
+            node.kind, node.value, node.counted, node.reason = "leaf", float(pred.exact_count), True, pred.reason
+            return
         if not is_root and (pred.no_move > config.leaf_no_move or node.depth >= config.max_depth):
             node.kind, node.reason = "leaf", pred.reason or ("depth cap" if node.depth >= config.max_depth else "no move")
             return
@@ -236,6 +246,6 @@ def _add_missing(node: LocalNode, color: int, pred: LocalPrediction, config: Gro
                 node.children[color].append((point, child))
                 return 1
         return 0
-    node.children[color].append(((-1, -1), LocalNode(history=node.history, kind="threat", threat=color,
+    node.children[color].append((MISSING, LocalNode(history=node.history, kind="threat", threat=color,
                                                      reason="threat: the colour that just moved gains by moving again")))
     return 1

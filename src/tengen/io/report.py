@@ -6,7 +6,7 @@ import os
 from typing import Any, Optional
 
 from tengen.endgame.analysis import Analysis, RegionResult
-from tengen.endgame.tree import LocalNode
+from tengen.endgame.tree import MISSING, LocalNode
 from tengen.go.colors import BLACK
 from tengen.go.coords import Move, to_gtp
 
@@ -81,6 +81,8 @@ def _tree_json(node: LocalNode, height: int) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": node.kind}
     if node.value is not None:
         out["value"] = node.value
+    if node.counted:
+        out["exact"] = True
     if node.kind == "threat":
         out["threat"] = "+inf" if node.threat == BLACK else "-inf"
     if node.reason:
@@ -90,7 +92,7 @@ def _tree_json(node: LocalNode, height: int) -> dict[str, Any]:
     children = {}
     for color, tag in ((BLACK, "B"), (-BLACK, "W")):
         for point, child in node.children[color]:
-            if child.kind == "threat":
+            if child.kind == "threat" and point == MISSING:
                 children[f"{tag} threat"] = _tree_json(child, height)
             else:
                 children[f"{tag} {to_gtp(point, height)}"] = _tree_json(child, height)

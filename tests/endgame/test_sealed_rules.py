@@ -1,0 +1,110 @@
+"""Exact local rules inside predictor-grown trees for sealed regions (`tengen.endgame.sealed`): the rules
+core, not the network's ownership, decides where a line ends and what it counts, and a move that breaks
+the seal is a ±inf threat. Regions that are not sealed are left to the network."""
+from __future__ import annotations
+
+import numpy as np
+
+from tengen.endgame.analysis import analyze_region
+from tengen.endgame.regions import Region
+from tengen.endgame.sealed import SealedRules
+from tengen.eval.evaluation import Evaluation
+from tengen.go import BLACK, WHITE, Board
+from tengen.go.coords import from_gtp, neighbours
+from tengen.go.diagram import board_from_diagram
+
+
+class NaiveNetwork:
+    """A stand-in network that plays anywhere legal (uniform policy) and credits an empty point to the one
+    colour it touches (to the side to move when it touches both, or none). Like KataGo on a sparse local
+    diagram, it calls the first-line point next to a fresh hane settled for the hane's colour."""
+
+    def evaluate(self, boards):
+        return [self._one(b) for b in boards]
+
+    @staticmethod
+    def _one(board: Board) -> Evaluation:
+        grid = board.array()
+        h, w = grid.shape
+        own = grid.astype(np.float32)
+        policy = np.zeros((h, w), dtype=np.float32)
+        for r in range(h):
+            for c in range(w):
+                if grid[r, c]:
+                    continue
+                touching = {int(grid[n]) for n in neighbours((r, c), h, w) if grid[n]}
+                own[r, c] = touching.pop() if len(touching) == 1 else board.to_play
+                if board.is_legal(board.to_play, (r, c)):
+                    policy[r, c] = 1.0
+        policy /= max(policy.sum(), 1.0)
+        return Evaluation(to_play=board.to_play, komi=0.0, policy=policy, pass_policy=0.0, ownership=own,
+                          score_mean=float(own.sum()), score_stdev=1.0, score_lead=float(own.sum()), win=0.5, loss=0.5)
+
+
+# Black's first-line hane at E1 threatens F1, which would break into White's territory (F2, G1): sente.
+SENTE_HANE = """
+    . X . X O . O
+    X X X X O O O
+    . . . X O . .
+    . . . X O . .
+    . . . X . . .
+"""
+
+
+def _region(points: str, board: Board, source: str = "mask") -> Region:
+    return Region(0, frozenset(from_gtp(p, board.height, board.width) for p in points.split()), source=source)
+
+
+def test_the_rules_not_the_network_end_a_line_in_a_sealed_region():
+    board = board_from_diagram(SENTE_HANE)
+    region = _region("E1 F1", board)
+    naive = analyze_region(board, region, NaiveNetwork(), predictor="kata", sealed_rules=False)
+    # the network ends every line where its ownership looks settled (after B E1 it credits F1 to Black)
+    # and never sees the threat to break in: no sente
+    assert naive.kind != "black_sente" and not any(n.kind == "threat" for n in naive.tree.root.walk())
+    sealed = analyze_region(board, region, NaiveNetwork(), predictor="kata")
+    assert (sealed.kind, sealed.temperature, sealed.count) == ("black_sente", 2.0, 0.0)
+    assert sealed.best_black == [from_gtp("E1", board.height, board.width)]
+    hane = dict(sealed.tree.root.children[BLACK])[from_gtp("E1", board.height, board.width)]
+    follow_up = dict(hane.children[BLACK])[from_gtp("F1", board.height, board.width)]
+    answer = dict(hane.children[WHITE])[from_gtp("F1", board.height, board.width)]
+    assert follow_up.kind == "threat" and follow_up.threat == BLACK  # E1-F1 joins the wall and reaches G1
+    assert answer.kind == "leaf" and answer.counted and answer.value == 0.0
+
+
+def test_moves_outside_a_sealed_region_are_not_local_moves():
+    board = board_from_diagram(SENTE_HANE)
+    region = _region("E1 F1", board)
+    result = analyze_region(board, region, NaiveNetwork(), predictor="kata")
+    played = {p for node in result.tree.root.walk() for _, p in node.history}
+    assert played <= region.points
+
+
+# The outside point B2 borders both colours (B3, A2): the region is not sealed, so the network decides.
+OPEN = """
+    . X O . .
+    . X O . .
+    X X O O O
+    O . . O .
+    X . X O .
+"""
+
+
+def test_a_region_that_is_not_sealed_is_left_to_the_network():
+    board = board_from_diagram(OPEN)
+    region = _region("B1 C2", board)
+    rules = SealedRules(object(), board, [region])
+    assert not rules.sealed(region)
+    with_rules = analyze_region(board, region, NaiveNetwork(), predictor="kata")
+    without = analyze_region(board, region, NaiveNetwork(), predictor="kata", sealed_rules=False)
+    assert with_rules.game_text == without.game_text
+    assert not any(n.counted for n in with_rules.tree.root.walk())
+
+
+def test_walls_must_be_pass_alive_unless_the_user_marked_the_region():
+    board = board_from_diagram(SENTE_HANE)
+    marked, found = _region("E1 F1", board, "mask"), _region("E1 F1", board, "ownership")
+    rules = SealedRules(object(), board, [marked])
+    assert rules.sealed(marked)
+    # White's wall has one eye (F5) besides the open area: not pass-alive, so an ownership region is not sealed
+    assert not SealedRules(object(), board, [found]).sealed(found)
