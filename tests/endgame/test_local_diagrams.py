@@ -99,3 +99,68 @@ def test_local_diagram_values(tmp_path, d, capsys):
     assert d["black"] in region["best_black"] and d["white"] in region["best_white"]
     text = capsys.readouterr().out
     assert "recommended for Black" in text
+
+
+@pytest.mark.parametrize("d", DIAGRAMS, ids=[d["name"] for d in DIAGRAMS])
+def test_exhaustive_solver_reads_a_diagram_on_an_empty_board(tmp_path, d):
+    # The marked region vouches for its surroundings: the open board beyond the diagram belongs to the
+    # colour of the nearest stones, so the exact solver needs no variations and no network.
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(_sgf_bytes(d))
+    out = tmp_path / "analysis.json"
+    rc = main(["analyze", str(path), "--move", "0", "--predictor", "exhaustive", "--json", str(out), "--no-progress"])
+    assert rc == 0
+    (region,) = json.loads(out.read_text())["regions"]
+    assert region["count"] == pytest.approx(d["count"])
+    assert region["temperature"] == pytest.approx(d["temperature"])
+    assert region["type"] == d["kind"]
+    assert d["black"] in region["best_black"] and d["white"] in region["best_white"]
+
+
+def test_an_unmarked_region_on_an_empty_board_is_not_sealed():
+    from tengen.endgame.exhaustive import ExhaustiveConfig, RegionNotSealed, solve_region
+    from tengen.go.sgf import load_game_bytes
+
+    d = DIAGRAMS[0]
+    game = load_game_bytes(_sgf_bytes(d))
+    board = game.board_at(0)
+    points = [from_gtp(v, SIZE) for v in d["region"].split()]
+    with pytest.raises(RegionNotSealed):
+        solve_region(board, points)  # the open board borders both colours: nobody vouched for it
+    assert solve_region(board, points, ExhaustiveConfig(vouched=True)).temperature == 2
+
+
+TIE = """
+    . . . . .
+    . . . . .
+    X . . . O
+    . . . . .
+    . . . . .
+"""
+
+
+def test_a_vouched_outside_point_equally_near_both_colours_is_not_sealed():
+    from tengen.endgame.exhaustive import ExhaustiveConfig, RegionNotSealed, solve_region
+    from tengen.go.diagram import board_from_diagram
+
+    board = board_from_diagram(TIE)
+    with pytest.raises(RegionNotSealed):
+        solve_region(board, [from_gtp("C1", 5)], ExhaustiveConfig(vouched=True))
+
+
+@pytest.mark.network_model
+@pytest.mark.parametrize("name", ["sente hane", "ko"])
+def test_kata_with_the_exact_rules_reads_a_diagram_on_an_empty_board(tmp_path, name, default_model_path):
+    # The real network proposes the moves; the rules core ends the lines and counts them, so the sparse
+    # board around the diagram (which KataGo reads as open) cannot leak into the values.
+    d = next(x for x in DIAGRAMS if x["name"] == name)
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(_sgf_bytes(d))
+    out = tmp_path / "analysis.json"
+    rc = main(["analyze", str(path), "--move", "0", "--predictor", "kata", "--model", str(default_model_path),
+               "--json", str(out), "--no-progress"])
+    assert rc == 0
+    (region,) = json.loads(out.read_text())["regions"]
+    assert (region["count"], region["temperature"], region["type"]) == pytest.approx((d["count"], d["temperature"], d["kind"]))
+    assert d["black"] in region["best_black"] and d["white"] in region["best_white"]
+    assert any("sealed region" in note for note in region["notes"])

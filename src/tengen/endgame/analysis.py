@@ -43,6 +43,7 @@ class RegionResult:
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
     game: object = None
+    exact_rules: bool = False  # a sealed region: the rules core ended lines and counted settled leaves
 
     @property
     def miai_value(self) -> Optional[float]:
@@ -122,9 +123,13 @@ def _note_unsure_walls(result: RegionResult, board: Board, ownership, threshold:
     if ownership is not None and region.source == "mask" and leaf_scoring != "exact":
         weak = unsure_walls(region, board.array(), ownership, threshold)
         if weak:
-            result.notes.append("the evaluator is unsure the walls live (" +
-                                " ".join(to_gtp(p, board.height) for p in weak[:8]) +
-                                "): leaf counts from its ownership may be wrong; try --leaves exact")
+            where = " ".join(to_gtp(p, board.height) for p in weak[:8])
+            if result.exact_rules:
+                result.notes.append(f"the evaluator is unsure the walls live ({where}): settled lines are counted "
+                                    "by the rules, but probes and cut lines use its ownership")
+            else:
+                result.notes.append(f"the evaluator is unsure the walls live ({where}): leaf counts from its "
+                                    "ownership may be wrong; try --leaves exact")
 
 
 def root_ownerships(board: Board, evaluator) -> tuple[np.ndarray, np.ndarray]:
@@ -189,6 +194,7 @@ def analyze_regions(board: Board, regions: Sequence[Region], evaluator=None, *,
         if tree.budget_exhausted:
             result.notes.append(f"budget exhausted: tree cut at {tree.nodes} nodes")
         if isinstance(pred, SealedRules) and pred.sealed(region):
+            result.exact_rules = True
             settled = sum(n.counted for n in tree.root.walk()) + pred.settle_leaves(tree)
             result.notes.append(f"sealed region: the exact rules end lines and count {settled} settled leaves")
             result.notes.extend(pred.locals[region.id].notes)

@@ -111,10 +111,10 @@ def _game_text(game: Game) -> str:
 
 def solve_exhaustively(board, region, result):
     """Fill a RegionResult with the exact solver's answer for a sealed region."""
-    from tengen.endgame.exhaustive import OK, RegionNotSealed, solve_region
+    from tengen.endgame.exhaustive import OK, ExhaustiveConfig, RegionNotSealed, solve_region
 
-    try:
-        solved = solve_region(board, region.points)
+    try:  # a user's mask vouches for its surroundings (local diagrams on an otherwise empty board)
+        solved = solve_region(board, region.points, ExhaustiveConfig(vouched=region.source == "mask"))
     except RegionNotSealed as exc:
         result.kind = "unsupported"
         result.notes.append(f"region not sealed: {exc}")

@@ -80,6 +80,7 @@ class ExhaustiveConfig:
     sacrifices: bool = False  # also generate lone self-atari stones that threaten nothing
     loop_passes: int = 60  # iterations when valuing a loop from each extreme
     require_benson: bool = False  # raise RegionNotSealed when a wall stone is not Benson pass-alive
+    vouched: bool = False  # a user's mask: an outside point in an open area belongs to the nearest stones' colour
 
 
 @dataclass
@@ -122,7 +123,7 @@ class ExhaustiveResult:
 class LocalRegion:
     """The region's points, adjacency and walls, and its starting stones, as bitmasks over point indices."""
 
-    def __init__(self, board, region: Iterable[Point], require_benson: bool = False):
+    def __init__(self, board, region: Iterable[Point], require_benson: bool = False, vouched: bool = False):
         self.points: list[Point] = sorted(set(region))
         if not self.points:
             raise ValueError("empty region")
@@ -148,7 +149,7 @@ class LocalRegion:
                 colour = int(grid[q])
                 if colour == EMPTY:
                     if q not in owners:
-                        owners.update(self._owner_of_outside(grid, life, q))
+                        owners.update(self._owner_of_outside(grid, life, q, vouched))
                     colour = owners[q]
                     self.breach[-colour] |= 1 << i  # -colour playing here reaches colour's territory
                 elif life[q] != colour:
@@ -174,8 +175,11 @@ class LocalRegion:
                 row[byte] = row[byte ^ low] | (self.nb[j] if j < self.n else 0)
             self._table.append(row)
 
-    def _owner_of_outside(self, grid, life, start: Point) -> dict[Point, int]:
-        """Colour owning the outside empty area containing `start` (Benson region, else its border)."""
+    def _owner_of_outside(self, grid, life, start: Point, vouched: bool = False) -> dict[Point, int]:
+        """Colour owning the outside empty area containing `start` (Benson region, else its border). When
+        the caller vouches for the surroundings (a local diagram on an otherwise empty board, marked by a
+        user), an outside point whose area borders both colours belongs to the colour of the nearest
+        stones outside the region (unsealed on a tie)."""
         if life[start] in (BLACK, WHITE):
             return {start: int(life[start])}
         seen, stack, border = {start}, [start], set()
@@ -190,10 +194,33 @@ class LocalRegion:
                     stack.append(q)
                 else:
                     border.add(c)
+        if len(border) != 1 and vouched:
+            nearest = self._nearest_colours(grid, start)
+            if len(nearest) == 1:
+                return {start: nearest.pop()}
         if len(border) != 1:
             raise RegionNotSealed(f"outside point {start} borders {'both colours' if border else 'no stone'}")
         owner = border.pop()
         return {p: owner for p in seen}
+
+    def _nearest_colours(self, grid, start: Point) -> set[int]:
+        """Colours of the stones outside the region nearest to `start`, walking outside empty points."""
+        seen, ring = {start}, [start]
+        while ring:
+            found, nxt = set(), []
+            for p in ring:
+                for q in neighbours(p, self.height, self.width):
+                    if q in self.index or q in seen:
+                        continue
+                    seen.add(q)
+                    if int(grid[q]) == EMPTY:
+                        nxt.append(q)
+                    else:
+                        found.add(int(grid[q]))
+            if found:
+                return found
+            ring = nxt
+        return set()
 
     def dilate(self, m: int) -> int:
         """Region points adjacent to any point of m."""
@@ -773,7 +800,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     """Solve the local game of `region` on `board` exhaustively (see the module docstring)."""
     config = config or ExhaustiveConfig()
     start = time.perf_counter()
-    local = LocalRegion(board, region, config.require_benson)
+    local = LocalRegion(board, region, config.require_benson, config.vouched)
     result = ExhaustiveResult(UNSUPPORTED, local.points, notes=list(local.notes))
     solver = _Solver(local, config)
     root = (local.start[BLACK], local.start[WHITE], None)

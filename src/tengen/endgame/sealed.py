@@ -10,7 +10,8 @@ instead, with the exhaustive solver's conventions (`tengen.endgame.exhaustive`):
 - elsewhere the wrapped predictor proposes the moves, restricted to the region's points (a move outside a
   sealed region is a move in someone's settled territory), and it does not end the line by its ownership.
 Regions that are not sealed (the usual case on a whole board) pass through untouched. Walls must be
-Benson pass-alive unless the region came from a user's mask (the user vouches for the walls).
+Benson pass-alive unless the region came from a user's mask: the user vouches for the walls, and an
+outside point of an open area belongs to the colour of the nearest stones (a diagram on an empty board).
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from tengen.go.colors import BLACK, WHITE
 def sealed_local_region(board: Board, region: Region) -> Optional[LocalRegion]:
     """The region as an exact local game when it is sealed (None otherwise)."""
     try:
-        return LocalRegion(board, region.points, require_benson=region.source != "mask")
+        mask = region.source == "mask"
+        return LocalRegion(board, region.points, require_benson=not mask, vouched=mask)
     except (RegionNotSealed, ValueError):
         return None
 
