@@ -265,3 +265,14 @@ def test_a_shared_node_budget_cuts_every_tree_alike_and_flags_them():
     assert all(t.nodes > 11 for t in trees)
     cut = [n for t in trees for n in t.root.walk() if n.reason == "node budget"]
     assert cut and all(n.kind == "leaf" for n in cut)
+
+
+def test_the_board_count_lies_between_the_networks_counts_for_each_side_to_move():
+    from tengen.io.report import json_report, text_report
+
+    analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
+    black_first, white_first = analysis.network_counts
+    assert (black_first, white_first) == (analysis.sure_count + 1, analysis.sure_count - 1)  # C4 goes to the mover
+    assert white_first < analysis.board_count < black_first
+    assert "with Black to move" in text_report(analysis)
+    assert json_report(analysis)["network_counts"] == {"black_to_move": black_first, "white_to_move": white_first}

@@ -70,6 +70,9 @@ class Analysis:
     evaluations: int = 0
     seconds: float = 0.0
     predictor: str = ""
+    # the network's own area count of the whole board (sum of its ownership) with Black and with White to
+    # move: a cross-check, since the board count (no one's move) should lie between them
+    network_counts: Optional[tuple[float, float]] = None
 
     @property
     def board_count(self) -> Optional[float]:
@@ -92,10 +95,11 @@ def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Po
     (`hot_swing` 0 or less keeps them whole)."""
     start = time.perf_counter()
     evaluator = cached(evaluator)
-    ownership = swing = None
+    ownership = swing = network_counts = None
     if evaluator is not None:
         first, second = root_ownerships(board, evaluator)
         ownership, swing = agreed_ownership(first, second), ownership_swing(first, second)
+        network_counts = (float(first.sum()), float(second.sum()))
     if region_points is not None:
         regions = [region_from_points(region_points, ownership, threshold)]
     elif ownership is not None:
@@ -112,7 +116,8 @@ def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Po
         _note_unsure_walls(result, board, ownership, threshold, leaf_scoring)
     analysis = Analysis(board, results, ownership, sure,
                         evaluations=evaluator.evaluations if evaluator is not None else 0,
-                        predictor=predictor if isinstance(predictor, str) else predictor.name)
+                        predictor=predictor if isinstance(predictor, str) else predictor.name,
+                        network_counts=network_counts)
     analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
     analysis.seconds = time.perf_counter() - start
     return analysis

@@ -66,6 +66,10 @@ def text_report(analysis: Analysis) -> str:
     if analysis.board_count is not None:
         komi = analysis.board.rules.komi
         lines.append(f"board count (area, Black's side): {_num(analysis.board_count)}; after komi {komi:g}: {_num(analysis.board_count - komi)}")
+    if analysis.network_counts is not None:
+        b_first, w_first = analysis.network_counts
+        lines.append(f"the network's own count (its ownership summed): {_num(b_first)} with Black to move, "
+                     f"{_num(w_first)} with White to move (a count with no one's move lies between)")
     color_name = "Black" if analysis.board.to_play == BLACK else "White"
     if analysis.recommended is not None:
         c, p = analysis.recommended
@@ -135,6 +139,8 @@ def json_report(analysis: Analysis) -> dict[str, Any]:
         "regions": [region_json(r, i, h) for i, r in enumerate(analysis.regions)],
         "sure_count": analysis.sure_count,
         "board_count": analysis.board_count,
+        "network_counts": None if analysis.network_counts is None else
+        {"black_to_move": analysis.network_counts[0], "white_to_move": analysis.network_counts[1]},
         "recommended": None if rec is None else to_gtp(rec[1], h),
         "recommended_reason": analysis.recommended_reason,
         "evaluations": analysis.evaluations,
