@@ -9,45 +9,16 @@ from tengen.endgame.evalcache import CachedEvaluator
 from tengen.endgame.predictors import KataPolicyPredictor, LocalPrediction, PredictionRequest
 from tengen.endgame.regions import Region, agreed_ownership, find_regions, split_hot_spots
 from tengen.endgame.tree import GrowthConfig, grow_tree
-from tengen.eval.evaluation import Evaluation
 from tengen.go import BLACK, WHITE, Board
-from tengen.go.coords import from_gtp, neighbours
+from tengen.go.coords import from_gtp
 from tengen.go.diagram import board_from_diagram
 
+from standin_networks import StandInNetwork
 
-class ContestedEvaluator:
-    """A stand-in network: stones belong to their colour, an empty point to the one colour it touches,
-    and a contested empty point (touching both colours) to the side to move, which is also where that
-    side's policy goes. So a dame-like point looks owned by whoever is to move, as KataGo's ownership does."""
 
-    def __init__(self):
-        self.rows = 0
-
-    def evaluate(self, boards):
-        self.rows += len(boards)
-        return [self._one(b) for b in boards]
-
-    def _one(self, board: Board) -> Evaluation:
-        grid = board.array()
-        h, w = grid.shape
-        own = grid.astype(np.float32)
-        policy = np.zeros((h, w), dtype=np.float32)
-        for r in range(h):
-            for c in range(w):
-                if grid[r, c]:
-                    continue
-                touching = {int(grid[n]) for n in neighbours((r, c), h, w) if grid[n]}
-                if len(touching) == 1:
-                    own[r, c] = touching.pop()
-                elif board.is_legal(board.to_play, (r, c)):
-                    own[r, c] = board.to_play
-                    policy[r, c] = 1.0
-        total = policy.sum()
-        pass_policy = 1.0 if total == 0 else 0.0
-        if total:
-            policy /= total
-        return Evaluation(to_play=board.to_play, komi=0.0, policy=policy, pass_policy=pass_policy, ownership=own,
-                          score_mean=float(own.sum()), score_stdev=1.0, score_lead=float(own.sum()), win=0.5, loss=0.5)
+def ContestedEvaluator() -> StandInNetwork:
+    """Policy on the contested points only; see `standin_networks`."""
+    return StandInNetwork("contested")
 
 
 ONE_DAME = """

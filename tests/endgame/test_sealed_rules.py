@@ -3,42 +3,21 @@ core, not the network's ownership, decides where a line ends and what it counts,
 the seal is a ±inf threat. Regions that are not sealed are left to the network."""
 from __future__ import annotations
 
-import numpy as np
 
 from tengen.endgame.analysis import analyze_region
 from tengen.endgame.regions import Region
 from tengen.endgame.sealed import SealedRules
-from tengen.eval.evaluation import Evaluation
 from tengen.go import BLACK, WHITE, Board
-from tengen.go.coords import from_gtp, neighbours
+from tengen.go.coords import from_gtp
 from tengen.go.diagram import board_from_diagram
 
+from standin_networks import StandInNetwork
 
-class NaiveNetwork:
-    """A stand-in network that plays anywhere legal (uniform policy) and credits an empty point to the one
-    colour it touches (to the side to move when it touches both, or none). Like KataGo on a sparse local
-    diagram, it calls the first-line point next to a fresh hane settled for the hane's colour."""
 
-    def evaluate(self, boards):
-        return [self._one(b) for b in boards]
-
-    @staticmethod
-    def _one(board: Board) -> Evaluation:
-        grid = board.array()
-        h, w = grid.shape
-        own = grid.astype(np.float32)
-        policy = np.zeros((h, w), dtype=np.float32)
-        for r in range(h):
-            for c in range(w):
-                if grid[r, c]:
-                    continue
-                touching = {int(grid[n]) for n in neighbours((r, c), h, w) if grid[n]}
-                own[r, c] = touching.pop() if len(touching) == 1 else board.to_play
-                if board.is_legal(board.to_play, (r, c)):
-                    policy[r, c] = 1.0
-        policy /= max(policy.sum(), 1.0)
-        return Evaluation(to_play=board.to_play, komi=0.0, policy=policy, pass_policy=0.0, ownership=own,
-                          score_mean=float(own.sum()), score_stdev=1.0, score_lead=float(own.sum()), win=0.5, loss=0.5)
+def NaiveNetwork() -> StandInNetwork:
+    """Plays anywhere legal; like KataGo on a sparse local diagram it calls the first-line point next to a
+    fresh hane settled for the hane's colour (see `standin_networks`)."""
+    return StandInNetwork("anywhere")
 
 
 # Black's first-line hane at E1 threatens F1, which would break into White's territory (F2, G1): sente.

@@ -1,0 +1,46 @@
+"""Rule-based stand-ins for the KataGo network in analyzer tests (no weights, deterministic).
+
+Stones belong to their colour; an empty point to the one colour it touches, else to the side to move (a
+dame-like point looks owned by whoever is to move, as KataGo's ownership does). `policy="contested"` puts
+the policy on the contested empty points only; `policy="anywhere"` spreads it over every legal point (like
+KataGo on a sparse local diagram, it then plays anywhere and calls a fresh hane's neighbour settled)."""
+from __future__ import annotations
+
+import numpy as np
+
+from tengen.eval.evaluation import Evaluation
+from tengen.go import Board
+from tengen.go.coords import neighbours
+
+
+class StandInNetwork:
+    def __init__(self, policy: str = "contested"):
+        if policy not in ("contested", "anywhere"):
+            raise ValueError("policy must be 'contested' or 'anywhere'")
+        self.policy = policy
+        self.rows = 0
+
+    def evaluate(self, boards):
+        self.rows += len(boards)
+        return [self._one(b) for b in boards]
+
+    def _one(self, board: Board) -> Evaluation:
+        grid = board.array()
+        h, w = grid.shape
+        own = grid.astype(np.float32)
+        policy = np.zeros((h, w), dtype=np.float32)
+        for r in range(h):
+            for c in range(w):
+                if grid[r, c]:
+                    continue
+                touching = {int(grid[n]) for n in neighbours((r, c), h, w) if grid[n]}
+                contested = len(touching) != 1
+                own[r, c] = board.to_play if contested else touching.pop()
+                if (contested or self.policy == "anywhere") and board.is_legal(board.to_play, (r, c)):
+                    policy[r, c] = 1.0
+        total = policy.sum()
+        if total:
+            policy /= total
+        return Evaluation(to_play=board.to_play, komi=0.0, policy=policy, pass_policy=0.0 if total else 1.0,
+                          ownership=own, score_mean=float(own.sum()), score_stdev=1.0, score_lead=float(own.sum()),
+                          win=0.5, loss=0.5)
