@@ -2,11 +2,12 @@
 
 Predictors: `oracle` (each problem's own variation tree replayed as the local-move predictor; leaves scored
 by tengen, exactly by default or by the network with --leaves network), `exhaustive` (the exact solver),
-`kata` (KataGo policy + ownership: the paper's baseline; needs the default network).
+`kata` (KataGo policy + ownership: the paper's baseline; needs the default network), `auto` (the CLI's
+default: the exact solver within a small budget, kata where it runs out).
 Last line: `correct_temperature: n/33`.
 `kata` lets the exact rules end lines and count leaves in these sealed regions (tengen's default);
 `--no-sealed-rules` leaves that to the network's ownership too (the paper's KataGo baseline).
-Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata [--leaves exact|network] [--no-sealed-rules] [--data PATH]
+Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata|auto [--leaves exact|network] [--no-sealed-rules] [--data PATH]
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ TYPE_OF = {"gote": "gote", "black_sente": "sente", "white_sente": "sente", "ko":
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--predictor", choices=["oracle", "exhaustive", "kata"], default="oracle")
+    parser.add_argument("--predictor", choices=["oracle", "exhaustive", "kata", "auto"], default="oracle")
     parser.add_argument("--leaves", choices=["exact", "network"], default="exact",
                         help="oracle leaves: exact area count (Benson dead stones) or the network's rounded ownership")
     parser.add_argument("--no-sealed-rules", action="store_true",
@@ -40,7 +41,7 @@ def main() -> int:
         return 2
     problems = load_problems(args.data)
     evaluator = None
-    if args.predictor == "kata" or args.leaves == "network":
+    if args.predictor in ("kata", "auto") or args.leaves == "network":
         from tengen.eval.katago.evaluator import KataGoEvaluator
 
         evaluator = KataGoEvaluator(args.model)
@@ -55,7 +56,8 @@ def main() -> int:
         elif args.predictor == "exhaustive":
             result = analyze_region(p.board, p.region, None, predictor="exhaustive")
         else:
-            result = analyze_region(p.board, p.region, evaluator, predictor="kata", sealed_rules=not args.no_sealed_rules)
+            result = analyze_region(p.board, p.region, evaluator, predictor=args.predictor,
+                                    sealed_rules=not args.no_sealed_rules)
         seconds = time.perf_counter() - start
         total_time += seconds
         t_ok = result.temperature is not None and abs(result.temperature - float(p.expected_temperature)) < 1e-6

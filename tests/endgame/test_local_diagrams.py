@@ -101,14 +101,23 @@ def test_local_diagram_values(tmp_path, d, capsys):
     assert "recommended for Black" in text
 
 
+@pytest.mark.parametrize("predictor", ["exhaustive", "default"])
 @pytest.mark.parametrize("d", DIAGRAMS, ids=[d["name"] for d in DIAGRAMS])
-def test_exhaustive_solver_reads_a_diagram_on_an_empty_board(tmp_path, d):
+def test_exhaustive_solver_reads_a_diagram_on_an_empty_board(tmp_path, d, predictor, monkeypatch):
     # The marked region vouches for its surroundings: the open board beyond the diagram belongs to the
-    # colour of the nearest stones, so the exact solver needs no variations and no network.
+    # colour of the nearest stones, so the exact solver needs no variations and no network; the default
+    # predictor (auto) solves it exactly too and never loads a network.
+    import tengen.commands.analyze_cmd as analyze_cmd
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("a solvable local diagram must not load the network")
+
+    monkeypatch.setattr(analyze_cmd, "load_evaluator", no_network)
     path = tmp_path / "diagram.sgf"
     path.write_bytes(_sgf_bytes(d))
     out = tmp_path / "analysis.json"
-    rc = main(["analyze", str(path), "--move", "0", "--predictor", "exhaustive", "--json", str(out), "--no-progress"])
+    chosen = [] if predictor == "default" else ["--predictor", predictor]
+    rc = main(["analyze", str(path), "--move", "0", *chosen, "--json", str(out), "--no-progress"])
     assert rc == 0
     (region,) = json.loads(out.read_text())["regions"]
     assert region["count"] == pytest.approx(d["count"])

@@ -3,6 +3,8 @@ core, not the network's ownership, decides where a line ends and what it counts,
 the seal is a ±inf threat. Regions that are not sealed are left to the network."""
 from __future__ import annotations
 
+import pytest
+
 
 from tengen.endgame.analysis import analyze_region
 from tengen.endgame.regions import Region
@@ -87,3 +89,18 @@ def test_walls_must_be_pass_alive_unless_the_user_marked_the_region():
     assert rules.sealed(marked)
     # White's wall has one eye (F5) besides the open area: not pass-alive, so an ownership region is not sealed
     assert not SealedRules(object(), board, [found]).sealed(found)
+
+
+def test_auto_solves_sealed_regions_exactly_and_hands_the_rest_to_kata():
+    from tengen.endgame.analysis import NeedsNetwork, analyze_regions
+
+    board = board_from_diagram(SENTE_HANE)
+    (solved,) = analyze_regions(board, [_region("E1 F1", board)], None, predictor="auto")  # no network needed
+    assert (solved.kind, solved.temperature, solved.count) == ("black_sente", 2.0, 0.0)
+    assert solved.tree is None and "solved exactly" in solved.notes[0]
+    open_board = board_from_diagram(OPEN)
+    unsealed = _region("B1 C2", open_board)
+    with pytest.raises(NeedsNetwork):
+        analyze_regions(open_board, [unsealed], None, predictor="auto")
+    (by_kata,) = analyze_regions(open_board, [unsealed], NaiveNetwork(), predictor="auto")
+    assert by_kata.tree is not None and by_kata.tree.predictor == "kata"

@@ -13,8 +13,10 @@ from tengen.commands.position_args import add_position_arguments
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_position_arguments(parser)
     parser.add_argument("--region", help="analyse only this region: GTP vertices, e.g. C1,D1,E1 (one point is enough)")
-    parser.add_argument("--predictor", default="kata", choices=["kata", "oracle", "exhaustive", "net"],
-                        help="local-move predictor (default kata; oracle reads the SGF node's child variations)")
+    parser.add_argument("--predictor", default="auto", choices=["auto", "kata", "oracle", "exhaustive", "net"],
+                        help="local-move predictor (default auto: the exact solver for sealed regions it can finish "
+                             "quickly, such as marked local diagrams, kata for the rest; oracle reads the SGF "
+                             "node's child variations)")
     parser.add_argument("--threshold", type=float, default=0.9, help="|ownership| below this is undecided (default 0.9)")
     parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
     # deeper than the library's batch defaults (300 / 400): on the bundled example the main fight needs it
@@ -39,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from tengen.endgame.analysis import analyze
+    from tengen.endgame.analysis import NeedsNetwork, analyze
     from tengen.endgame.tree import GrowthConfig
     from tengen.go.coords import parse_point_list
     from tengen.go.sgf import load_game, markup_points
@@ -61,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
     evaluator = None
     needs_network = args.predictor == "kata" or region_points is None or (args.predictor in ("oracle", "net") and args.leaves == "network")
+    # auto tries the exact solver on a marked region first: a local diagram needs no network
     if needs_network:
         evaluator = load_evaluator(args.model, progress=not args.no_progress)
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
@@ -77,12 +80,18 @@ def run(args: argparse.Namespace) -> int:
             bar.n = done
             bar.refresh()
 
+    def run_analysis(evaluator):
+        return analyze(board, evaluator, region_points=region_points, predictor=args.predictor,
+                       threshold=args.threshold, margin=args.margin, growth=growth,
+                       oracle_node=node if args.predictor == "oracle" else None, progress=progress,
+                       sealed_rules=not args.no_sealed_rules,
+                       leaf_scoring="exact" if args.leaves == "exact" else "evaluator")
+
     try:
-        analysis = analyze(board, evaluator, region_points=region_points, predictor=args.predictor,
-                           threshold=args.threshold, margin=args.margin, growth=growth,
-                           oracle_node=node if args.predictor == "oracle" else None, progress=progress,
-                           sealed_rules=not args.no_sealed_rules,
-                           leaf_scoring="exact" if args.leaves == "exact" else "evaluator")
+        try:
+            analysis = run_analysis(evaluator)
+        except NeedsNetwork:
+            analysis = run_analysis(load_evaluator(args.model, progress=not args.no_progress))
     finally:
         if bar is not None:
             bar.close()

@@ -184,6 +184,9 @@ def analyze_regions(board: Board, regions: Sequence[Region], evaluator=None, *,
     `sealed_rules`, a sealed region's lines end where the exact rules say (`tengen.endgame.sealed`)."""
     if predictor == "exhaustive":
         return [_solve_exhaustively(board, region, progress, i, len(regions)) for i, region in enumerate(regions)]
+    if predictor == "auto":
+        return _analyze_auto(board, regions, evaluator, growth=growth, leaf_scoring=leaf_scoring,
+                             progress=progress, sealed_rules=sealed_rules)
     start = time.perf_counter()
     evaluator = cached(evaluator)
     pred = make_predictor(predictor, evaluator, board, oracle_node) if isinstance(predictor, str) else predictor
@@ -224,6 +227,41 @@ def _share_seconds(results: list[RegionResult], seconds: float) -> None:
     total = sum(r.evaluations for r in results)
     for r in results:
         r.seconds = seconds * (r.evaluations / total if total else 1 / len(results))
+
+
+class NeedsNetwork(RuntimeError):
+    """`predictor="auto"` without an evaluator met a region the exact solver could not finish."""
+
+
+# what `auto` lets the exact solver spend on one sealed region before handing it to kata
+AUTO_SOLVER_NODES = 5_000
+AUTO_SOLVER_SECONDS = 2.0
+
+
+def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_options) -> list[RegionResult]:
+    """Sealed regions the exact solver finishes within a small budget are solved exactly; the rest (every
+    region of an ordinary whole-board position, which is never sealed) go to kata, grown together."""
+    from tengen.endgame.exhaustive import ExhaustiveConfig
+    from tengen.endgame.sealed import sealed_local_region
+
+    budget = ExhaustiveConfig(max_nodes=AUTO_SOLVER_NODES, seconds=AUTO_SOLVER_SECONDS)
+    results: list[Optional[RegionResult]] = [None] * len(regions)
+    for i, region in enumerate(regions):
+        if sealed_local_region(board, region) is None:
+            continue
+        t0 = time.perf_counter()
+        result = cgt_bridge.solve_exhaustively(board, region, RegionResult(region), budget)
+        if result.count is not None:
+            result.seconds = time.perf_counter() - t0
+            result.notes.insert(0, "sealed: solved exactly by the exhaustive solver")
+            results[i] = result
+    rest = [region for region, result in zip(regions, results) if result is None]
+    if rest:
+        if evaluator is None:
+            raise NeedsNetwork(f"{len(rest)} region(s) need the network (not sealed, or too large to solve exactly)")
+        kata = iter(analyze_regions(board, rest, evaluator, predictor="kata", **kata_options))
+        results = [result if result is not None else next(kata) for result in results]
+    return results  # type: ignore[return-value]
 
 
 def _solve_exhaustively(board: Board, region: Region, progress, i: int, n: int) -> RegionResult:

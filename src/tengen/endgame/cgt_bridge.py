@@ -109,12 +109,16 @@ def _game_text(game: Game) -> str:
         return ""
 
 
-def solve_exhaustively(board, region, result):
-    """Fill a RegionResult with the exact solver's answer for a sealed region."""
+def solve_exhaustively(board, region, result, config=None):
+    """Fill a RegionResult with the exact solver's answer for a sealed region (`config`: an
+    ExhaustiveConfig for the budgets; a user's mask always vouches for its surroundings)."""
+    from dataclasses import replace
+
     from tengen.endgame.exhaustive import OK, ExhaustiveConfig, RegionNotSealed, solve_region
 
+    config = replace(config or ExhaustiveConfig(), vouched=region.source == "mask")
     try:  # a user's mask vouches for its surroundings (local diagrams on an otherwise empty board)
-        solved = solve_region(board, region.points, ExhaustiveConfig(vouched=region.source == "mask"))
+        solved = solve_region(board, region.points, config)
     except RegionNotSealed as exc:
         result.kind = "unsupported"
         result.notes.append(f"region not sealed: {exc}")
