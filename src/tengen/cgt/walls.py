@@ -11,8 +11,22 @@ from typing import Iterable, Optional
 
 from tengen.cgt.numbers import Value, is_infinite
 
-ZERO = Fraction(0)
+ZERO = 0  # values and breakpoints are ints where integral (much faster than Fraction), Fractions otherwise
 Segment = tuple[Fraction, Value, Fraction]
+
+
+def _small(x):
+    """An integral Fraction as an int (ints keep the arithmetic fast); anything else unchanged."""
+    return x.numerator if type(x) is Fraction and x.denominator == 1 else x
+
+
+def _ratio(a, b):
+    """a / b exactly: an int when it divides, else a Fraction (never a float)."""
+    if isinstance(a, int) and isinstance(b, int):
+        q, r = divmod(a, b)
+        return q if r == 0 else Fraction(a, b)
+    x = Fraction(a) / b
+    return x.numerator if x.denominator == 1 else x
 
 
 class Wall:
@@ -100,6 +114,7 @@ def _normalise(segs: tuple[Segment, ...]) -> tuple[Segment, ...]:
         return ((ZERO, segs[0][1], 0),)
     out: list[Segment] = []
     for t0, v0, s in segs:
+        t0, v0 = _small(t0), _small(v0)
         if out:
             pt0, pv0, ps = out[-1]
             if ps == s and pv0 + ps * (t0 - pt0) == v0:
@@ -158,7 +173,7 @@ def wall_max(a: Wall, b: Wall) -> Wall:
                 from_a = False
         out.append((start, v_hi, s_hi))
         if s_lo > s_hi:  # the lower one overtakes at c
-            c = start + (v_hi - v_lo) / (s_lo - s_hi)
+            c = start + _ratio(v_hi - v_lo, s_lo - s_hi)
             if end is None or c < end:
                 out.append((c, v_hi + s_hi * (c - start), s_lo))
                 from_a = from_b = False
@@ -203,7 +218,7 @@ def first_crossing(left: Wall, right: Wall) -> Value:
             return start
         closing = sr - sl
         if closing > 0:
-            c = start + gap / closing
+            c = start + _ratio(gap, closing)
             if end is None or c <= end:
                 return c
     return math.inf

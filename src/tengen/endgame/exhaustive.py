@@ -498,10 +498,10 @@ class _Solver:
             if info.threat:
                 rec = number_thermo(INF if info.threat == BLACK else NEG_INF)
             else:
-                rec = number_thermo(Fraction(info.count))
+                rec = number_thermo(info.count)
             self.tt[key] = (rec, rec, rec)
             return
-        self.bounds[key] = (number_thermo(Fraction(info.bounds[0])), number_thermo(Fraction(info.bounds[1])))
+        self.bounds[key] = (number_thermo(info.bounds[0]), number_thermo(info.bounds[1]))
         self.nodes += 1
         if self.nodes > self.config.max_nodes or (self.deadline and self.nodes % 1024 == 0
                                                  and time.perf_counter() > self.deadline):
@@ -513,7 +513,7 @@ class _Solver:
         low = index
         opts = self.options(key, info)
         self.children[key] = opts
-        self.stands[key] = Fraction(info.as_it_stands)
+        self.stands[key] = info.as_it_stands
         for side in (0, 1):
             for _, child in opts[side]:
                 if child is None or child in self.tt:
