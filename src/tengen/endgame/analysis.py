@@ -233,9 +233,10 @@ class NeedsNetwork(RuntimeError):
     """`predictor="auto"` without an evaluator met a region the exact solver could not finish."""
 
 
-# what `auto` lets the exact solver spend on one sealed region before handing it to kata
-AUTO_SOLVER_NODES = 5_000
-AUTO_SOLVER_SECONDS = 2.0
+# what `auto` lets the exact solver spend on one sealed region before handing it to kata (the largest dev-set
+# region, a 10-point hane-connect with repetitions, needs ~26,000 positions and ~6 s)
+AUTO_SOLVER_NODES = 30_000
+AUTO_SOLVER_SECONDS = 8.0
 
 
 def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_options) -> list[RegionResult]:
