@@ -53,7 +53,7 @@ from tengen.cgt.thermo import KO, Thermo, combine, number_thermo, orthodox_indic
 from tengen.cgt.values import MoveValues, move_values
 from tengen.go.benson import unconditional_life
 from tengen.go.colors import BLACK, EMPTY, WHITE
-from tengen.go.coords import Point, neighbours
+from tengen.go.coords import Point, neighbours, to_gtp
 
 OK, TOO_LARGE, UNSUPPORTED = "ok", "too_large", "unsupported"
 # the largest enclosed area in which a group can never make two eyes: the smallest two-eyed group
@@ -141,6 +141,7 @@ class LocalRegion:
         # the seal of the opponent's territory (a threat leaf, as in hand-made variation trees)
         self.breach = {BLACK: 0, WHITE: 0}
         owners: dict[Point, int] = {}
+        trusted: list[Point] = []  # wall stones taken on trust (not Benson pass-alive)
         for i, p in enumerate(self.points):
             for q in neighbours(p, self.height, self.width):
                 if q in self.index:
@@ -153,12 +154,14 @@ class LocalRegion:
                     colour = owners[q]
                     self.breach[-colour] |= 1 << i  # -colour playing here reaches colour's territory
                 elif life[q] != colour:
-                    msg = f"wall stone at {q} is not Benson pass-alive (trusted as a wall)"
                     if require_benson:
-                        raise RegionNotSealed(msg)
-                    if msg not in self.notes:
-                        self.notes.append(msg)
+                        raise RegionNotSealed(f"wall stone {to_gtp(q, self.height)} is not Benson pass-alive")
+                    if q not in trusted:
+                        trusted.append(q)
                 self.wall[colour] |= 1 << i
+        if trusted:
+            self.notes.append("walls trusted, not Benson pass-alive: " +
+                              " ".join(to_gtp(q, self.height) for q in sorted(trusted)))
         self.start = {BLACK: 0, WHITE: 0}
         for i, p in enumerate(self.points):
             c = int(grid[p])
