@@ -20,6 +20,7 @@ from typing import Optional, Sequence
 from tengen.endgame.exhaustive import LocalRegion, RegionNotSealed
 from tengen.endgame.predictors import LocalMovePredictor, LocalPrediction, PredictionRequest
 from tengen.endgame.regions import Region
+from tengen.endgame.tree import LocalTree
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 
@@ -53,7 +54,6 @@ class SealedRules:
         self.inner = inner
         self.name = getattr(inner, "name", "")
         self.locals = {r.id: sealed_local_region(board, r) for r in regions}
-        self.exact_leaves = 0
 
     def __getattr__(self, attr):  # evaluation counters and the like belong to the wrapped predictor
         return getattr(self.inner, attr)
@@ -69,9 +69,8 @@ class SealedRules:
             if local is None:
                 forward.append(i)
                 continue
-            try:
-                info = local.analyse(*local_stones(local, req.board))
-            except RegionNotSealed:  # both colours broke in: no local answer, let the predictor judge
+            info = _analyse(local, req.board)
+            if info is None:
                 forward.append(i)
                 continue
             if req.history and info.threat:
@@ -79,7 +78,6 @@ class SealedRules:
                                          reason="breaks the seal: reaches the opponent's outside territory")
             elif req.history and info.settled:
                 out[i] = LocalPrediction(no_move=1.0, exact_count=info.count, reason="settled (exact local rules)")
-                self.exact_leaves += 1
             else:
                 forward.append(i)
         inner_requests = []
@@ -97,7 +95,7 @@ class SealedRules:
             out[i] = pred
         return out  # type: ignore[return-value]
 
-    def settle_leaves(self, tree) -> int:
+    def settle_leaves(self, tree: LocalTree) -> int:
         """Count exactly the leaves and probes of a sealed region's tree that the rules call settled (and
         make seal breaks threats); returns how many were settled. Others keep the network's count."""
         local = self.locals.get(tree.region.id)
@@ -107,9 +105,8 @@ class SealedRules:
         for node in tree.leaves():
             if node.kind not in ("leaf", "probe") or node.counted:
                 continue
-            try:
-                info = local.analyse(*local_stones(local, node.board))
-            except RegionNotSealed:
+            info = _analyse(local, node.board)
+            if info is None:
                 continue
             if info.threat:
                 node.kind, node.threat, node.reason = "threat", info.threat, "breaks the seal"
@@ -119,5 +116,13 @@ class SealedRules:
             else:
                 continue
             done += 1
-        self.exact_leaves += done
         return done
+
+
+def _analyse(local: LocalRegion, board: Board):
+    """The exact local analysis of `board`'s region stones (None when both colours broke in: no local
+    answer, the predictor judges)."""
+    try:
+        return local.analyse(*local_stones(local, board))
+    except RegionNotSealed:
+        return None
