@@ -1,6 +1,6 @@
 """GNU Go's endgame suite (endgame1.tst: 16 move choices on a 9x9 game): tengen's recommended move from
 the endgame analyzer against the `#?` answers. Last line: `endgame1: n/16`.
-Usage: python bench/endgame_gnugo.py [--suite PATH] [--model FILE]
+Usage: python bench/endgame_gnugo.py [--suite PATH] [--model FILE] [--predictor kata|auto]
 """
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ def main() -> int:
     parser.add_argument("--model", default=None)
     parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
     parser.add_argument("--threshold", type=float, default=0.9)
+    parser.add_argument("--predictor", choices=["kata", "auto"], default="kata",
+                        help="kata (every region grown by the network), or auto (sealed regions solved exactly)")
     args = parser.parse_args()
     if not Path(args.suite).exists():
         print(f"suite not found: {args.suite}", file=sys.stderr)
@@ -38,15 +40,16 @@ def main() -> int:
         board = game.board_at(None if case.move is None else max(case.move - 1, 0), strict=False)
         board.to_play = parse_color(case.args[0])
         start = time.perf_counter()
-        analysis = analyze(board, evaluator, margin=args.margin, threshold=args.threshold)
+        analysis = analyze(board, evaluator, margin=args.margin, threshold=args.threshold, predictor=args.predictor)
+        exact = sum("solved exactly" in " ".join(r.notes) for r in analysis.regions)
         move = "PASS" if analysis.recommended is None else to_gtp(analysis.recommended[1], board.height)
         ok = case.matches(move)
         passed += ok
         print(f"{case.number}: {case.args[0]:5} tengen {move:4} expected {case.pattern:14} {'PASS' if ok else 'fail'}"
-              f"  ({len(analysis.regions)} regions, {analysis.evaluations} evals, {time.perf_counter() - start:.1f}s;"
+              f"  ({len(analysis.regions)} regions{f' ({exact} solved exactly)' if exact else ''}, {analysis.evaluations} evals, {time.perf_counter() - start:.1f}s;"
               f" {analysis.recommended_reason})")
     name = Path(args.suite).stem
-    print(f"settings: margin {args.margin}, threshold {args.threshold}")
+    print(f"settings: predictor {args.predictor}, margin {args.margin}, threshold {args.threshold}")
     print(f"{name}: {passed}/{len(cases)}")
     return 0
 
