@@ -247,3 +247,12 @@ def test_the_board_count_lies_between_the_networks_counts_for_each_side_to_move(
     assert white_first < analysis.board_count < black_first
     assert "with Black to move" in text_report(analysis)
     assert json_report(analysis)["network_counts"] == {"black_to_move": black_first, "white_to_move": white_first}
+
+
+def test_a_board_count_outside_the_networks_range_is_flagged():
+    from tengen.io.report import text_report
+
+    analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
+    assert "warning" not in text_report(analysis)
+    analysis.regions[0].count = 5.0  # as if the region were misjudged by five points
+    assert "warning: the board count lies outside the network's range" in text_report(analysis)

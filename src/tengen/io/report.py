@@ -70,6 +70,10 @@ def text_report(analysis: Analysis) -> str:
         b_first, w_first = analysis.network_counts
         lines.append(f"the network's own count (its ownership summed): {_num(b_first)} with Black to move, "
                      f"{_num(w_first)} with White to move (a count with no one's move lies between)")
+        count = analysis.board_count
+        if count is not None and not min(b_first, w_first) - 1 <= count <= max(b_first, w_first) + 1:
+            lines.append("warning: the board count lies outside the network's range: a region is probably "
+                         "misjudged (a cut tree, a probe, or walls the network doubts); check the notes above")
     color_name = "Black" if analysis.board.to_play == BLACK else "White"
     if analysis.recommended is not None:
         c, p = analysis.recommended
