@@ -3,6 +3,7 @@ ownership, hot-spot splitting, ko retakes from the kata predictor, the evaluatio
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tengen.endgame.analysis import analyze
 from tengen.endgame.evalcache import CachedEvaluator
@@ -67,18 +68,16 @@ def test_two_hot_spots_joined_by_quiet_points_become_two_regions():
     assert all("split from a region with several hot spots" in r.notes for r in parts)
 
 
-def test_hot_points_two_steps_apart_are_one_spot():
-    own, swing = _maps(["!?!??",
-                        "WWWW?",
-                        "BBBBB"])
-    (joined,) = find_regions(own)
-    assert split_hot_spots([joined], swing) == [joined]
-
-
-def test_one_hot_spot_keeps_the_region_whole():
-    own, swing = _maps(["??!!?",
-                        "?WWW?",
-                        "BBBBB"])
+@pytest.mark.parametrize("rows", [
+    ["!?!??",
+     "WWWW?",
+     "BBBBB"],  # hot points two steps apart are one spot
+    ["??!!?",
+     "?WWW?",
+     "BBBBB"],  # one hot spot
+], ids=["two-steps-apart", "one-spot"])
+def test_one_hot_spot_keeps_the_region_whole(rows):
+    own, swing = _maps(rows)
     (joined,) = find_regions(own)
     assert split_hot_spots([joined], swing) == [joined]
 

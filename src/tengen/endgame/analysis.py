@@ -243,17 +243,14 @@ def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_opt
     """Sealed regions the exact solver finishes within a small budget are solved exactly; the rest (every
     region of an ordinary whole-board position, which is never sealed) go to kata, grown together."""
     from tengen.endgame.exhaustive import ExhaustiveConfig
-    from tengen.endgame.sealed import sealed_local_region
 
-    budget = ExhaustiveConfig(max_nodes=AUTO_SOLVER_NODES, seconds=AUTO_SOLVER_SECONDS)
     results: list[Optional[RegionResult]] = [None] * len(regions)
     for i, region in enumerate(regions):
-        if sealed_local_region(board, region) is None:
-            continue
-        t0 = time.perf_counter()
-        result = cgt_bridge.solve_exhaustively(board, region, RegionResult(region), budget)
-        if result.count is not None:
-            result.seconds = time.perf_counter() - t0
+        # sealed as `tengen.endgame.sealed` means it: a region the network found needs pass-alive walls
+        budget = ExhaustiveConfig(max_nodes=AUTO_SOLVER_NODES, seconds=AUTO_SOLVER_SECONDS,
+                                  require_benson=region.source != "mask")
+        result = _solve_exhaustively(board, region, None, i, len(regions), budget)
+        if result.count is not None:  # not sealed, too large or unsupported: kata takes it
             result.notes.insert(0, "sealed: solved exactly by the exhaustive solver")
             results[i] = result
     rest = [region for region, result in zip(regions, results) if result is None]
@@ -265,10 +262,10 @@ def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_opt
     return results  # type: ignore[return-value]
 
 
-def _solve_exhaustively(board: Board, region: Region, progress, i: int, n: int) -> RegionResult:
+def _solve_exhaustively(board: Board, region: Region, progress, i: int, n: int, config=None) -> RegionResult:
     if progress:
         progress("region", i, n)
     t0 = time.perf_counter()
-    result = cgt_bridge.solve_exhaustively(board, region, RegionResult(region))
+    result = cgt_bridge.solve_exhaustively(board, region, RegionResult(region), config)
     result.seconds = time.perf_counter() - t0
     return result
