@@ -41,7 +41,7 @@ def main() -> int:
         board.to_play = parse_color(case.args[0])
         start = time.perf_counter()
         analysis = analyze(board, evaluator, margin=args.margin, threshold=args.threshold, predictor=args.predictor)
-        exact = sum("solved exactly" in " ".join(r.notes) for r in analysis.regions)
+        exact = sum(r.method == "exhaustive" for r in analysis.regions)
         move = "PASS" if analysis.recommended is None else to_gtp(analysis.recommended[1], board.height)
         ok = case.matches(move)
         passed += ok

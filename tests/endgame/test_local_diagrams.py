@@ -96,6 +96,7 @@ def test_local_diagram_values(tmp_path, d, capsys):
     assert region["count"] == pytest.approx(d["count"])
     assert region["temperature"] == pytest.approx(d["temperature"])
     assert region["type"] == d["kind"]
+    assert region["method"] == "tree"
     assert d["black"] in region["best_black"] and d["white"] in region["best_white"]
     text = capsys.readouterr().out
     assert "recommended for Black" in text
@@ -120,6 +121,7 @@ def test_exhaustive_solver_reads_a_diagram_on_an_empty_board(tmp_path, d, predic
     rc = main(["analyze", str(path), "--move", "0", *chosen, "--json", str(out), "--no-progress"])
     assert rc == 0
     (region,) = json.loads(out.read_text())["regions"]
+    assert region["method"] == "exhaustive"
     assert region["count"] == pytest.approx(d["count"])
     assert region["temperature"] == pytest.approx(d["temperature"])
     assert region["type"] == d["kind"]

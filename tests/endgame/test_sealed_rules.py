@@ -97,7 +97,7 @@ def test_auto_solves_sealed_regions_exactly_and_hands_the_rest_to_kata():
     board = board_from_diagram(SENTE_HANE)
     (solved,) = analyze_regions(board, [_region("E1 F1", board)], None, predictor="auto")  # no network needed
     assert (solved.kind, solved.temperature, solved.count) == ("black_sente", 2.0, 0.0)
-    assert solved.tree is None and "solved exactly" in solved.notes[0]
+    assert solved.tree is None and solved.method == "exhaustive" and "solved exactly" in solved.notes[0]
     open_board = board_from_diagram(OPEN)
     unsealed = _region("B1 C2", open_board)
     with pytest.raises(NeedsNetwork):

@@ -41,7 +41,7 @@ def test_results_that_are_skipped(text, reason):
 @pytest.mark.parametrize("text, komi, notes", [
     ("6.5", 6.5, []), ("0.50", 0.5, []), ("750", 7.5, ["komi_x100"]), ("650", 6.5, ["komi_x100"]),
     ("375", 7.5, ["komi_x100", "komi_stones"]), ("325", 6.5, ["komi_x100", "komi_stones"]),
-    ("-5.5", -5.5, []), ("3.75", 3.75, []),
+    ("-5.5", -5.5, []), ("3.75", 7.5, ["komi_stones"]), ("-100.00", -100.0, []),
 ])
 def test_komi_normalisation(text, komi, notes):
     got: list[str] = []

@@ -44,6 +44,7 @@ class RegionResult:
     notes: list[str] = field(default_factory=list)
     game: object = None
     exact_rules: bool = False  # a sealed region: the rules core ended lines and counted settled leaves
+    method: str = "tree"  # how the value was found: "tree" (a grown variation tree) or "exhaustive" (exact solver)
 
     @property
     def miai_value(self) -> Optional[float]:

@@ -129,6 +129,7 @@ def solve_exhaustively(board, region, result, config=None):
         result.kind = "unsupported"
         result.notes.append(f"exhaustive solver: {solved.status} ({solved.reason})")
         return result
+    result.method = "exhaustive"
     result.kind = solved.kind
     result.count = None if solved.mean is None else float(solved.mean)
     result.temperature = None if solved.temperature is None else float(solved.temperature)

@@ -155,18 +155,22 @@ def _force_move(board: Board, color: int, point: Move) -> None:
     board.to_play = -color
 
 
-def normalise_komi(raw: Optional[float], text: Optional[str] = None) -> float:
+def normalise_komi(raw: Optional[float], text: Optional[str] = None, notes: Optional[list[str]] = None) -> float:
     """Komi as points: x100 encodings (KM[750]) are divided; Chinese 'zi' (x.25 / x.75) are doubled.
 
     `text`, the KM value as written, keeps a real large komi such as KGS's KM[-100.00] (x100 encodings
-    are written as integers)."""
+    are written as integers). Each fix applied is appended to `notes` ('komi_x100', 'komi_stones')."""
     if raw is None:
         return 0.0
     komi = float(raw)
     if abs(komi) >= 100 and (text is None or "." not in text):
         komi /= 100.0
+        if notes is not None:
+            notes.append("komi_x100")
     if abs(komi * 4) % 2 == 1:  # quarter values: 3.75 zi = 7.5 points
         komi *= 2
+        if notes is not None:
+            notes.append("komi_stones")
     return komi
 
 

@@ -119,6 +119,8 @@ def region_json(r: RegionResult, index: int, height: int) -> dict[str, Any]:
         "miai_value": r.miai_value,
         "deiri_value": r.deiri_value,
         "type": r.kind,
+        "method": r.method,
+        "exact_rules": r.exact_rules,
         "best_black": [to_gtp(p, height) for p in r.best_black],
         "best_white": [to_gtp(p, height) for p in r.best_white],
         "principal_black": _line(r.principal_black, height),

@@ -35,6 +35,8 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from tengen.go.sgf import normalise_komi as sgf_normalise_komi
+
 log = logging.getLogger("tengen.train.records")
 
 PHASES: tuple[int, ...] = (30, 80, 130, 180)
@@ -139,7 +141,8 @@ def parse_result(text: str | None) -> tuple[int, str]:
 
 
 def normalise_komi(text: str | None, notes: list[str] | None = None) -> float:
-    """KM value -> komi in points; fixes Fox's x100 (``750`` -> 7.5) and Chinese stone komi (3.75 -> 7.5)."""
+    """KM value -> komi in points by the SGF reader's rule (`tengen.go.sgf.normalise_komi`: Fox's x100
+    ``750`` -> 7.5, Chinese stone komi 3.75 -> 7.5); NaN when missing or unreadable (noted)."""
     if text is None or not text.strip():
         if notes is not None:
             notes.append("komi_missing")
@@ -150,15 +153,7 @@ def normalise_komi(text: str | None, notes: list[str] | None = None) -> float:
         if notes is not None:
             notes.append("komi_unreadable")
         return float("nan")
-    if abs(komi) >= 100:
-        komi /= 100.0
-        if notes is not None:
-            notes.append("komi_x100")
-        if komi in (2.75, 3.25, 3.75):  # Fox writes Chinese komi in stones ("3 3/4 zi") as 375
-            komi *= 2
-            if notes is not None:
-                notes.append("komi_stones")
-    return komi
+    return sgf_normalise_komi(komi, text.strip(), notes)
 
 
 def _sgf_point(raw: bytes, size: int) -> tuple[int, int] | None:

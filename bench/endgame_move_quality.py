@@ -1,0 +1,108 @@
+"""How good is the analyzer's recommended move on real late-game positions? For N scored KGS 6d+ games
+(the positions of bench/endgame_cost.py: move ~ 80 % of the game), compare tengen's recommended move
+with the move the players chose and with the network's own first policy choice, and judge all three by
+the network's score lead one move later (from the mover's side; a proxy judge, not the truth).
+
+    python bench/endgame_move_quality.py [--games 10] [--seed 1] [--threads 1]
+
+Per position: the three moves and each one's loss = (score lead after the network's policy move) - (after
+this move), in points for the side to move (negative: better than the policy move by that judge). The
+last line is `tengen_mean_loss: X` (points per position).
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from endgame_cost import GAMES, sample_games  # noqa: E402
+
+from tengen.endgame.analysis import analyze  # noqa: E402
+from tengen.go.colors import BLACK  # noqa: E402
+from tengen.go.coords import to_gtp  # noqa: E402
+from tengen.go.sgf import SgfError, load_game_bytes  # noqa: E402
+
+
+def score_after(board, evaluator, moves: dict[str, tuple]) -> dict[str, float]:
+    """The network's score lead after each named move, from the mover's side (one batch)."""
+    mover = board.to_play
+    names, positions = [], []
+    for name, point in moves.items():
+        after = board.copy()
+        after.play(mover, point)
+        names.append(name)
+        positions.append(after)
+    evals = evaluator.evaluate(positions)
+    sign = 1 if mover == BLACK else -1
+    return {name: sign * e.score_lead for name, e in zip(names, evals)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    args = parser.parse_args()
+    if not GAMES.exists():
+        print(f"game archives not found under {GAMES}: nothing to measure")
+        return 1
+    from tengen.eval.katago.evaluator import KataGoEvaluator
+
+    evaluator = KataGoEvaluator(threads=args.threads)
+    losses: dict[str, list[float]] = {"tengen": [], "played": []}
+    agree = {"tengen=played": 0, "tengen=policy": 0, "played=policy": 0}
+    n = 0
+    for name, data in sample_games(args.games, args.seed):
+        try:
+            game = load_game_bytes(data, name)
+            move = int(len(game.moves) * 0.8)
+            board = game.board_at(move, strict=False)
+        except SgfError as exc:
+            print(f"{name}: skipped ({exc})")
+            continue
+        colour, played = game.moves[move]
+        if colour != board.to_play or played is None or not board.is_legal(colour, played):
+            print(f"{name}: skipped (the record's next move is not a legal move for the side to play)")
+            continue
+        start = time.perf_counter()
+        analysis = analyze(board, evaluator)
+        seconds = time.perf_counter() - start
+        if analysis.recommended is None or analysis.recommended[1] is None:
+            print(f"{name} (move {move}): skipped (no recommended move: {analysis.recommended_reason})")
+            continue
+        ours = analysis.recommended[1]
+        policy = max(evaluator.evaluate([board])[0].top_moves(5), key=lambda m: m[1])[0]
+        if policy is None:
+            print(f"{name} (move {move}): skipped (the network's first choice is a pass)")
+            continue
+        scores = score_after(board, evaluator, {"tengen": ours, "played": played, "policy": policy})
+        n += 1
+        loss = {k: scores["policy"] - scores[k] for k in ("tengen", "played")}
+        for k in losses:
+            losses[k].append(loss[k])
+        agree["tengen=played"] += ours == played
+        agree["tengen=policy"] += ours == policy
+        agree["played=policy"] += played == policy
+        side = "B" if board.to_play == BLACK else "W"
+        gtp = lambda p: to_gtp(p, board.height)  # noqa: E731
+        print(f"{name} (move {move}, {side} to play): tengen {gtp(ours):>4} (loss {loss['tengen']:+5.1f})  "
+              f"played {gtp(played):>4} (loss {loss['played']:+5.1f})  policy {gtp(policy):>4}  "
+              f"[{analysis.recommended_reason}; {seconds:.0f} s]", flush=True)
+    if not n:
+        print("no position measured")
+        return 1
+    print(f"positions {n}: agreement tengen=played {agree['tengen=played']}/{n}, tengen=policy "
+          f"{agree['tengen=policy']}/{n}, played=policy {agree['played=policy']}/{n}")
+    for k, v in losses.items():
+        print(f"{k}: mean loss {statistics.mean(v):+.2f}, median {statistics.median(v):+.2f}, "
+              f"worst {max(v):+.1f} points (the network's score lead one move later, against its policy move)")
+    print(f"tengen_mean_loss: {statistics.mean(losses['tengen']):.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
