@@ -1,5 +1,7 @@
-"""GNU Go's endgame suite (endgame1.tst: 16 move choices on a 9x9 game): tengen's recommended move from
-the endgame analyzer against the `#?` answers. Last line: `endgame1: n/16`.
+"""A regression suite's move choices (default GNU Go's endgame1.tst: 16 on a 9x9 game; also Fuego's
+uct_endgame.tst and 9x9-blunder-endgame.tst): tengen's recommended move from the endgame analyzer against
+the `#?` answers. Also counted from the same runs: the orthodox move alone (before the network's one-move
+check) and the network's policy move alone (the anchor). Last line: `<suite>: n/N` (e.g. `endgame1: n/16`).
 Usage: python bench/endgame_gnugo.py [--suite PATH] [--model FILE] [--predictor kata|auto]
 """
 from __future__ import annotations
@@ -34,7 +36,7 @@ def main() -> int:
 
     evaluator = KataGoEvaluator(args.model)
     cases = [c for c in parse_suite(args.suite) if c.command == "reg_genmove"]
-    passed = 0
+    passed = orthodox_passed = policy_passed = 0
     for case in cases:
         game = load_game(case.sgf)
         board = game.board_at(None if case.move is None else max(case.move - 1, 0), strict=False)
@@ -45,11 +47,17 @@ def main() -> int:
         move = "PASS" if analysis.recommended is None else to_gtp(analysis.recommended[1], board.height)
         ok = case.matches(move)
         passed += ok
+        check = analysis.move_check
+        orthodox_passed += case.matches(to_gtp(check.orthodox, board.height)) if check is not None else ok
+        policy = evaluator.evaluate([board])[0].top_moves(1)[0][0]
+        policy_passed += case.matches(to_gtp(policy, board.height))
         print(f"{case.number}: {case.args[0]:5} tengen {move:4} expected {case.pattern:14} {'PASS' if ok else 'fail'}"
               f"  ({len(analysis.regions)} regions{f' ({exact} solved exactly)' if exact else ''}, {analysis.evaluations} evals, {time.perf_counter() - start:.1f}s;"
               f" {analysis.recommended_reason})")
     name = Path(args.suite).stem
     print(f"settings: predictor {args.predictor}, margin {args.margin}, threshold {args.threshold}")
+    print(f"the orthodox move alone (before the network's check): {orthodox_passed}/{len(cases)}; "
+          f"the network's policy move alone: {policy_passed}/{len(cases)}")
     print(f"{name}: {passed}/{len(cases)}")
     return 0
 

@@ -1,13 +1,16 @@
 """How good is the analyzer's recommended move on real late-game positions? For N scored KGS 6d+ games
-(the positions of bench/endgame_cost.py: move ~ 80 % of the game), compare tengen's recommended move
-with the move the players chose and with the network's own first policy choice, and judge all three by
-the network's score lead one move later (from the mover's side; a proxy judge, not the truth).
+(the positions of bench/endgame_cost.py: move ~ 80 % of the game), compare tengen's moves with the move
+the players chose and with the network's own first policy choice, and judge them by the network's score
+lead one move later (from the mover's side; a proxy judge, not the truth).
 
     python bench/endgame_move_quality.py [--games 10] [--seed 1] [--threads 1]
 
-Per position: the three moves and each one's loss = (score lead after the network's policy move) - (after
-this move), in points for the side to move (negative: better than the policy move by that judge). The
-last line is `tengen_mean_loss: X` (points per position).
+tengen's moves: the orthodox move of the regions' local games, and the recommended move (the orthodox one
+unless the network's one-move check overruled it for losing more than 3 points: that check uses the same
+judge, so the recommended move's loss is bounded by construction; the orthodox move's is not). Each
+move's loss = (score lead after the policy move) - (after this move), in points for the side to move
+(negative: better than the policy move by that judge). The last line is `tengen_mean_loss: X` (the
+recommended move, points per position).
 """
 from __future__ import annotations
 
@@ -53,8 +56,9 @@ def main() -> int:
     from tengen.eval.katago.evaluator import KataGoEvaluator
 
     evaluator = KataGoEvaluator(threads=args.threads)
-    losses: dict[str, list[float]] = {"tengen": [], "played": []}
-    agree = {"tengen=played": 0, "tengen=policy": 0, "played=policy": 0}
+    losses: dict[str, list[float]] = {"orthodox": [], "recommended": [], "played": []}
+    agree = {"recommended=played": 0, "recommended=policy": 0, "played=policy": 0}
+    overruled = 0
     n = 0
     for name, data in sample_games(args.games, args.seed):
         try:
@@ -75,32 +79,38 @@ def main() -> int:
             print(f"{name} (move {move}): skipped (no recommended move: {analysis.recommended_reason})")
             continue
         ours = analysis.recommended[1]
-        policy = max(evaluator.evaluate([board])[0].top_moves(5), key=lambda m: m[1])[0]
+        check = analysis.move_check
+        orthodox = ours if check is None else check.orthodox
+        overruled += check is not None and check.overruled
+        policy = evaluator.evaluate([board])[0].top_moves(1)[0][0]
         if policy is None:
             print(f"{name} (move {move}): skipped (the network's first choice is a pass)")
             continue
-        scores = score_after(board, evaluator, {"tengen": ours, "played": played, "policy": policy})
+        scores = score_after(board, evaluator, {"orthodox": orthodox, "recommended": ours, "played": played,
+                                                "policy": policy})
         n += 1
-        loss = {k: scores["policy"] - scores[k] for k in ("tengen", "played")}
+        loss = {k: scores["policy"] - scores[k] for k in losses}
         for k in losses:
             losses[k].append(loss[k])
-        agree["tengen=played"] += ours == played
-        agree["tengen=policy"] += ours == policy
+        agree["recommended=played"] += ours == played
+        agree["recommended=policy"] += ours == policy
         agree["played=policy"] += played == policy
         side = "B" if board.to_play == BLACK else "W"
         gtp = lambda p: to_gtp(p, board.height)  # noqa: E731
-        print(f"{name} (move {move}, {side} to play): tengen {gtp(ours):>4} (loss {loss['tengen']:+5.1f})  "
-              f"played {gtp(played):>4} (loss {loss['played']:+5.1f})  policy {gtp(policy):>4}  "
-              f"[{analysis.recommended_reason}; {seconds:.0f} s]", flush=True)
+        print(f"{name} (move {move}, {side} to play): orthodox {gtp(orthodox):>4} ({loss['orthodox']:+5.1f})  "
+              f"recommended {gtp(ours):>4} ({loss['recommended']:+5.1f})  played {gtp(played):>4} "
+              f"({loss['played']:+5.1f})  policy {gtp(policy):>4}  [{analysis.recommended_reason}; {seconds:.0f} s]",
+              flush=True)
     if not n:
         print("no position measured")
         return 1
-    print(f"positions {n}: agreement tengen=played {agree['tengen=played']}/{n}, tengen=policy "
-          f"{agree['tengen=policy']}/{n}, played=policy {agree['played=policy']}/{n}")
+    print(f"positions {n}: the network's check overruled the orthodox move {overruled} times; agreement "
+          f"recommended=played {agree['recommended=played']}/{n}, recommended=policy {agree['recommended=policy']}/{n}, "
+          f"played=policy {agree['played=policy']}/{n}")
     for k, v in losses.items():
         print(f"{k}: mean loss {statistics.mean(v):+.2f}, median {statistics.median(v):+.2f}, "
               f"worst {max(v):+.1f} points (the network's score lead one move later, against its policy move)")
-    print(f"tengen_mean_loss: {statistics.mean(losses['tengen']):.2f}")
+    print(f"tengen_mean_loss: {statistics.mean(losses['recommended']):.2f}")
     return 0
 
 

@@ -12,6 +12,15 @@ from tengen.eval.evaluation import Evaluation
 from tengen.go import Board
 from tengen.go.coords import neighbours
 
+# one dame-like point (C4) between Black's and White's areas on a 5x5 board: the stand-in's only region
+ONE_DAME = """
+    X X O O .
+    X X . O O
+    X X X O O
+    . X X O O
+    X X X O .
+"""
+
 
 class StandInNetwork:
     def __init__(self, policy: str = "contested"):

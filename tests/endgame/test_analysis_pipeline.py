@@ -14,21 +14,13 @@ from tengen.go import BLACK, WHITE, Board
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import board_from_diagram
 
-from standin_networks import StandInNetwork
+from standin_networks import ONE_DAME, StandInNetwork
 
 
 def ContestedEvaluator() -> StandInNetwork:
     """Policy on the contested points only; see `standin_networks`."""
     return StandInNetwork("contested")
 
-
-ONE_DAME = """
-    X X O O .
-    X X . O O
-    X X X O O
-    . X X O O
-    X X X O .
-"""
 
 
 def test_a_point_the_side_to_move_would_take_is_a_region_and_the_move():

@@ -7,6 +7,7 @@ import sys
 
 from tengen.cli import CliError, command
 from tengen.commands.position_args import add_position_arguments
+from tengen.endgame.move_check import DEFAULT_MARGIN
 
 
 @command("analyze", "endgame analysis: regions, counts, temperatures, move values, the orthodox move")
@@ -31,6 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-sealed-rules", action="store_true",
                         help="in sealed regions (local diagrams) let the network end lines and count leaves too "
                              "(the paper's KataGo baseline); by default the exact rules do where they can")
+    parser.add_argument("--move-check", type=float, default=DEFAULT_MARGIN, metavar="POINTS",
+                        help="on a whole board, recommend the network's policy move instead of the orthodox one when "
+                             f"the orthodox move is worse by more than POINTS one move later (default {DEFAULT_MARGIN:g}; a negative "
+                             "value turns the check off)")
     parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
     parser.add_argument("--json", metavar="OUT", help="write the full analysis (trees included) as JSON")
     parser.add_argument("--sgf", metavar="OUT", dest="sgf_out",
@@ -85,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
                        threshold=args.threshold, margin=args.margin, growth=growth,
                        oracle_node=node if args.predictor == "oracle" else None, progress=progress,
                        sealed_rules=not args.no_sealed_rules,
+                       move_check_margin=None if args.move_check < 0 else args.move_check,
                        leaf_scoring="exact" if args.leaves == "exact" else "evaluator")
 
     try:

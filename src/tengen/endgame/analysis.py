@@ -15,6 +15,7 @@ import numpy as np
 from tengen.endgame import cgt_bridge
 from tengen.endgame.evalcache import cached
 from tengen.endgame.leaves import score_leaves_exactly, score_leaves_with_evaluator
+from tengen.endgame.move_check import DEFAULT_MARGIN, MoveCheck, check_move
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
 from tengen.endgame.regions import (DEFAULT_HOT_SWING, DEFAULT_THRESHOLD, Region, agreed_ownership, find_regions,
                                     ownership_swing, region_from_points, split_hot_spots, sure_territory, unsure_walls)
@@ -74,6 +75,7 @@ class Analysis:
     # the network's own area count of the whole board (sum of its ownership) with Black and with White to
     # move: a cross-check, since the board count (no one's move) should lie between them
     network_counts: Optional[tuple[float, float]] = None
+    move_check: Optional[MoveCheck] = None  # the network's one-move look at the orthodox move (move_check.py)
 
     @property
     def board_count(self) -> Optional[float]:
@@ -90,10 +92,11 @@ def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Po
             predictor: str | LocalMovePredictor = "kata", threshold: float = DEFAULT_THRESHOLD, margin: int = 0,
             growth: GrowthConfig | None = None, oracle_node=None, leaf_scoring: str = "evaluator",
             progress: ProgressCallback | None = None, hot_swing: float = DEFAULT_HOT_SWING,
-            sealed_rules: bool = True) -> Analysis:
+            sealed_rules: bool = True, move_check_margin: Optional[float] = DEFAULT_MARGIN) -> Analysis:
     """Analyse the endgame of `board`. `evaluator` is needed for ownership (decomposition and leaf scores)
     unless a region is given and leaves are scored exactly. Regions holding several hot spots are split
-    (`hot_swing` 0 or less keeps them whole)."""
+    (`hot_swing` 0 or less keeps them whole). On a whole board the orthodox move is checked by the
+    network one move ahead and overruled when it loses more than `move_check_margin` points (None: no check)."""
     start = time.perf_counter()
     evaluator = cached(evaluator)
     ownership = swing = network_counts = None
@@ -120,6 +123,13 @@ def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Po
                         predictor=predictor if isinstance(predictor, str) else predictor.name,
                         network_counts=network_counts)
     analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
+    if evaluator is not None and region_points is None and move_check_margin is not None \
+            and analysis.recommended is not None:
+        analysis.move_check = check_move(board, evaluator, analysis.recommended[1], move_check_margin)
+        if analysis.move_check is not None and analysis.move_check.overruled:
+            analysis.recommended_reason = analysis.move_check.reason(board.height, analysis.recommended_reason)
+            analysis.recommended = (board.to_play, analysis.move_check.policy)
+        analysis.evaluations = evaluator.evaluations
     analysis.seconds = time.perf_counter() - start
     return analysis
 

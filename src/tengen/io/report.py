@@ -75,6 +75,11 @@ def text_report(analysis: Analysis) -> str:
             lines.append("warning: the board count lies outside the network's range: a region is probably "
                          "misjudged (a cut tree, a probe, or walls the network doubts); check the notes above")
     color_name = "Black" if analysis.board.to_play == BLACK else "White"
+    check = analysis.move_check
+    if check is not None and not check.overruled:
+        side = "behind" if check.loss > 0 else "ahead of"
+        lines.append(f"network check: the orthodox {to_gtp(check.orthodox, h)} is {abs(check.loss):.1f} points {side} "
+                     f"its policy move {to_gtp(check.policy, h)} one move later (overruled beyond {check.margin:g})")
     if analysis.recommended is not None:
         c, p = analysis.recommended
         lines.append(f"recommended for {color_name}: {to_gtp(p, h)} ({analysis.recommended_reason})")
@@ -149,11 +154,18 @@ def json_report(analysis: Analysis) -> dict[str, Any]:
         {"black_to_move": analysis.network_counts[0], "white_to_move": analysis.network_counts[1]},
         "recommended": None if rec is None else to_gtp(rec[1], h),
         "recommended_reason": analysis.recommended_reason,
+        "move_check": None if analysis.move_check is None else _check_json(analysis.move_check, h),
         "evaluations": analysis.evaluations,
         "seconds": round(analysis.seconds, 3),
         "ownership": None if analysis.ownership is None else [[round(float(v), 3) for v in row] for row in analysis.ownership],
         "conventions": "area scoring, Black's side; miai = temperature - 1; deiri = 2 x miai (gote) or miai (sente)",
     }
+
+
+def _check_json(check, height: int) -> dict[str, Any]:
+    return {"orthodox": to_gtp(check.orthodox, height), "policy": to_gtp(check.policy, height),
+            "orthodox_score": round(check.orthodox_score, 3), "policy_score": round(check.policy_score, 3),
+            "loss": round(check.loss, 3), "margin": check.margin, "overruled": check.overruled}
 
 
 def write_json_atomic(data: Any, path: str) -> None:

@@ -1,0 +1,113 @@
+"""The network's one-move look at the orthodox move (tengen.endgame.move_check): a local move that loses
+stones outside every region is overruled by the policy move; a sound one is kept and the check reported."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tengen.endgame.analysis import analyze
+from tengen.endgame.move_check import check_move
+from tengen.go import BLACK, WHITE
+from tengen.go.coords import from_gtp
+from tengen.go.diagram import board_from_diagram
+from tengen.io.report import json_report, text_report
+
+from datapaths import shared_data
+from standin_networks import ONE_DAME, StandInNetwork
+
+# Black's D1-E1 has two liberties: C1 (inside Black's group, decided) and F1 (touching White: the only
+# region). Black F1 leaves D1-E1-F1 with the one liberty C1 and White captures there; Black C1 connects.
+SHORTAGE = """
+    5 . X X O O O . O
+    4 X X X O O O O O
+    3 . X X O O O . O
+    2 X X X O O O O O
+    1 X X . X X . O O
+      A B C D E F G H
+"""
+
+
+class TacticalStandIn(StandInNetwork):
+    """The rule-based stand-in that also sees one capture ahead: an opponent chain in atari counts for
+    the side to move. Its policy, when given a point, puts 90 % there (if legal), the rest as before."""
+
+    def __init__(self, policy_point=None, policy: str = "contested"):
+        super().__init__(policy)
+        self.policy_point = policy_point
+
+    def _one(self, board):
+        ev = super()._one(board)
+        own = ev.ownership.copy()
+        grid = board.array()
+        for point in zip(*np.nonzero(grid == -board.to_play)):
+            point = (int(point[0]), int(point[1]))
+            if len(board.chain_liberties(point)) == 1:
+                for p in board.chain(point):
+                    own[p] = board.to_play
+        ev.ownership, ev.score_lead = own, float(own.sum())
+        if self.policy_point is not None and board.is_legal(board.to_play, self.policy_point):
+            ev.policy = 0.1 * ev.policy
+            ev.policy[self.policy_point] += 0.9 * (1 - ev.pass_policy) + 0.1 * ev.pass_policy
+            ev.pass_policy = 0.0
+        return ev
+
+
+def test_a_self_atari_the_regions_cannot_see_is_overruled_by_the_policy_move():
+    board = board_from_diagram(SHORTAGE)
+    board.to_play = BLACK
+    h = board.height
+    net = TacticalStandIn(policy_point=from_gtp("C1", h, board.width))
+    analysis = analyze(board, net)
+    assert [sorted(r.region.points) for r in analysis.regions] == [[from_gtp("F1", h, board.width)]]
+    check = analysis.move_check
+    assert check is not None and check.orthodox == from_gtp("F1", h, board.width) and check.policy == from_gtp("C1", h, board.width)
+    assert check.overruled and check.loss > 3
+    assert analysis.recommended == (BLACK, from_gtp("C1", h, board.width))
+    assert "the network's policy move" in analysis.recommended_reason and "F1" in analysis.recommended_reason
+    assert json_report(analysis)["move_check"]["overruled"] is True
+
+
+def test_the_check_can_be_turned_off():
+    board = board_from_diagram(SHORTAGE)
+    board.to_play = BLACK
+    analysis = analyze(board, TacticalStandIn(policy_point=from_gtp("C1", board.height, board.width)), move_check_margin=None)
+    assert analysis.move_check is None
+    assert analysis.recommended == (BLACK, from_gtp("F1", board.height, board.width))
+
+
+def test_a_sound_orthodox_move_is_kept_and_the_check_reported():
+    # the policy spreads over every legal point and picks one inside Black's own area: a point behind
+    board = board_from_diagram(ONE_DAME)
+    board.to_play = WHITE
+    analysis = analyze(board, TacticalStandIn(policy="anywhere"))
+    check = analysis.move_check
+    assert analysis.recommended == (WHITE, from_gtp("C4", 5))
+    assert check is not None and not check.overruled and check.loss < 0
+    assert "network check: the orthodox C4" in text_report(analysis)
+
+
+def test_no_check_when_the_policy_agrees_or_the_move_is_illegal():
+    board = board_from_diagram(ONE_DAME)
+    board.to_play = BLACK
+    net = TacticalStandIn()  # policy on the contested C4 only: the orthodox move itself
+    assert check_move(board, net, from_gtp("C4", 5)) is None
+    assert check_move(board, net, from_gtp("A5", 5)) is None  # occupied
+
+
+@pytest.mark.network_model
+def test_the_real_network_overrules_a_self_atari_in_a_fuego_endgame(real_evaluator):
+    # Fuego's uct_endgame.tst case 50: Black's G1-H1 has the liberties F1 and J1. The one undecided point
+    # is J1, so the orthodox move is J1, a self-atari (White F1 captures three); the answer is F1.
+    from tengen.go.colors import parse_color
+    from tengen.go.sgf import load_game
+    from tengen.io.regression import parse_suite
+
+    suite = shared_data("regression", "fuego", "uct_endgame.tst")
+    (case,) = [c for c in parse_suite(suite) if c.number == 50]
+    board = load_game(case.sgf).board_at(case.move - 1, strict=False)
+    board.to_play = parse_color(case.args[0])
+    analysis = analyze(board, real_evaluator)
+    check = analysis.move_check
+    assert check is not None and check.orthodox == from_gtp("J1", 9) and check.overruled
+    assert analysis.recommended == (BLACK, from_gtp("F1", 9))
+    assert case.matches("F1")
