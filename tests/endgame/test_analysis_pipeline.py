@@ -247,3 +247,15 @@ def test_a_board_count_outside_the_networks_range_is_flagged():
     assert "warning" not in text_report(analysis)
     analysis.regions[0].count = 5.0  # as if the region were misjudged by five points
     assert "warning: the board count lies outside the network's range" in text_report(analysis)
+
+
+def test_a_network_swing_far_beyond_the_hottest_region_is_flagged():
+    from tengen.io.report import text_report
+
+    analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
+    black_first, white_first = analysis.network_counts
+    assert black_first - white_first == 2 and analysis.regions[0].temperature == 1  # one dame: t 1 each way
+    assert analysis.underread_swing() is None and "under-read" not in text_report(analysis)
+    analysis.network_counts = (12.0, -8.0)  # as if the network saw a fight worth ten points
+    assert analysis.underread_swing() == (10.0, 1.0)
+    assert "a region is probably under-read" in text_report(analysis)

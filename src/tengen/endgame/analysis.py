@@ -61,6 +61,10 @@ class RegionResult:
         return 2 * m if self.kind == "gote" else m
 
 
+# points by which half the network's two-sided count difference may exceed the hottest region's temperature
+SWING_SLACK = 3.0
+
+
 @dataclass
 class Analysis:
     board: Board
@@ -76,6 +80,16 @@ class Analysis:
     # move: a cross-check, since the board count (no one's move) should lie between them
     network_counts: Optional[tuple[float, float]] = None
     move_check: Optional[MoveCheck] = None  # the network's one-move look at the orthodox move (move_check.py)
+
+    def underread_swing(self, slack: float = SWING_SLACK) -> Optional[tuple[float, float]]:
+        """(half the network's Black-first minus White-first count, the hottest region's temperature) when
+        the first exceeds the second by more than `slack` points: with each side to move the count moves by
+        about the hottest move's value, so a region is then probably under-read (a cut tree). Else None."""
+        if self.network_counts is None or not self.regions:
+            return None
+        half_swing = abs(self.network_counts[0] - self.network_counts[1]) / 2
+        hottest = max((max(r.temperature, 0.0) for r in self.regions if r.temperature is not None), default=0.0)
+        return (half_swing, hottest) if half_swing - hottest > slack else None
 
     @property
     def board_count(self) -> Optional[float]:

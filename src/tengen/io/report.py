@@ -74,6 +74,11 @@ def text_report(analysis: Analysis) -> str:
         if count is not None and not min(b_first, w_first) - 1 <= count <= max(b_first, w_first) + 1:
             lines.append("warning: the board count lies outside the network's range: a region is probably "
                          "misjudged (a cut tree, a probe, or walls the network doubts); check the notes above")
+        underread = analysis.underread_swing()
+        if underread is not None:
+            lines.append(f"warning: the network's two counts differ by {2 * underread[0]:.1f} (a move worth about "
+                         f"{underread[0]:.1f}), but the hottest region's temperature is {_num(underread[1])}: a region "
+                         "is probably under-read (a tree cut by its budget?)")
     color_name = "Black" if analysis.board.to_play == BLACK else "White"
     check = analysis.move_check
     if check is not None and not check.overruled:
@@ -155,6 +160,7 @@ def json_report(analysis: Analysis) -> dict[str, Any]:
         "recommended": None if rec is None else to_gtp(rec[1], h),
         "recommended_reason": analysis.recommended_reason,
         "move_check": None if analysis.move_check is None else _check_json(analysis.move_check, h),
+        "underread_swing": analysis.underread_swing() is not None,
         "evaluations": analysis.evaluations,
         "seconds": round(analysis.seconds, 3),
         "ownership": None if analysis.ownership is None else [[round(float(v), 3) for v in row] for row in analysis.ownership],
