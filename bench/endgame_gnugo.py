@@ -2,7 +2,9 @@
 uct_endgame.tst and 9x9-blunder-endgame.tst): tengen's recommended move from the endgame analyzer against
 the `#?` answers. Also counted from the same runs: the orthodox move alone (before the network's one-move
 check) and the network's policy move alone (the anchor). Last line: `<suite>: n/N` (e.g. `endgame1: n/16`).
-Usage: python bench/endgame_gnugo.py [--suite PATH] [--model FILE] [--predictor kata|auto]
+Tree budgets are the CLI's (`tengen analyze`: 800 nodes per tree, 1000 per position) unless given.
+Usage: python bench/endgame_gnugo.py [--suite PATH] [--model FILE] [--predictor kata|auto] [--max-nodes N]
+       [--max-total-nodes N]
 """
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ import sys
 import time
 from pathlib import Path
 
+from tengen.commands.analyze_cmd import CLI_MAX_NODES, CLI_MAX_TOTAL_NODES
 from tengen.endgame.analysis import analyze
+from tengen.endgame.tree import GrowthConfig
 from tengen.go.coords import to_gtp
 from tengen.go.colors import parse_color
 from tengen.go.sgf import load_game
@@ -28,7 +32,10 @@ def main() -> int:
     parser.add_argument("--threshold", type=float, default=0.9)
     parser.add_argument("--predictor", choices=["kata", "auto"], default="kata",
                         help="kata (every region grown by the network), or auto (sealed regions solved exactly)")
+    parser.add_argument("--max-nodes", type=int, default=CLI_MAX_NODES, help="node budget per local tree")
+    parser.add_argument("--max-total-nodes", type=int, default=CLI_MAX_TOTAL_NODES, help="node budget per position")
     args = parser.parse_args()
+    growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
     if not Path(args.suite).exists():
         print(f"suite not found: {args.suite}", file=sys.stderr)
         return 2
@@ -42,7 +49,8 @@ def main() -> int:
         board = game.board_at(None if case.move is None else max(case.move - 1, 0), strict=False)
         board.to_play = parse_color(case.args[0])
         start = time.perf_counter()
-        analysis = analyze(board, evaluator, margin=args.margin, threshold=args.threshold, predictor=args.predictor)
+        analysis = analyze(board, evaluator, margin=args.margin, threshold=args.threshold, predictor=args.predictor,
+                           growth=growth)
         exact = sum(r.method == "exhaustive" for r in analysis.regions)
         move = "PASS" if analysis.recommended is None else to_gtp(analysis.recommended[1], board.height)
         ok = case.matches(move)
@@ -55,7 +63,8 @@ def main() -> int:
               f"  ({len(analysis.regions)} regions{f' ({exact} solved exactly)' if exact else ''}, {analysis.evaluations} evals, {time.perf_counter() - start:.1f}s;"
               f" {analysis.recommended_reason})")
     name = Path(args.suite).stem
-    print(f"settings: predictor {args.predictor}, margin {args.margin}, threshold {args.threshold}")
+    print(f"settings: predictor {args.predictor}, margin {args.margin}, threshold {args.threshold}, "
+          f"budgets {growth.max_nodes} nodes per tree / {growth.max_total_nodes} per position")
     print(f"the orthodox move alone (before the network's check): {orthodox_passed}/{len(cases)}; "
           f"the network's policy move alone: {policy_passed}/{len(cases)}")
     print(f"{name}: {passed}/{len(cases)}")

@@ -9,6 +9,9 @@ from tengen.cli import CliError, command
 from tengen.commands.position_args import add_position_arguments
 from tengen.endgame.move_check import DEFAULT_MARGIN
 
+# deeper than the library's batch defaults (300 / 400): on the bundled example the main fight needs it
+CLI_MAX_NODES, CLI_MAX_TOTAL_NODES = 800, 1000
+
 
 @command("analyze", "endgame analysis: regions, counts, temperatures, move values, the orthodox move")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,10 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "node's child variations)")
     parser.add_argument("--threshold", type=float, default=0.9, help="|ownership| below this is undecided (default 0.9)")
     parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
-    # deeper than the library's batch defaults (300 / 400): on the bundled example the main fight needs it
-    parser.add_argument("--max-nodes", type=int, default=800, help="node budget per local tree (default 800)")
-    parser.add_argument("--max-total-nodes", type=int, default=1000,
-                        help="node budget shared by all trees of the position (default 1000; 0: no shared cap)")
+    parser.add_argument("--max-nodes", type=int, default=CLI_MAX_NODES,
+                        help=f"node budget per local tree (default {CLI_MAX_NODES})")
+    parser.add_argument("--max-total-nodes", type=int, default=CLI_MAX_TOTAL_NODES,
+                        help=f"node budget shared by all trees of the position (default {CLI_MAX_TOTAL_NODES}; 0: no shared cap)")
     parser.add_argument("--missing", choices=["probe", "threat"], default="probe",
                         help="when a colour is missing below the root: probe its best move, or a ±inf threat leaf")
     parser.add_argument("--leaves", choices=["network", "exact"], default="network",
