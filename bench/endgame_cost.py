@@ -39,6 +39,19 @@ def sample_games(n: int, seed: int) -> list[tuple[str, bytes]]:
     return out
 
 
+def late_positions(n: int, seed: int):
+    """(name, game, move number, board) at ~80 % of each sampled game; unreadable records are reported."""
+    for name, data in sample_games(n, seed):
+        try:
+            game = load_game_bytes(data, name)
+            move = int(len(game.moves) * 0.8)
+            board = game.board_at(move, strict=False)
+        except SgfError as exc:
+            print(f"{name}: skipped ({exc})")
+            continue
+        yield name, game, move, board
+
+
 def measure(label: str, board, evaluator, growth: GrowthConfig) -> tuple[int, int, float]:
     start = time.perf_counter()
     analysis = analyze(board, evaluator, growth=growth)
@@ -73,14 +86,7 @@ def main() -> int:
     if not GAMES.exists():
         print(f"game archives not found under {GAMES}; example only")
     else:
-        for name, data in sample_games(args.games, args.seed):
-            try:
-                game = load_game_bytes(data, name)
-                move = int(len(game.moves) * 0.8)
-                board = game.board_at(move, strict=False)
-            except SgfError as exc:
-                print(f"{name}: skipped ({exc})")
-                continue
+        for name, _, move, board in late_positions(args.games, args.seed):
             totals.append(measure(f"{name} (move {move})", board, evaluator, growth))
     n = len(totals)
     regions = sum(t[0] for t in totals)

@@ -22,12 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from endgame_cost import GAMES, sample_games  # noqa: E402
+from endgame_cost import GAMES, late_positions  # noqa: E402
 
 from tengen.endgame.analysis import analyze  # noqa: E402
 from tengen.go.colors import BLACK  # noqa: E402
 from tengen.go.coords import to_gtp  # noqa: E402
-from tengen.go.sgf import SgfError, load_game_bytes  # noqa: E402
 
 
 def score_after(board, evaluator, moves: dict[str, tuple]) -> dict[str, float]:
@@ -60,14 +59,7 @@ def main() -> int:
     agree = {"recommended=played": 0, "recommended=policy": 0, "played=policy": 0}
     overruled = 0
     n = 0
-    for name, data in sample_games(args.games, args.seed):
-        try:
-            game = load_game_bytes(data, name)
-            move = int(len(game.moves) * 0.8)
-            board = game.board_at(move, strict=False)
-        except SgfError as exc:
-            print(f"{name}: skipped ({exc})")
-            continue
+    for name, game, move, board in late_positions(args.games, args.seed):
         colour, played = game.moves[move]
         if colour != board.to_play or played is None or not board.is_legal(colour, played):
             print(f"{name}: skipped (the record's next move is not a legal move for the side to play)")
