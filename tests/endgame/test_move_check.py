@@ -65,6 +65,8 @@ def test_a_self_atari_the_regions_cannot_see_is_overruled_by_the_policy_move():
     assert analysis.recommended == (BLACK, from_gtp("C1", h, board.width))
     assert "the network's policy move" in analysis.recommended_reason and "F1" in analysis.recommended_reason
     assert json_report(analysis)["move_check"]["overruled"] is True
+    (region,) = analysis.regions
+    assert any("the network's check: F1 loses" in note for note in region.notes)
 
 
 def test_the_check_can_be_turned_off():

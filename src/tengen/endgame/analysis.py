@@ -140,9 +140,15 @@ def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Po
     if evaluator is not None and region_points is None and move_check_margin is not None \
             and analysis.recommended is not None:
         analysis.move_check = check_move(board, evaluator, analysis.recommended[1], move_check_margin)
-        if analysis.move_check is not None and analysis.move_check.overruled:
-            analysis.recommended_reason = analysis.move_check.reason(board.height, analysis.recommended_reason)
-            analysis.recommended = (board.to_play, analysis.move_check.policy)
+        check = analysis.move_check
+        if check is not None and check.overruled:
+            analysis.recommended_reason = check.reason(board.height, analysis.recommended_reason)
+            analysis.recommended = (board.to_play, check.policy)
+            for result in results:  # the region whose move it was: its value misses what the move loses
+                if check.orthodox in result.region.points:
+                    result.notes.append(f"the network's check: {to_gtp(check.orthodox, board.height)} loses "
+                                        f"{check.loss:.1f} points on the whole board one move later; this "
+                                        "region's values do not see it")
         analysis.evaluations = evaluator.evaluations
     analysis.seconds = time.perf_counter() - start
     return analysis
