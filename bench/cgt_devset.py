@@ -30,7 +30,9 @@ EXPLAIN = {
            " cut it off profitably, so Black's sente gains more (mean 0, t 3 against -1/2, 5/2)",
     "P12": "same shape as P05 with colours swapped: the first-line hane before the second-line hane",
     "P11": "the hand tree scores White's second push (W C1 after W D1) as a -inf disaster; the exact search"
-           " finds it worth only a few points (Black blocks at B1), so White's push is gote, not sente",
+           " plays the corridor out: after W D1 the position {2 | {0 | {-2 | -4}}} has temperature 7/4, just"
+           " below the push's own 15/8, so by the thermograph the push is gote (mean 17/8, t 15/8), though a"
+           " player calls it sente (its follow-up is nearly as big)",
 }
 
 
