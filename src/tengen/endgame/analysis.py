@@ -137,21 +137,27 @@ def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Po
                         predictor=predictor if isinstance(predictor, str) else predictor.name,
                         network_counts=network_counts)
     analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
-    if evaluator is not None and region_points is None and move_check_margin is not None \
-            and analysis.recommended is not None:
-        analysis.move_check = check_move(board, evaluator, analysis.recommended[1], move_check_margin)
-        check = analysis.move_check
-        if check is not None and check.overruled:
-            analysis.recommended_reason = check.reason(board.height, analysis.recommended_reason)
-            analysis.recommended = (board.to_play, check.policy)
-            for result in results:  # the region whose move it was: its value misses what the move loses
-                if check.orthodox in result.region.points:
-                    result.notes.append(f"the network's check: {to_gtp(check.orthodox, board.height)} loses "
-                                        f"{check.loss:.1f} points on the whole board one move later; this "
-                                        "region's values do not see it")
+    if evaluator is not None and region_points is None and move_check_margin is not None:
+        _check_recommended_move(analysis, evaluator, move_check_margin)
         analysis.evaluations = evaluator.evaluations
     analysis.seconds = time.perf_counter() - start
     return analysis
+
+
+def _check_recommended_move(analysis: Analysis, evaluator, margin: float) -> None:
+    """The network's one-move look at the orthodox move (`move_check`); an overruled move is replaced by
+    the policy move, and its region is told what the move loses outside it."""
+    if analysis.recommended is None:
+        return
+    board = analysis.board
+    check = analysis.move_check = check_move(board, evaluator, analysis.recommended[1], margin)
+    if check is None or not check.overruled:
+        return
+    analysis.recommended_reason = check.reason(board.height, analysis.recommended_reason)
+    analysis.recommended = (board.to_play, check.policy)
+    for result in analysis.regions:
+        if check.orthodox in result.region.points:
+            result.notes.append(check.region_note(board.height))
 
 
 def _note_unsure_walls(result: RegionResult, board: Board, ownership, threshold: float, leaf_scoring: str) -> None:
