@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tengen.commands.analyze_cmd import CLI_MAX_NODES, CLI_MAX_TOTAL_NODES
 from tengen.endgame.analysis import analyze
+from tengen.endgame.move_check import policy_move
 from tengen.endgame.tree import GrowthConfig
 from tengen.go.coords import to_gtp
 from tengen.go.colors import parse_color
@@ -57,7 +58,7 @@ def main() -> int:
         passed += ok
         check = analysis.move_check
         orthodox_passed += case.matches(to_gtp(check.orthodox, board.height)) if check is not None else ok
-        policy = evaluator.evaluate([board])[0].top_moves(1)[0][0]
+        policy = policy_move(board, evaluator)
         policy_passed += case.matches(to_gtp(policy, board.height))
         print(f"{case.number}: {case.args[0]:5} tengen {move:4} expected {case.pattern:14} {'PASS' if ok else 'fail'}"
               f"  ({len(analysis.regions)} regions{f' ({exact} solved exactly)' if exact else ''}, {analysis.evaluations} evals, {time.perf_counter() - start:.1f}s;"

@@ -25,22 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame_cost import GAMES, late_positions  # noqa: E402
 
 from tengen.endgame.analysis import analyze  # noqa: E402
+from tengen.endgame.move_check import policy_move, scores_after  # noqa: E402
 from tengen.go.colors import BLACK  # noqa: E402
 from tengen.go.coords import to_gtp  # noqa: E402
-
-
-def score_after(board, evaluator, moves: dict[str, tuple]) -> dict[str, float]:
-    """The network's score lead after each named move, from the mover's side (one batch)."""
-    mover = board.to_play
-    names, positions = [], []
-    for name, point in moves.items():
-        after = board.copy()
-        after.play(mover, point)
-        names.append(name)
-        positions.append(after)
-    evals = evaluator.evaluate(positions)
-    sign = 1 if mover == BLACK else -1
-    return {name: sign * e.score_lead for name, e in zip(names, evals)}
 
 
 def main() -> int:
@@ -74,12 +61,12 @@ def main() -> int:
         check = analysis.move_check
         orthodox = ours if check is None else check.orthodox
         overruled += check is not None and check.overruled
-        policy = evaluator.evaluate([board])[0].top_moves(1)[0][0]
+        policy = policy_move(board, evaluator)
         if policy is None:
             print(f"{name} (move {move}): skipped (the network's first choice is a pass)")
             continue
-        scores = score_after(board, evaluator, {"orthodox": orthodox, "recommended": ours, "played": played,
-                                                "policy": policy})
+        moves = {"orthodox": orthodox, "recommended": ours, "played": played, "policy": policy}
+        scores = dict(zip(moves, scores_after(board, evaluator, list(moves.values()))))
         n += 1
         loss = {k: scores["policy"] - scores[k] for k in losses}
         for k in losses:

@@ -81,6 +81,15 @@ class Analysis:
     network_counts: Optional[tuple[float, float]] = None
     move_check: Optional[MoveCheck] = None  # the network's one-move look at the orthodox move (move_check.py)
 
+    def count_outside_network(self, slack: float = 1.0) -> bool:
+        """Whether the board count lies more than `slack` points outside the network's two counts (a count
+        with no one's move should lie between them): a region is then probably misjudged."""
+        count = self.board_count
+        if self.network_counts is None or count is None:
+            return False
+        low, high = sorted(self.network_counts)
+        return not low - slack <= count <= high + slack
+
     def underread_swing(self, slack: float = SWING_SLACK) -> Optional[tuple[float, float]]:
         """(half the network's Black-first minus White-first count, the hottest region's temperature) when
         the first exceeds the second by more than `slack` points: with each side to move the count moves by
@@ -133,13 +142,12 @@ def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Po
     for result in results:
         _note_unsure_walls(result, board, ownership, threshold, leaf_scoring)
     analysis = Analysis(board, results, ownership, sure,
-                        evaluations=evaluator.evaluations if evaluator is not None else 0,
                         predictor=predictor if isinstance(predictor, str) else predictor.name,
                         network_counts=network_counts)
     analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
     if evaluator is not None and region_points is None and move_check_margin is not None:
         _check_recommended_move(analysis, evaluator, move_check_margin)
-        analysis.evaluations = evaluator.evaluations
+    analysis.evaluations = evaluator.evaluations if evaluator is not None else 0
     analysis.seconds = time.perf_counter() - start
     return analysis
 

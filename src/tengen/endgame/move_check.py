@@ -9,7 +9,7 @@ policy move is recommended instead and the report says why.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 from tengen.go.board import Board
 from tengen.go.colors import BLACK
@@ -60,12 +60,17 @@ def check_move(board: Board, evaluator, move: Move, margin: float = DEFAULT_MARG
     best = policy_move(board, evaluator)
     if best is None or best == move:
         return None
+    ours, theirs = scores_after(board, evaluator, (move, best))
+    return MoveCheck(move, best, ours, theirs, margin)
+
+
+def scores_after(board: Board, evaluator, points: Sequence[Point]) -> list[float]:
+    """The network's score lead after the side to play plays each point, from that side's view (one batch)."""
     mover = board.to_play
     after = []
-    for point in (move, best):
+    for point in points:
         b = board.copy()
         b.play(mover, point)
         after.append(b)
-    ours, theirs = evaluator.evaluate(after)
     sign = 1 if mover == BLACK else -1
-    return MoveCheck(move, best, sign * ours.score_lead, sign * theirs.score_lead, margin)
+    return [sign * e.score_lead for e in evaluator.evaluate(after)]

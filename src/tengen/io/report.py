@@ -70,8 +70,7 @@ def text_report(analysis: Analysis) -> str:
         b_first, w_first = analysis.network_counts
         lines.append(f"the network's own count (its ownership summed): {_num(b_first)} with Black to move, "
                      f"{_num(w_first)} with White to move (a count with no one's move lies between)")
-        count = analysis.board_count
-        if count is not None and not min(b_first, w_first) - 1 <= count <= max(b_first, w_first) + 1:
+        if analysis.count_outside_network():
             lines.append("warning: the board count lies outside the network's range: a region is probably "
                          "misjudged (a cut tree, a probe, or walls the network doubts); check the notes above")
         underread = analysis.underread_swing()
