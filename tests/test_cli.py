@@ -40,6 +40,14 @@ def test_bad_input_gives_one_line_and_exit_2(capsys, argv, message):
     assert err.count("\n") == 1 and err.startswith("tengen: error: ") and message in err
 
 
+def test_a_non_numeric_move_check_margin_is_refused_with_exit_2(capsys):
+    # argparse's own error path (usage line, then the error), before any file or network is touched
+    with pytest.raises(SystemExit) as exit_info:
+        main(["analyze", EXAMPLE, "--move-check", "abc"])
+    assert exit_info.value.code == 2
+    assert "argument --move-check: invalid float value: 'abc'" in capsys.readouterr().err
+
+
 def test_malformed_sgf_is_a_clean_error(tmp_path, capsys):
     bad = tmp_path / "bad.sgf"
     bad.write_bytes(b"(;GM[1]SZ[19];B[zz]")
