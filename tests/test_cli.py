@@ -40,12 +40,19 @@ def test_bad_input_gives_one_line_and_exit_2(capsys, argv, message):
     assert err.count("\n") == 1 and err.startswith("tengen: error: ") and message in err
 
 
-def test_a_non_numeric_move_check_margin_is_refused_with_exit_2(capsys):
-    # argparse's own error path (usage line, then the error), before any file or network is touched
+@pytest.mark.parametrize("argv,message", [
+    (["analyze", EXAMPLE, "--move-check", "abc"], "tengen analyze: error: argument --move-check: invalid float value: 'abc'"),
+    (["analyze", EXAMPLE, "--predictor", "magic"], "tengen analyze: error: argument --predictor: invalid choice: 'magic'"),
+    (["analyze"], "tengen analyze: error: the following arguments are required: FILE.sgf"),
+    (["bogus"], "tengen: error: argument COMMAND: invalid choice: 'bogus'"),
+])
+def test_a_bad_flag_is_one_line_and_exit_2_before_anything_runs(capsys, argv, message):
+    # argparse's error path, without its usage block: one line naming where the usage is
     with pytest.raises(SystemExit) as exit_info:
-        main(["analyze", EXAMPLE, "--move-check", "abc"])
+        main(argv)
     assert exit_info.value.code == 2
-    assert "argument --move-check: invalid float value: 'abc'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(message) and "--help" in err
 
 
 def test_malformed_sgf_is_a_clean_error(tmp_path, capsys):

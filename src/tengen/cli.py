@@ -1,6 +1,7 @@
 """The `tengen` command: one subcommand per job, each a thin adapter over the library.
 
-Bad input gives a one-line `tengen: error: ...` message on stderr and exit status 2; never a traceback.
+Bad input gives a one-line `tengen: error: ...` message on stderr (`tengen COMMAND: error: ...` for a bad
+flag, without argparse's usage block) and exit status 2; never a traceback.
 """
 from __future__ import annotations
 
@@ -37,9 +38,18 @@ def _load_commands() -> None:
         analyze_cmd, eval_cmd, gtp_cmd, influence_cmd, models_cmd, score_cmd, show_cmd, winner_cmd)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with the CLI's error contract: a bad flag or value is one line on stderr (with where to
+    look for the usage), exit status 2; argparse's default prints the whole usage block first."""
+
+    def error(self, message: str):  # type: ignore[override]
+        message = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     _load_commands()
-    parser = argparse.ArgumentParser(prog="tengen", description="Go endgame analysis, evaluation and play.")
+    parser = OneLineParser(prog="tengen", description="Go endgame analysis, evaluation and play.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (add_arguments, handler, help_text) in _COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
