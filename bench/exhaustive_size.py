@@ -4,7 +4,9 @@ Benson-alive Black wall over the left half and a White wall over the right half.
     python bench/exhaustive_size.py [--sizes 4,6,8,10] [--moves local|all] [--seconds 60] [--max-nodes N]
 
 For each strip: points, status, positions searched, seconds, and the result (kind, mean, temperature,
-best first moves). The last line is `seconds_at_20: S` for the 20-point strip (N = 10): the time to a
+best first moves). For a solved strip, `needed` counts the positions its thermograph needs (reached
+through options whose removal would change a thermograph): what even a search that refuted every
+other option for free would still have to value (not included in the seconds). The last line is `seconds_at_20: S` for the 20-point strip (N = 10): the time to a
 result, or, when the budget ran out first, the time spent before giving up (with the status before it).
 """
 from __future__ import annotations
@@ -12,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-import time
 
 from tengen.endgame.exhaustive import ExhaustiveConfig, edge_strip, solve_region
 from tengen.go.coords import to_gtp
@@ -21,12 +22,12 @@ from tengen.go.coords import to_gtp
 def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float | None:
     at_20 = None
     print(f"moves={moves} seconds<={seconds} max_nodes={max_nodes}")
-    print(f"{'N':>3} {'points':>6} {'status':>11} {'nodes':>9} {'seconds':>8}  result")
+    print(f"{'N':>3} {'points':>6} {'status':>11} {'nodes':>9} {'needed':>7} {'seconds':>8}  result")
     for n in sizes:
         board, region = edge_strip(n)
-        t0 = time.perf_counter()
-        res = solve_region(board, region, ExhaustiveConfig(moves=moves, seconds=seconds, max_nodes=max_nodes))
-        elapsed = time.perf_counter() - t0
+        res = solve_region(board, region, ExhaustiveConfig(moves=moves, seconds=seconds, max_nodes=max_nodes,
+                                                           count_essential=True))
+        elapsed = res.seconds
         if res.status == "ok":
             best = ",".join(to_gtp(p, board.height) for p in res.best_black) + " / " + \
                 ",".join(to_gtp(p, board.height) for p in res.best_white)
@@ -34,7 +35,8 @@ def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float |
             detail += res.caveats()
         else:
             detail = res.reason
-        print(f"{n:>3} {2 * n:>6} {res.status:>11} {res.nodes:>9} {elapsed:>8.2f}  {detail}", flush=True)
+        needed = "-" if res.essential_nodes is None else res.essential_nodes
+        print(f"{n:>3} {2 * n:>6} {res.status:>11} {res.nodes:>9} {needed:>7} {elapsed:>8.2f}  {detail}", flush=True)
         if 2 * n == 20:
             at_20 = (elapsed, res.status)
     if at_20 is None:

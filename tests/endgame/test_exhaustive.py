@@ -228,3 +228,31 @@ def test_second_line_hane_connect_with_repetitions(pid):
     assert res.bracket[0].mean < 0 < res.bracket[1].mean
     strict = solve_region(p.board, p.region.points, ExhaustiveConfig(moves="all", strict_kos=True))
     assert strict.status == "unsupported"
+
+
+def _plain_positions(game) -> int:
+    """Distinct non-number nodes of an essential game."""
+    seen: set = set()
+
+    def walk(g):
+        if id(g) in seen or g.number is not None:
+            return
+        seen.add(id(g))
+        for option in (*g.left, *g.right):
+            walk(option)
+
+    walk(game)
+    return len(seen)
+
+
+@pytest.mark.parametrize("name,needed", [("first-line hane, Black sente", 2), ("capture two stones", None),
+                                         ("first-line hane, 1 point gote", None), ("simple ko", 2)])
+def test_positions_the_thermograph_needs(name, needed):
+    # between the essential game's hot nodes and all positions searched (it also walks cold unsettled
+    # positions, whose value still has to be established); the hane and the ko: both positions are needed
+    bottom, region, *_ = SHAPES[name]
+    res = solve_region(board_of(bottom), points(region), ExhaustiveConfig(count_essential=True))
+    if needed is not None:
+        assert res.essential_nodes == needed == res.nodes
+    assert (_plain_positions(res.game) if res.game else 1) <= res.essential_nodes <= res.nodes
+    assert solve_region(board_of(bottom), points(region)).essential_nodes is None  # only when asked

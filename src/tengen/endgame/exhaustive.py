@@ -81,6 +81,7 @@ class ExhaustiveConfig:
     loop_passes: int = 60  # iterations when valuing a loop from each extreme
     require_benson: bool = False  # raise RegionNotSealed when a wall stone is not Benson pass-alive
     vouched: bool = False  # a user's mask: an outside point in an open area belongs to the nearest stones' colour
+    count_essential: bool = False  # also count the positions the thermograph needs (essential_positions)
 
 
 @dataclass
@@ -105,6 +106,7 @@ class ExhaustiveResult:
     loop_dependent: bool = False  # a repetition decided it: valued with nobody winning it (bracket kept)
     bracket: Optional[tuple] = None  # (lowest, highest) thermograph records when unsupported
     nodes: int = 0
+    essential_nodes: Optional[int] = None  # positions the thermograph needs (config.count_essential)
     seconds: float = 0.0
     reason: str = ""
     notes: list[str] = field(default_factory=list)
@@ -857,6 +859,8 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     result.principal_black = _principal(solver, root, BLACK)
     result.principal_white = _principal(solver, root, WHITE)
     result.seconds = time.perf_counter() - start
+    if config.count_essential:
+        result.essential_nodes = essential_positions(solver, root)
     return result
 
 
@@ -900,6 +904,37 @@ class _NoGame(Exception):
     pass
 
 
+def _essential_indices(lefts: list, rights: list) -> tuple[list[int], list[int]]:
+    """Black's, then White's, options left after greedily dropping those the thermograph does not need."""
+    keep_l = _essential(lefts, rights, lefts, rights, 0, keep=None)
+    kept = [lefts[j] for j in keep_l]
+    return keep_l, _essential(kept, rights, kept, rights, 1, keep=None)
+
+
+def essential_positions(solver: "_Solver", root) -> int:
+    """Unsettled positions reachable from the root through options its thermograph needs (every option
+    where a repetition or ko leaves records open). A search that refuted every other option for free
+    would still value these: the floor under any pruning of this search."""
+    seen, stack, inner = {root}, [root], 0
+    while stack:
+        key = stack.pop()
+        if key not in solver.children:
+            continue  # settled: a count, no search
+        inner += 1
+        lefts, rights, lm, rm = _option_records(solver, key)
+        if any(x is None for x in (*lefts, *rights)) or not (lefts or rights):
+            keep_l, keep_r = list(range(len(lefts))), list(range(len(rights)))
+        else:
+            keep_l, keep_r = _essential_indices(lefts, rights)
+        for moves, keep in ((lm, keep_l), (rm, keep_r)):
+            for j in keep:
+                child = moves[j][1]
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+    return inner
+
+
 def _essential_game(solver: _Solver, root, rec: Thermo, limit: int = 5000) -> Optional[Game]:
     """The solved position as a `Game` keeping, at every node, only options whose removal would change
     its thermograph: the same walls, mean and temperature, small enough for whole-board orthodox play.
@@ -918,9 +953,7 @@ def _essential_game(solver: _Solver, root, rec: Thermo, limit: int = 5000) -> Op
         known = sum(c is not None for side in solver.children.get(key, ((), ())) for _, c in side)
         if len(lm) + len(rm) != known:
             raise _NoGame()
-        keep_l = _essential(lefts, rights, lefts, rights, 0, keep=None)
-        kept = [lefts[j] for j in keep_l]
-        keep_r = _essential(kept, rights, kept, rights, 1, keep=None)
+        keep_l, keep_r = _essential_indices(lefts, rights)
         game = Game([build(lm[j][1], lefts[j]) for j in keep_l], [build(rm[j][1], rights[j]) for j in keep_r])
         if not game.thermograph.same_thermograph(record):
             raise _NoGame()  # a ko or loop below changed what the options say
