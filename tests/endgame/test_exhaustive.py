@@ -13,7 +13,8 @@ from conftest import shared_data
 from tengen.go import BLACK, WHITE, Board, Rules
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import parse_diagram
-from tengen.endgame.exhaustive import (ExhaustiveConfig, LocalRegion, RegionNotSealed, edge_strip, solve_region)
+from tengen.endgame.exhaustive import ExhaustiveConfig, edge_strip, solve_region
+from tengen.endgame.local_game import LocalRegion, RegionNotSealed
 
 TOP = """
 . X . X O . O . O

@@ -129,7 +129,8 @@ def test_exhaustive_solver_reads_a_diagram_on_an_empty_board(tmp_path, d, predic
 
 
 def test_an_unmarked_region_on_an_empty_board_is_not_sealed():
-    from tengen.endgame.exhaustive import ExhaustiveConfig, RegionNotSealed, solve_region
+    from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+    from tengen.endgame.local_game import RegionNotSealed
     from tengen.go.sgf import load_game_bytes
 
     d = DIAGRAMS[0]
@@ -151,7 +152,8 @@ TIE = """
 
 
 def test_a_vouched_outside_point_equally_near_both_colours_is_not_sealed():
-    from tengen.endgame.exhaustive import ExhaustiveConfig, RegionNotSealed, solve_region
+    from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+    from tengen.endgame.local_game import RegionNotSealed
     from tengen.go.diagram import board_from_diagram
 
     board = board_from_diagram(TIE)

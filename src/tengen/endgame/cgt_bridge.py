@@ -114,7 +114,8 @@ def solve_exhaustively(board, region, result, config=None):
     ExhaustiveConfig for the budgets; a user's mask always vouches for its surroundings)."""
     from dataclasses import replace
 
-    from tengen.endgame.exhaustive import OK, ExhaustiveConfig, RegionNotSealed, solve_region
+    from tengen.endgame.exhaustive import OK, ExhaustiveConfig, solve_region
+    from tengen.endgame.local_game import RegionNotSealed
 
     config = replace(config or ExhaustiveConfig(), vouched=region.source == "mask")
     try:  # a user's mask vouches for its surroundings (local diagrams on an otherwise empty board)
