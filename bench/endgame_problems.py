@@ -115,14 +115,15 @@ def main() -> int:
     total = 0.0
     for p in problems:
         h = p.board.height
+        region = p.region()
         start = time.perf_counter()
-        analysis = analyze(p.board, evaluator, region_points=p.region(), predictor=args.predictor, growth=growth,
+        analysis = analyze(p.board, evaluator, region_points=region, predictor=args.predictor, growth=growth,
                            sealed_rules=not args.no_sealed_rules)
         seconds = time.perf_counter() - start
         total += seconds
         move = None if analysis.recommended is None else analysis.recommended[1]
         policy = policy_move(p.board, evaluator)
-        local = local_policy_move(p.board, evaluator, p.region())
+        local = local_policy_move(p.board, evaluator, region)
         ok = move in p.answers
         passed += ok
         policy_passed += policy in p.answers

@@ -6,8 +6,9 @@ Benson-alive Black wall over the left half and a White wall over the right half.
 For each strip: points, status, positions searched, seconds, and the result (kind, mean, temperature,
 best first moves). For a solved strip, `needed` counts the positions its thermograph needs (reached
 through options whose removal would change a thermograph): what even a search that refuted every
-other option for free would still have to value (not included in the seconds). The last line is `seconds_at_20: S` for the 20-point strip (N = 10): the time to a
-result, or, when the budget ran out first, the time spent before giving up (with the status before it).
+other option for free would still have to value (not included in the seconds). The last line is
+`seconds_at_20: S` for the 20-point strip (N = 10): the time to a result, or, when the budget ran out
+first, the time spent before giving up (with the status before it).
 """
 from __future__ import annotations
 
