@@ -7,7 +7,7 @@ points (empty points near stones of both colours, `Problem.region`), with the CL
 budgets. Anchors, from the same runs: the network's policy move alone, on the whole board (on a sparse
 diagram it often prefers a big point elsewhere) and within the diagram (its most likely move among the
 region's points). Last line: `endgame_problems: n/N`.
-Usage: python bench/endgame_problems.py [--archive PATH] [--limit N] [--predictor auto|kata] [--no-sealed-rules]
+Usage: python bench/endgame_problems.py [--archive PATH] [--chapter 3.4|6.3] [--limit N] [--predictor auto|kata] [--no-sealed-rules]
        [--model FILE] [--max-nodes N] [--max-total-nodes N]
 """
 from __future__ import annotations
@@ -93,6 +93,7 @@ def local_policy_move(board: Board, evaluator, points: list[Point]) -> Point | N
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--archive", default=str(DEFAULT_ARCHIVE))
+    parser.add_argument("--chapter", default=None, help="only one chapter, by its number (3.4 or 6.3)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N problems (0: all)")
     parser.add_argument("--predictor", choices=["auto", "kata"], default="auto")
     parser.add_argument("--no-sealed-rules", action="store_true",
@@ -105,6 +106,11 @@ def main() -> int:
         print(f"problem archive not found: {args.archive}", file=sys.stderr)
         return 2
     problems = load_problems(Path(args.archive))
+    if args.chapter:
+        problems = [p for p in problems if p.name.startswith(f"{args.chapter} ")]
+        if not problems:
+            print(f"no endgame problems in chapter {args.chapter!r}", file=sys.stderr)
+            return 2
     if args.limit:
         problems = problems[:args.limit]
     from tengen.eval.katago.evaluator import KataGoEvaluator

@@ -9,8 +9,8 @@ from tengen.cli import CliError, command
 from tengen.commands.position_args import add_position_arguments
 from tengen.endgame.move_check import DEFAULT_MARGIN
 
-# deeper than the library's batch defaults (300 / 400): on the bundled example the main fight needs it
-CLI_MAX_NODES, CLI_MAX_TOTAL_NODES = 800, 1000
+from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
+from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 
 
 @command("analyze", "endgame analysis: regions, counts, temperatures, move values, the orthodox move")
@@ -49,31 +49,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from tengen.endgame.analysis import NeedsNetwork, analyze
+    from tengen.api import analyze_position, marked_region
     from tengen.endgame.tree import GrowthConfig
     from tengen.go.coords import parse_point_list
-    from tengen.go.sgf import load_game, markup_points
+    from tengen.go.sgf import load_game
     from tengen.io.report import annotate_sgf, json_report, text_report, write_json_atomic
 
     game = load_game(args.sgf)
     board = game.board_at(args.move, strict=False)
     node = game.node_at(args.move)
-    region_points = None
     if args.region:
         region_points = parse_point_list(args.region, board.height, board.width)
     else:
-        marked = markup_points(node, "SQ", board.height)
-        if marked:
-            region_points = marked
+        region_points = marked_region(node, board) or None
     if args.predictor == "exhaustive" and region_points is None:
         raise CliError("--predictor exhaustive needs a region (--region or SQ[] markup on the node)")
     if args.max_nodes < 1 or args.max_total_nodes < 0:
         raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
-    evaluator = None
-    needs_network = args.predictor == "kata" or region_points is None or (args.predictor in ("oracle", "net") and args.leaves == "network")
-    # auto tries the exact solver on a marked region first: a local diagram needs no network
-    if needs_network:
-        evaluator = load_evaluator(args.model, progress=not args.no_progress)
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
                           missing_colour=args.missing)
     bar = None
@@ -88,19 +80,14 @@ def run(args: argparse.Namespace) -> int:
             bar.n = done
             bar.refresh()
 
-    def run_analysis(evaluator):
-        return analyze(board, evaluator, region_points=region_points, predictor=args.predictor,
-                       threshold=args.threshold, margin=args.margin, growth=growth,
-                       oracle_node=node if args.predictor == "oracle" else None, progress=progress,
-                       sealed_rules=not args.no_sealed_rules,
-                       move_check_margin=None if args.move_check < 0 else args.move_check,
-                       leaf_scoring="exact" if args.leaves == "exact" else "evaluator")
-
     try:
-        try:
-            analysis = run_analysis(evaluator)
-        except NeedsNetwork:
-            analysis = run_analysis(load_evaluator(args.model, progress=not args.no_progress))
+        analysis = analyze_position(
+            board, region_points, predictor=args.predictor, evaluator=None,
+            load_evaluator=lambda: load_evaluator(args.model, progress=not args.no_progress),
+            threshold=args.threshold, margin=args.margin, growth=growth,
+            oracle_node=node if args.predictor == "oracle" else None, progress=progress,
+            sealed_rules=not args.no_sealed_rules, move_check_margin=None if args.move_check < 0 else args.move_check,
+            leaf_scoring="exact" if args.leaves == "exact" else "evaluator")
     finally:
         if bar is not None:
             bar.close()
@@ -119,11 +106,12 @@ def run(args: argparse.Namespace) -> int:
 
 def load_evaluator(model: str | None, progress: bool = True):
     """The KataGo evaluator on the given file or the cached default network."""
-    from tengen.eval.katago.evaluator import KataGoEvaluator
+    from tengen.api import default_evaluator
 
-    if model is not None and not os.path.exists(model):
-        raise CliError(f"{model}: no such model file")
-    return KataGoEvaluator(model)
+    try:
+        return default_evaluator(model)
+    except FileNotFoundError as exc:
+        raise CliError(str(exc)) from None
 
 
 def write_plots(analysis, directory: str) -> None:

@@ -1,0 +1,89 @@
+"""`tengen.analyze`: the main job from Python, with the CLI's defaults (an SGF file or a Board in, an Analysis out).
+
+The network is loaded only when the analysis needs it: a marked local diagram that the exact solver finishes
+needs none. `tengen analyze` runs through `analyze_position` too, so the library and the CLI give the same
+answers for the same settings.
+"""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Callable, Iterable, Optional
+
+if TYPE_CHECKING:  # the heavy modules load on the first analysis, not with the CLI
+    from tengen.endgame.analysis import Analysis
+    from tengen.endgame.tree import GrowthConfig
+    from tengen.go.board import Board
+    from tengen.go.coords import Point
+
+# deeper than the library's batch defaults (300 / 400): on the bundled example the main fight needs it
+INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_TOTAL_NODES = 800, 1000
+
+
+def analyze(position: Board | str | os.PathLike, *, move: Optional[int] = None,
+            region: Optional[str | Iterable[Point]] = None, predictor: str = "auto", evaluator=None,
+            model: Optional[str] = None, growth: Optional[GrowthConfig] = None, **options) -> Analysis:
+    """Analyse the endgame of a position: a Board, or an SGF file (after `move` moves of its main line, the
+    end by default; `SQ[]` markup on that node names a region). `region`: GTP vertices ("C1,D1") or points.
+    The default network is loaded (and fetched once into the cache) only if needed; `model` picks another
+    file, `evaluator` passes one in. Other keywords go to `tengen.endgame.analysis.analyze`."""
+    from tengen.endgame.tree import GrowthConfig
+    from tengen.go.board import Board
+    from tengen.go.coords import parse_point_list
+
+    node = None
+    if isinstance(position, Board):
+        board = position
+    else:
+        from tengen.go.sgf import load_game
+
+        game = load_game(position)
+        board = game.board_at(move, strict=False)
+        node = game.node_at(move)
+    if isinstance(region, str):
+        region = parse_point_list(region, board.height, board.width)
+    elif region is None and node is not None:
+        region = marked_region(node, board) or None
+    if growth is None:
+        growth = GrowthConfig(max_nodes=INTERACTIVE_MAX_NODES, max_total_nodes=INTERACTIVE_MAX_TOTAL_NODES)
+    return analyze_position(board, None if region is None else list(region), predictor=predictor,
+                            evaluator=evaluator, load_evaluator=lambda: default_evaluator(model),
+                            growth=growth, oracle_node=node if predictor == "oracle" else None, **options)
+
+
+def analyze_position(board: Board, region_points: Optional[list[Point]], *, predictor: str, evaluator,
+                     load_evaluator: Callable[[], object], leaf_scoring: str = "evaluator", **options) -> Analysis:
+    """Run the analysis, loading the network first when the settings need it for sure, or on demand when
+    `auto` meets a region the exact solver cannot finish."""
+    from tengen.endgame.analysis import NeedsNetwork
+    from tengen.endgame.analysis import analyze as analyze_board
+
+    if evaluator is None and needs_network(predictor, region_points, leaf_scoring):
+        evaluator = load_evaluator()
+    try:
+        return analyze_board(board, evaluator, region_points=region_points, predictor=predictor,
+                             leaf_scoring=leaf_scoring, **options)
+    except NeedsNetwork:
+        return analyze_board(board, load_evaluator(), region_points=region_points, predictor=predictor,
+                             leaf_scoring=leaf_scoring, **options)
+
+
+def needs_network(predictor: str, region_points: Optional[list[Point]], leaf_scoring: str) -> bool:
+    """Whether these settings need the network whatever the position (auto on a marked region may not)."""
+    return (predictor == "kata" or region_points is None
+            or (predictor in ("oracle", "net") and leaf_scoring != "exact"))
+
+
+def marked_region(node, board: Board) -> list[Point]:
+    """The points an SGF node marks with SQ[] (the user's region), or none."""
+    from tengen.go.sgf import markup_points
+
+    return markup_points(node, "SQ", board.height)
+
+
+def default_evaluator(model: Optional[str] = None):
+    """The KataGo evaluator on `model`, or on the cached default network (fetched on first use)."""
+    from tengen.eval.katago.evaluator import KataGoEvaluator
+
+    if model is not None and not os.path.exists(model):
+        raise FileNotFoundError(f"{model}: no such model file")
+    return KataGoEvaluator(model)

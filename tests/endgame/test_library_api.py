@@ -1,0 +1,76 @@
+"""`tengen.analyze`: the main job from Python, with the CLI's defaults, on an SGF file or a Board."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import tengen
+import tengen.api as api
+from tengen.go.coords import from_gtp, to_gtp
+
+from test_local_diagrams import DIAGRAMS, SIZE, _sgf_bytes
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a solvable local diagram must not load the network")
+
+    monkeypatch.setattr(api, "default_evaluator", refuse)
+
+
+@pytest.mark.parametrize("d", DIAGRAMS, ids=[d["name"] for d in DIAGRAMS])
+def test_analyze_an_sgf_file_reads_the_marked_region(tmp_path, d, no_network):
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(_sgf_bytes(d))
+    analysis = tengen.analyze(path, move=0)
+    (region,) = analysis.regions
+    assert region.method == "exhaustive"
+    assert sorted(to_gtp(p, SIZE) for p in region.region.points) == sorted(d["region"].split())
+    assert float(region.count) == pytest.approx(d["count"])
+    assert float(region.temperature) == pytest.approx(d["temperature"])
+    assert region.kind == d["kind"]
+    assert from_gtp(d["black"], SIZE) in region.best_black
+    assert analysis.recommended == (analysis.board.to_play, from_gtp(d["black"], SIZE))
+
+
+def test_analyze_a_board_with_a_region_string(no_network):
+    from tengen.go.sgf import load_game_bytes
+
+    d = DIAGRAMS[1]  # sente hane
+    board = load_game_bytes(_sgf_bytes(d)).board_at(0)
+    analysis = tengen.analyze(board, region=d["region"].replace(" ", ","))
+    (region,) = analysis.regions
+    assert (region.kind, float(region.temperature)) == ("black_sente", 2.0)
+
+
+def test_the_network_loads_when_no_region_is_given(tmp_path, monkeypatch):
+    # without a region the board must be decomposed by the network's ownership: the loader is asked first
+    d = DIAGRAMS[0]
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(_sgf_bytes(d).replace(b"SQ[", b"TR["))
+
+    class Loaded(Exception):
+        pass
+
+    def loader(model=None):
+        raise Loaded(model)
+
+    monkeypatch.setattr(api, "default_evaluator", loader)
+    with pytest.raises(Loaded):
+        tengen.analyze(path, move=0, model="some.bin.gz")
+
+
+def test_a_missing_model_file_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such model file"):
+        api.default_evaluator(str(tmp_path / "absent.bin.gz"))
+
+
+def test_importing_the_package_stays_light():
+    code = "import sys, tengen; print('numpy' in sys.modules, 'torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
+    with pytest.raises(AttributeError):
+        tengen.no_such_thing  # noqa: B018
