@@ -25,14 +25,23 @@ KIND = {("gote", None): "gote", ("ko", None): "ko", ("sente", "B"): "black_sente
 # Why the exact search differs from the hand-made tree, per shape (rotated / mirrored / colour-swapped
 # copies share the explanation of their original).
 EXPLAIN = {
-    "P05": "the search finds a first move the hand tree does not list: the first-line hane F1 before the"
-           " second-line hane E2 (line B F1 W F2 B E2). With F3/G2 sealed as White's territory White cannot"
-           " cut it off profitably, so Black's sente gains more (mean 0, t 3 against -1/2, 5/2)",
-    "P12": "same shape as P05 with colours swapped: the first-line hane before the second-line hane",
+    "P05": "the search finds a first move the hand tree does not list: Black's first-line slide F1 instead of"
+           " the second-line push E2. Both are Black's sente (F3/G2 are White's sealed territory, so a Black"
+           " chain reaching them is a seal break): after the slide White must block at F2 (the cut E2 lets"
+           " Black connect at E1 with F2 and G1 miai; after G1, Black's F2 has E1 and E2 miai), and the 1-point gote left"
+           " (mean 0) is half a point better for Black than the {1 | -2} (mean -1/2) the push leaves: mean 0,"
+           " t 3 against -1/2, 5/2. The solver's values of those positions, checked:",
+    "P12": "same shape as P05 with colours swapped: White's slide C1 instead of the push D2; checked:",
     "P11": "the hand tree scores White's second push (W C1 after W D1) as a -inf disaster; the exact search"
            " plays the corridor out: after W D1 the position {2 | {0 | {-2 | -4}}} has temperature 7/4, just"
            " below the push's own 15/8, so by the thermograph the push is gote (mean 17/8, t 15/8), though a"
            " player calls it sente (its follow-up is nearly as big)",
+}
+
+# Positions an explanation cites, solved again on each run so the prose is checked (original shapes only).
+CHECK = {
+    "P05": ["B F1 W F2", "B E2 W F2", "B F1 W E2 B E1", "B F1 W G1 B F2"],
+    "P12": ["W C1 B C2", "W D2 B C2", "W C1 B D2 W D1", "W C1 B B1 W C2"],
 }
 
 
@@ -85,8 +94,29 @@ def exhaustive(problems: list[dict], path: Path, moves: str, seconds: float) -> 
               f"{'MATCH ' if good else 'DIFFER'} {got}")
         if not good:
             print(f"      why: {EXPLAIN.get(base_id(p.id), 'not explained yet')}")
+            for line in CHECK.get(p.id, []):
+                print(f"        after {line:16} {_solve_after(p, line, moves, seconds)}")
     print(f"exhaustive: {matches}/{len(problems)} match the verified answers, {total_s:.1f} s in all")
     return matches
+
+
+def _solve_after(problem, line: str, moves: str, seconds: float) -> str:
+    """The exact value of the problem's region after the moves of `line` (e.g. "B F1 W F2")."""
+    from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+    from tengen.go.colors import BLACK, WHITE
+    from tengen.go.coords import from_gtp
+
+    board = problem.board.copy()
+    tokens = line.split()
+    for colour, vertex in zip(tokens[::2], tokens[1::2]):
+        board.play(BLACK if colour == "B" else WHITE, from_gtp(vertex, board.height))
+    res = solve_region(board, problem.region.points, ExhaustiveConfig(moves=moves, seconds=seconds))
+    if res.status != "ok":
+        return res.reason
+    if res.temperature == -1 and res.mean in (float("inf"), float("-inf")):
+        side, other = ("Black", "White") if res.mean > 0 else ("White", "Black")
+        return f"{'+' if res.mean > 0 else '-'}inf ({side} breaks into {other}'s sealed territory whatever {other} does)"
+    return f"{res.kind} mean {res.mean} t {res.temperature}"
 
 
 def main(argv: list[str] | None = None) -> int:
