@@ -33,15 +33,17 @@ EXPLAIN = {
            " t 3 against -1/2, 5/2. The solver's values of those positions, checked:",
     "P12": "same shape as P05 with colours swapped: White's slide C1 instead of the push D2; checked:",
     "P11": "the hand tree scores White's second push (W C1 after W D1) as a -inf disaster; the exact search"
-           " plays the corridor out: after W D1 the position {2 | {0 | {-2 | -4}}} has temperature 7/4, just"
+           " plays the corridor out: after W D1 the position {2 | {0 | -3}} (after W B1 the last point A1 is"
+           " dame) has temperature 7/4, just"
            " below the push's own 15/8, so by the thermograph the push is gote (mean 17/8, t 15/8), though a"
-           " player calls it sente (its follow-up is nearly as big)",
+           " player calls it sente (its follow-up is nearly as big); checked:",
 }
 
 # Positions an explanation cites, solved again on each run so the prose is checked (original shapes only).
 CHECK = {
     "P05": ["B F1 W F2", "B E2 W F2", "B F1 W E2 B E1", "B F1 W G1 B F2"],
     "P12": ["W C1 B C2", "W D2 B C2", "W C1 B D2 W D1", "W C1 B B1 W C2"],
+    "P11": ["W D1", "W D1 W C1", "W D1 W C1 W B1"],
 }
 
 
