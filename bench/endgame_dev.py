@@ -7,7 +7,9 @@ default: the exact solver within a small budget, kata where it runs out).
 Last line: `correct_temperature: n/33`.
 `kata` lets the exact rules end lines and count leaves in these sealed regions (tengen's default);
 `--no-sealed-rules` leaves that to the network's ownership too (the paper's KataGo baseline).
-Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata|auto [--leaves exact|network] [--no-sealed-rules] [--data PATH]
+Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata|auto [--leaves exact|network] [--no-sealed-rules]
+       [--max-nodes N --max-total-nodes N] [--data PATH]
+Tree budgets: the library's (300 nodes per tree, 400 per position) unless given (the CLI's: 800 / 1000).
 """
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ def main() -> int:
                         help="oracle leaves: exact area count (Benson dead stones) or the network's rounded ownership")
     parser.add_argument("--no-sealed-rules", action="store_true",
                         help="kata: the network's ownership ends lines and counts leaves (the paper's baseline)")
+    parser.add_argument("--max-nodes", type=int, default=None, help="kata / auto: node budget per tree")
+    parser.add_argument("--max-total-nodes", type=int, default=None, help="kata / auto: node budget per position")
     parser.add_argument("--data", default=str(DEFAULT_DATA))
     parser.add_argument("--model", default=None, help="KataGo network for kata / network leaves")
     args = parser.parse_args()
@@ -45,6 +49,11 @@ def main() -> int:
         from tengen.eval.katago.evaluator import KataGoEvaluator
 
         evaluator = KataGoEvaluator(args.model)
+    growth = GrowthConfig()
+    if args.max_nodes is not None:
+        growth.max_nodes = args.max_nodes
+    if args.max_total_nodes is not None:
+        growth.max_total_nodes = args.max_total_nodes
     correct_t = correct_all = 0
     total_time = 0.0
     for p in problems:
@@ -56,7 +65,7 @@ def main() -> int:
         elif args.predictor == "exhaustive":
             result = analyze_region(p.board, p.region, None, predictor="exhaustive")
         else:
-            result = analyze_region(p.board, p.region, evaluator, predictor=args.predictor,
+            result = analyze_region(p.board, p.region, evaluator, predictor=args.predictor, growth=growth,
                                     sealed_rules=not args.no_sealed_rules)
         seconds = time.perf_counter() - start
         total_time += seconds
@@ -74,6 +83,7 @@ def main() -> int:
               f"(exp {p.expected_type:6}) moves={moves or '-':18} {'ok' if t_ok and m_ok and k_ok else 'MISS'}"
               f"{'' if mv_ok else ' (moves differ)'} {seconds:6.2f}s {'; '.join(result.notes)[:80]}")
     mode = " (network ends lines: the paper's baseline)" if args.predictor == "kata" and args.no_sealed_rules else ""
+    print(f"tree budgets: {growth.max_nodes} nodes per tree, {growth.max_total_nodes} per position")
     print(f"predictor {args.predictor}{mode}; all of temperature, mean and type correct: {correct_all}/{len(problems)}; "
           f"total {total_time:.1f} s")
     print(f"correct_temperature: {correct_t}/{len(problems)}")
