@@ -5,12 +5,11 @@ import argparse
 import os
 import sys
 
+from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
+from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.cli import CliError, command
 from tengen.commands.position_args import add_position_arguments
 from tengen.endgame.move_check import DEFAULT_MARGIN
-
-from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
-from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 
 
 @command("analyze", "endgame analysis: regions, counts, temperatures, move values, the orthodox move")
