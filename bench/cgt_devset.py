@@ -30,8 +30,11 @@ EXPLAIN = {
            " chain reaching them is a seal break): after the slide White must block at F2 (the cut E2 lets"
            " Black connect at E1 with F2 and G1 miai; after G1, Black's F2 has E1 and E2 miai), and the 1-point gote left"
            " (mean 0) is half a point better for Black than the {1 | -2} (mean -1/2) the push leaves: mean 0,"
-           " t 3 against -1/2, 5/2. The solver's values of those positions, checked:",
-    "P12": "same shape as P05 with colours swapped: White's slide C1 instead of the push D2; checked:",
+           " t 3 against -1/2, 5/2. Both answers are conventions of the 5-point region: with White's outside"
+           " points F3 G2 H1 in the region too, Black's invasion F2 becomes the hot move (last line). The"
+           " solver's values of those positions, checked:",
+    "P12": "same shape as P05 with colours swapped: White's slide C1 instead of the push D2 (with Black's outside"
+           " points C3 B2 A1 in the region too, White's invasion C2 becomes the hot move); checked:",
     "P11": "the hand tree scores White's second push (W C1 after W D1) as a -inf disaster; the exact search"
            " plays the corridor out: after W D1 the position {2 | {0 | -3}} (after W B1 the last point A1 is"
            " dame) has temperature 7/4, just"
@@ -45,6 +48,9 @@ CHECK = {
     "P12": ["W C1 B C2", "W D2 B C2", "W C1 B D2 W D1", "W C1 B B1 W C2"],
     "P11": ["W D1", "W D1 W C1", "W D1 W C1 W B1"],
 }
+# The same board with the seal drawn one point further out (these outside points joined to the region):
+# how much the verified answer is a convention of where the region ends.
+WIDER = {"P05": "F3 G2 H1", "P12": "C3 B2 A1"}
 
 
 def expected_kind(p: dict) -> str:
@@ -98,6 +104,8 @@ def exhaustive(problems: list[dict], path: Path, moves: str, seconds: float) -> 
             print(f"      why: {EXPLAIN.get(base_id(p.id), 'not explained yet')}")
             for line in CHECK.get(p.id, []):
                 print(f"        after {line:16} {_solve_after(p, line, moves, seconds)}")
+            if p.id in WIDER:
+                print(f"        region + {WIDER[p.id]:10} {_solve_wider(p, WIDER[p.id], moves, seconds)}")
     print(f"exhaustive: {matches}/{len(problems)} match the verified answers, {total_s:.1f} s in all")
     return matches
 
@@ -119,6 +127,19 @@ def _solve_after(problem, line: str, moves: str, seconds: float) -> str:
         side, other = ("Black", "White") if res.mean > 0 else ("White", "Black")
         return f"{'+' if res.mean > 0 else '-'}inf ({side} breaks into {other}'s sealed territory whatever {other} does)"
     return f"{res.kind} mean {res.mean} t {res.temperature}"
+
+
+def _solve_wider(problem, extra: str, moves: str, seconds: float) -> str:
+    """The exact value with the outside points `extra` (e.g. "F3 G2 H1") added to the region."""
+    from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+    from tengen.go.coords import from_gtp, to_gtp
+
+    points = list(problem.region.points) + [from_gtp(v, problem.board.height) for v in extra.split()]
+    res = solve_region(problem.board, points, ExhaustiveConfig(moves=moves, seconds=seconds))
+    if res.status != "ok":
+        return res.reason
+    firsts = [",".join(to_gtp(q, problem.board.height) for q in best) for best in (res.best_black, res.best_white)]
+    return f"{res.kind} mean {res.mean} t {res.temperature} (first moves B {firsts[0]} / W {firsts[1]}){res.caveats()}"
 
 
 def main(argv: list[str] | None = None) -> int:
