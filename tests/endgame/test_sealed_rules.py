@@ -104,3 +104,24 @@ def test_auto_solves_sealed_regions_exactly_and_hands_the_rest_to_kata():
         analyze_regions(open_board, [unsealed], None, predictor="auto")
     (by_kata,) = analyze_regions(open_board, [unsealed], NaiveNetwork(), predictor="auto")
     assert by_kata.tree is not None and by_kata.tree.predictor == "kata"
+
+
+# White's two stones at B2 C2 have no liberty outside the marked first and third lines: their life, not a
+# boundary, is the question, so the exact solver declines and kata reads the mask, saying why.
+ENCLOSED = """
+    . . . . . .
+    X X X X . .
+    . . . X . .
+    X O O X . .
+    . . . X . .
+"""
+
+
+def test_auto_leaves_a_mask_with_an_enclosed_wall_to_kata_and_says_why():
+    from tengen.endgame.analysis import analyze_regions
+
+    board = board_from_diagram(ENCLOSED)
+    region = _region("A1 B1 C1 A3 B3 C3", board)
+    (result,) = analyze_regions(board, [region], NaiveNetwork(), predictor="auto")
+    assert result.method == "tree"
+    assert any("no liberty outside the region" in note for note in result.notes)

@@ -290,6 +290,7 @@ def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_opt
     from tengen.endgame.exhaustive import ExhaustiveConfig
 
     results: list[Optional[RegionResult]] = [None] * len(regions)
+    declined: dict[int, list[str]] = {}  # why the exact solver left a user's mask to kata
     for i, region in enumerate(regions):
         # sealed as `tengen.endgame.sealed` means it: a region the network found needs pass-alive walls
         budget = ExhaustiveConfig(max_nodes=AUTO_SOLVER_NODES, seconds=AUTO_SOLVER_SECONDS,
@@ -298,12 +299,17 @@ def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_opt
         if result.count is not None:  # not sealed, too large or unsupported: kata takes it
             result.notes.insert(0, "sealed: solved exactly by the exhaustive solver")
             results[i] = result
+        elif region.source == "mask":
+            declined[i] = [note if note.startswith("exhaustive solver") else f"exhaustive solver: {note}"
+                           for note in result.notes if note.startswith(("region not sealed", "exhaustive solver"))]
     rest = [region for region, result in zip(regions, results) if result is None]
     if rest:
         if evaluator is None:
             raise NeedsNetwork(f"{len(rest)} region(s) need the network (not sealed, or too large to solve exactly)")
         kata = iter(analyze_regions(board, rest, evaluator, predictor="kata", **kata_options))
         results = [result if result is not None else next(kata) for result in results]
+        for i, notes in declined.items():
+            results[i].notes[:0] = notes
     return results  # type: ignore[return-value]
 
 

@@ -43,7 +43,8 @@ class RegionNotSealed(ValueError):
 class LocalRegion:
     """The region's points, adjacency and walls, and its starting stones, as bitmasks over point indices."""
 
-    def __init__(self, board, region: Iterable[Point], require_benson: bool = False, vouched: bool = False):
+    def __init__(self, board, region: Iterable[Point], require_benson: bool = False, vouched: bool = False,
+                 trust_enclosed_walls: bool = False):
         self.points: list[Point] = sorted(set(region))
         if not self.points:
             raise ValueError("empty region")
@@ -79,6 +80,8 @@ class LocalRegion:
                     if q not in trusted:
                         trusted.append(q)
                 self.wall[colour] |= 1 << i
+        if trusted and not trust_enclosed_walls:
+            self._refuse_enclosed_walls(grid, trusted)
         if trusted:
             self.notes.append("walls trusted, not Benson pass-alive: " +
                               " ".join(to_gtp(q, self.height) for q in sorted(trusted)))
@@ -97,6 +100,28 @@ class LocalRegion:
                 j = 8 * k + low.bit_length() - 1
                 row[byte] = row[byte ^ low] | (self.nb[j] if j < self.n else 0)
             self._table.append(row)
+
+    def _refuse_enclosed_walls(self, grid, trusted: list[Point]) -> None:
+        """A trusted wall chain whose liberties all lie inside the region is not a wall: local play decides
+        its life (a tesuji diagram's weak group), which the local game, taking walls as safe, cannot see."""
+        seen: set[Point] = set()
+        for start in trusted:
+            if start in seen:
+                continue
+            colour, chain, stack = int(grid[start]), {start}, [start]
+            outside_liberty = False
+            while stack:
+                p = stack.pop()
+                for q in neighbours(p, self.height, self.width):
+                    if int(grid[q]) == colour and q not in chain:
+                        chain.add(q)
+                        stack.append(q)
+                    elif int(grid[q]) == EMPTY and q not in self.index:
+                        outside_liberty = True
+            seen |= chain
+            if not outside_liberty:
+                raise RegionNotSealed(f"wall {to_gtp(start, self.height)} has no liberty outside the region: "
+                                      "its life is decided inside")
 
     def _owner_of_outside(self, grid, life, start: Point, vouched: bool = False) -> dict[Point, int]:
         """Colour owning the outside empty area containing `start` (Benson region, else its border). When
