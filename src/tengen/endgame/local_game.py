@@ -6,7 +6,9 @@ trees (`tengen.endgame.sealed`) end their lines by it.
 
 The region is a set of points whose outside neighbours are walls: stones of safe chains (Benson pass-alive,
 or trusted when the caller gives the mask; untrusted walls are noted) and empty outside points owned by
-one colour (its territory).
+one colour (its territory). A trusted wall chain with no liberty outside the region is refused
+(RegionNotSealed): its life is what the region decides, so it cannot be a wall (a tesuji diagram's weak
+group); only the sealed rules of predictor-grown trees keep trusting it (`trust_enclosed_walls`).
 
 Local-game conventions (stated so that results can be checked):
 - A chain touching a wall of its colour is safe. An area of empty points and enemy unsafe stones,
