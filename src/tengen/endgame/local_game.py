@@ -83,7 +83,7 @@ class LocalRegion:
                         trusted.append(q)
                 self.wall[colour] |= 1 << i
         if trusted and not trust_enclosed_walls:
-            self._refuse_enclosed_walls(grid, trusted)
+            self._refuse_enclosed_walls(board, trusted)
         if trusted:
             self.notes.append("walls trusted, not Benson pass-alive: " +
                               " ".join(to_gtp(q, self.height) for q in sorted(trusted)))
@@ -103,25 +103,15 @@ class LocalRegion:
                 row[byte] = row[byte ^ low] | (self.nb[j] if j < self.n else 0)
             self._table.append(row)
 
-    def _refuse_enclosed_walls(self, grid, trusted: list[Point]) -> None:
+    def _refuse_enclosed_walls(self, board, trusted: list[Point]) -> None:
         """A trusted wall chain whose liberties all lie inside the region is not a wall: local play decides
         its life (a tesuji diagram's weak group), which the local game, taking walls as safe, cannot see."""
         seen: set[Point] = set()
         for start in trusted:
             if start in seen:
                 continue
-            colour, chain, stack = int(grid[start]), {start}, [start]
-            outside_liberty = False
-            while stack:
-                p = stack.pop()
-                for q in neighbours(p, self.height, self.width):
-                    if int(grid[q]) == colour and q not in chain:
-                        chain.add(q)
-                        stack.append(q)
-                    elif int(grid[q]) == EMPTY and q not in self.index:
-                        outside_liberty = True
-            seen |= chain
-            if not outside_liberty:
+            seen.update(board.chain(start))
+            if all(q in self.index for q in board.chain_liberties(start)):
                 raise RegionNotSealed(f"wall {to_gtp(start, self.height)} has no liberty outside the region: "
                                       "its life is decided inside")
 
