@@ -20,7 +20,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tengen.commands.analyze_cmd import CLI_MAX_NODES, CLI_MAX_TOTAL_NODES
+from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
+from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.endgame.analysis import analyze
 from tengen.endgame.move_check import policy_move
 from tengen.endgame.tree import GrowthConfig

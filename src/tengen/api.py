@@ -28,56 +28,60 @@ def analyze(position: Board | str | os.PathLike, *, move: Optional[int] = None,
     file, `evaluator` passes one in. Other keywords go to `tengen.endgame.analysis.analyze`."""
     from tengen.endgame.tree import GrowthConfig
     from tengen.go.board import Board
-    from tengen.go.coords import parse_point_list
 
-    node = None
     if isinstance(position, Board):
-        board = position
+        board, node = position, None
     else:
-        from tengen.go.sgf import load_game
-
-        game = load_game(position)
-        board = game.board_at(move, strict=False)
-        node = game.node_at(move)
-    if isinstance(region, str):
-        region = parse_point_list(region, board.height, board.width)
-    elif region is None and node is not None:
-        region = marked_region(node, board) or None
+        _, board, node = load_position(position, move)
+    region = region_points(region, board, node)
     if growth is None:
         growth = GrowthConfig(max_nodes=INTERACTIVE_MAX_NODES, max_total_nodes=INTERACTIVE_MAX_TOTAL_NODES)
-    return analyze_position(board, None if region is None else list(region), predictor=predictor,
-                            evaluator=evaluator, load_evaluator=lambda: default_evaluator(model),
+    return analyze_position(board, region, predictor=predictor, evaluator=evaluator, load_evaluator=lambda: default_evaluator(model),
                             growth=growth, oracle_node=node if predictor == "oracle" else None, **options)
 
 
-def analyze_position(board: Board, region_points: Optional[list[Point]], *, predictor: str, evaluator,
+def analyze_position(board: Board, points: Optional[list[Point]], *, predictor: str, evaluator,
                      load_evaluator: Callable[[], object], leaf_scoring: str = "evaluator", **options) -> Analysis:
     """Run the analysis, loading the network first when the settings need it for sure, or on demand when
     `auto` meets a region the exact solver cannot finish."""
     from tengen.endgame.analysis import NeedsNetwork
     from tengen.endgame.analysis import analyze as analyze_board
 
-    if evaluator is None and needs_network(predictor, region_points, leaf_scoring):
+    if evaluator is None and needs_network(predictor, points, leaf_scoring):
         evaluator = load_evaluator()
     try:
-        return analyze_board(board, evaluator, region_points=region_points, predictor=predictor,
+        return analyze_board(board, evaluator, region_points=points, predictor=predictor,
                              leaf_scoring=leaf_scoring, **options)
     except NeedsNetwork:
-        return analyze_board(board, load_evaluator(), region_points=region_points, predictor=predictor,
+        return analyze_board(board, load_evaluator(), region_points=points, predictor=predictor,
                              leaf_scoring=leaf_scoring, **options)
 
 
-def needs_network(predictor: str, region_points: Optional[list[Point]], leaf_scoring: str) -> bool:
+def needs_network(predictor: str, points: Optional[list[Point]], leaf_scoring: str) -> bool:
     """Whether these settings need the network whatever the position (auto on a marked region may not)."""
-    return (predictor == "kata" or region_points is None
+    return (predictor == "kata" or points is None
             or (predictor in ("oracle", "net") and leaf_scoring != "exact"))
 
 
-def marked_region(node, board: Board) -> list[Point]:
-    """The points an SGF node marks with SQ[] (the user's region), or none."""
+def load_position(path: str | os.PathLike, move: Optional[int] = None):
+    """An SGF file's game, its position after `move` moves of the main line (the end by default; illegal
+    moves forced as editors do) and the node holding it."""
+    from tengen.go.sgf import load_game
+
+    game = load_game(path)
+    return game, game.board_at(move, strict=False), game.node_at(move)
+
+
+def region_points(region: Optional[str | Iterable[Point]], board: Board, node=None) -> Optional[list[Point]]:
+    """The user's region: GTP vertices ("C1,D1") or points, else the SQ[] markup on `node`; None if neither."""
+    from tengen.go.coords import parse_point_list
     from tengen.go.sgf import markup_points
 
-    return markup_points(node, "SQ", board.height)
+    if isinstance(region, str):
+        return parse_point_list(region, board.height, board.width)
+    if region is not None:
+        return list(region)
+    return (markup_points(node, "SQ", board.height) or None) if node is not None else None
 
 
 def default_evaluator(model: Optional[str] = None):

@@ -48,20 +48,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from tengen.api import analyze_position, marked_region
+    from tengen.api import analyze_position, load_position, region_points
     from tengen.endgame.tree import GrowthConfig
-    from tengen.go.coords import parse_point_list
-    from tengen.go.sgf import load_game
     from tengen.io.report import annotate_sgf, json_report, text_report, write_json_atomic
 
-    game = load_game(args.sgf)
-    board = game.board_at(args.move, strict=False)
-    node = game.node_at(args.move)
-    if args.region:
-        region_points = parse_point_list(args.region, board.height, board.width)
-    else:
-        region_points = marked_region(node, board) or None
-    if args.predictor == "exhaustive" and region_points is None:
+    game, board, node = load_position(args.sgf, args.move)
+    points = region_points(args.region or None, board, node)
+    if args.predictor == "exhaustive" and points is None:
         raise CliError("--predictor exhaustive needs a region (--region or SQ[] markup on the node)")
     if args.max_nodes < 1 or args.max_total_nodes < 0:
         raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
@@ -81,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         analysis = analyze_position(
-            board, region_points, predictor=args.predictor, evaluator=None,
+            board, points, predictor=args.predictor, evaluator=None,
             load_evaluator=lambda: load_evaluator(args.model, progress=not args.no_progress),
             threshold=args.threshold, margin=args.margin, growth=growth,
             oracle_node=node if args.predictor == "oracle" else None, progress=progress,
