@@ -79,6 +79,33 @@ def test_node_budget_sets_the_flag():
     assert tree.budget_exhausted and tree.nodes == 3
 
 
+def test_root_gets_both_colours_even_when_the_budget_is_tiny():
+    wide = LocalPrediction(black={(4, i): 0.25 for i in range(4)}, white={(4, i): 0.25 for i in range(4)})
+    tree = grow_tree(Board(5), _region(), ScriptedPredictor({(): wide}), GrowthConfig(max_nodes=2, move_fraction=0.2))
+    assert len(tree.root.children[BLACK]) == 1 and len(tree.root.children[WHITE]) == 1
+
+
+def test_the_budget_never_leaves_a_node_with_one_colours_moves():
+    """A node the budget cannot give both colours becomes a leaf: as a CGT game a one-sided node is a
+    normal-play number ({| 4} = 0), not the count White's move reaches."""
+    points = [(4, i) for i in range(4)]
+    both = LocalPrediction(black={p: 0.5 for p in points[:2]}, white={p: 0.5 for p in points[2:]})
+    script = {(): both}
+    for c, p in [(BLACK, q) for q in points[:2]] + [(WHITE, q) for q in points[2:]]:
+        script[((c, p),)] = LocalPrediction(black={q: 0.5 for q in points if q != p},
+                                            white={q: 0.5 for q in points if q != p})
+    for budget in range(3, 16):
+        tree = grow_tree(Board(5), _region(), ScriptedPredictor(script),
+                         GrowthConfig(max_nodes=budget, max_total_nodes=None, move_fraction=0.2))
+        inner = [n for n in tree.root.walk() if n.kind == "inner"]
+        assert all(n.children[BLACK] and n.children[WHITE] for n in inner), budget
+        assert tree.nodes <= budget and tree.budget_exhausted
+    full = grow_tree(Board(5), _region(), ScriptedPredictor(script),
+                     GrowthConfig(max_nodes=29, max_total_nodes=None, move_fraction=0.2))
+    assert full.nodes == 29 and not full.budget_exhausted  # 1 + 4 + 4 x 6
+    assert not any(n.reason == "node budget" for n in full.root.walk())
+
+
 def test_ko_retake_is_recorded():
     from tengen.go.diagram import board_from_diagram
 

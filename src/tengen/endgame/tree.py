@@ -200,12 +200,20 @@ class _Grower:
             node.kind, node.reason = "leaf", pred.reason or ("depth cap" if node.depth >= config.max_depth else "no move")
             return
         colours = colours_to_expand(pred, is_root, config.one_colour_share)
+        # each colour that moves here needs at least one node: a node the budget cannot give both colours
+        # becomes a leaf, never a one-sided game (CGT values {| 4} as 0, not as White's 4 points)
+        needs = [c for c in (BLACK, WHITE) if is_root or c not in pred.ko_retake]
+        if not is_root and self._room() < len(needs):
+            self.exhausted = True
+            node.kind, node.reason = "leaf", "node budget"
+            return
         cut = False
         for color in (BLACK, WHITE):
+            reserve = int(color == BLACK and WHITE in needs)  # a node kept for White's first move
             if not is_root and color in pred.ko_retake:
                 node.ko_retakes.append((color, pred.ko_retake[color]))  # the banned side's one local option
             elif color in colours:
-                cut |= self._add_moves(node, color, pred)
+                cut |= self._add_moves(node, color, pred, reserve)
             elif not is_root:
                 added = _add_missing(node, color, pred, config)
                 self.nodes += added
@@ -217,10 +225,16 @@ class _Grower:
         """The children made at this level become the frontier."""
         self.frontier, self._next = self._next, []
 
-    def _add_moves(self, node: LocalNode, color: int, pred: LocalPrediction) -> bool:
-        """Add `color`'s selected moves as children; True when the budget cut some."""
-        for point in select_moves(pred.moves(color), self.config.move_fraction):
-            if self.nodes >= self.config.max_nodes or not self.budget.available():
+    def _room(self) -> float:
+        """Nodes this tree may still add (its own budget and the position's shared one)."""
+        left = self.config.max_nodes - self.nodes
+        return left if self.budget.left is None else min(left, self.budget.left)
+
+    def _add_moves(self, node: LocalNode, color: int, pred: LocalPrediction, reserve: int = 0) -> bool:
+        """Add `color`'s selected moves as children, leaving `reserve` nodes for the other colour (the
+        root always gets a first move of each colour); True when the budget cut some."""
+        for k, point in enumerate(select_moves(pred.moves(color), self.config.move_fraction)):
+            if self._room() <= reserve and not (k == 0 and node.depth == 0):  # the root always gets both
                 self.exhausted = True
                 return True
             child, illegal = _child(node, color, point)
