@@ -46,6 +46,7 @@ class RegionResult:
     game: object = None
     exact_rules: bool = False  # a sealed region: the rules core ended lines and counted settled leaves
     method: str = "tree"  # how the value was found: "tree" (a grown variation tree) or "exhaustive" (exact solver)
+    declined: str = ""  # why the exact solver, when asked, gave no value (not sealed, too large, a ko it cannot value)
 
     @property
     def miai_value(self) -> Optional[float]:
@@ -299,9 +300,8 @@ def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_opt
         if result.count is not None:  # not sealed, too large or unsupported: kata takes it
             result.notes.insert(0, "sealed: solved exactly by the exhaustive solver")
             results[i] = result
-        elif region.source == "mask":
-            declined[i] = [note if note.startswith("exhaustive solver") else f"exhaustive solver: {note}"
-                           for note in result.notes if note.startswith(("region not sealed", "exhaustive solver"))]
+        elif region.source == "mask" and result.declined:
+            declined[i] = [f"exhaustive solver: {result.declined}"]
     rest = [region for region, result in zip(regions, results) if result is None]
     if rest:
         if evaluator is None:

@@ -121,14 +121,14 @@ def solve_exhaustively(board, region, result, config=None):
     try:  # a user's mask vouches for its surroundings (local diagrams on an otherwise empty board)
         solved = solve_region(board, region.points, config)
     except RegionNotSealed as exc:
-        result.kind = "unsupported"
-        result.notes.append(f"region not sealed: {exc}")
+        result.kind, result.declined = "unsupported", f"region not sealed: {exc}"
+        result.notes.append(result.declined)
         return result
     result.seconds = solved.seconds
     result.notes += solved.notes
     if solved.status != OK:
-        result.kind = "unsupported"
-        result.notes.append(f"exhaustive solver: {solved.status} ({solved.reason})")
+        result.kind, result.declined = "unsupported", f"{solved.status} ({solved.reason})"
+        result.notes.append(f"exhaustive solver: {result.declined}")
         return result
     result.method = "exhaustive"
     result.kind = solved.kind
