@@ -163,9 +163,6 @@ class _Budget:
     def __init__(self, total: Optional[int]):
         self.left = total
 
-    def available(self) -> bool:
-        return self.left is None or self.left > 0
-
     def spend(self, n: int = 1) -> None:
         if self.left is not None:
             self.left -= n
