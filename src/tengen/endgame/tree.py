@@ -5,7 +5,9 @@ that colour moves (an answer to sente); else both. Per colour, every move above 
 or the single best. The root always gets both colours. A colour missing below the root gets either its best
 move evaluated one ply deep as an unrounded-ownership leaf (`probe`, the default) or a ±inf threat leaf.
 A proposed move that ko forbids is recorded on the node (`ko_retakes`) for the CGT ko rule.
-Nodes are expanded level by level so a network predictor evaluates each level in one batch.
+Nodes are expanded level by level so a network predictor evaluates each level in one batch. A node the
+node budget cannot give a move of each colour becomes a leaf: as a CGT game a node with one colour's moves
+only is a normal-play number ({| 4} = 0), not the count the move reaches.
 """
 from __future__ import annotations
 
