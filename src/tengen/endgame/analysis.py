@@ -291,7 +291,7 @@ def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_opt
     from tengen.endgame.exhaustive import ExhaustiveConfig
 
     results: list[Optional[RegionResult]] = [None] * len(regions)
-    declined: dict[int, list[str]] = {}  # why the exact solver left a user's mask to kata
+    declined: dict[int, str] = {}  # why the exact solver left a user's mask to kata
     for i, region in enumerate(regions):
         # sealed as `tengen.endgame.sealed` means it: a region the network found needs pass-alive walls
         budget = ExhaustiveConfig(max_nodes=AUTO_SOLVER_NODES, seconds=AUTO_SOLVER_SECONDS,
@@ -301,15 +301,15 @@ def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_opt
             result.notes.insert(0, "sealed: solved exactly by the exhaustive solver")
             results[i] = result
         elif region.source == "mask" and result.declined:
-            declined[i] = [f"exhaustive solver: {result.declined}"]
+            declined[i] = result.declined
     rest = [region for region, result in zip(regions, results) if result is None]
     if rest:
         if evaluator is None:
             raise NeedsNetwork(f"{len(rest)} region(s) need the network (not sealed, or too large to solve exactly)")
         kata = iter(analyze_regions(board, rest, evaluator, predictor="kata", **kata_options))
         results = [result if result is not None else next(kata) for result in results]
-        for i, notes in declined.items():
-            results[i].notes[:0] = notes
+        for i, why in declined.items():
+            results[i].notes.insert(0, f"exhaustive solver: {why}")
     return results  # type: ignore[return-value]
 
 
