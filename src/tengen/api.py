@@ -36,8 +36,9 @@ def analyze(position: Board | str | os.PathLike, *, move: Optional[int] = None,
     region = region_points(region, board, node)
     if growth is None:
         growth = GrowthConfig(max_nodes=INTERACTIVE_MAX_NODES, max_total_nodes=INTERACTIVE_MAX_TOTAL_NODES)
-    return analyze_position(board, region, predictor=predictor, evaluator=evaluator, load_evaluator=lambda: default_evaluator(model),
-                            growth=growth, oracle_node=node if predictor == "oracle" else None, **options)
+    return analyze_position(board, region, predictor=predictor, evaluator=evaluator,
+                            load_evaluator=lambda: default_evaluator(model), growth=growth,
+                            oracle_node=node if predictor == "oracle" else None, **options)
 
 
 def analyze_position(board: Board, points: Optional[list[Point]], *, predictor: str, evaluator,
