@@ -128,3 +128,27 @@ def test_variation_from_dict_reads_the_data_format():
     assert a.kind == KO and a.mean == F(-2, 3)
     threat = variation_from_dict({"B A1": {"threat": "+inf"}, "W A1": {"area": 0}})
     assert threat.black[0][1].value == float("inf")
+
+
+def test_one_sided_positions_normal_play_or_go_stop():
+    """Normal play makes a one-sided position a number ({| 4} = 0, {4 |} = 5); with STOP the side
+    without moves cannot play there and the position is worth the other side's stop."""
+    from tengen.cgt import INF
+    from tengen.cgt.tree import STOP
+
+    white_only = Variation(white=[("a", Variation.leaf(4))])
+    assert analyse_tree(white_only).mean == 0
+    stop = analyse_tree(white_only, one_sided=STOP)
+    assert (stop.mean, stop.temperature, stop.best_white) == (4, 0, ["a"])
+    assert analyse_tree(Variation(black=[("a", Variation.leaf(4))])).mean == 5
+    # Black's only move is hot ({6 | 2}): White answers it, so Black's stop is 2
+    hot = Variation(black=[("a", Variation(black=[("x", Variation.leaf(6))], white=[("y", Variation.leaf(2))]))])
+    assert analyse_tree(hot, one_sided=STOP).mean == 2
+    assert analyse_tree(Variation(black=[("a", Variation.leaf("+inf"))]), one_sided=STOP).mean == INF
+    # inside a tree: {{6 |} | -2} is {7 | -2} in normal play (mean 5/2), {6 | -2} Go-style (mean 2, t 4)
+    inner = Variation(black=[("b", Variation(black=[("c", Variation.leaf(6))]))], white=[("w", Variation.leaf(-2))])
+    assert analyse_tree(inner).mean == F(5, 2)
+    go = analyse_tree(inner, one_sided=STOP)
+    assert (go.mean, go.temperature, go.best_black) == (2, 4, ["b"])
+    with pytest.raises(ValueError):
+        analyse_tree(inner, one_sided="pass")

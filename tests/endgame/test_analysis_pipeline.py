@@ -259,3 +259,19 @@ def test_a_network_swing_far_beyond_the_hottest_region_is_flagged():
     analysis.network_counts = (12.0, -8.0)  # as if the network saw a fight worth ten points
     assert analysis.underread_swing() == (10.0, 1.0)
     assert "a region is probably under-read" in text_report(analysis)
+
+
+def test_a_node_where_a_colour_cannot_play_is_worth_the_other_colours_stop():
+    """White took a ko; Black's retake is banned and, when the ko rule cannot value the ko, left out:
+    White's connection (-5) is then the node's value, not the normal-play number {| -5} = -6."""
+    from tengen.endgame.cgt_bridge import analyse_local, to_variation
+    from tengen.endgame.tree import LocalNode
+
+    node = LocalNode(ko_retakes=[(BLACK, (8, 4))])
+    node.children[WHITE].append(((8, 4), LocalNode(kind="leaf", value=-5.0)))
+    assert analyse_local(to_variation(node, ko=False)).mean == -5
+    root = LocalNode()
+    root.children[BLACK].append(((8, 2), LocalNode(kind="leaf", value=1.0)))
+    root.children[WHITE].append(((8, 3), node))
+    ta = analyse_local(to_variation(root, ko=False))
+    assert (ta.mean, ta.temperature) == (-2, 3)

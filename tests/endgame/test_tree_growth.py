@@ -126,3 +126,24 @@ def test_ko_retake_is_recorded():
     tree = grow_tree(board, region, ScriptedPredictor(script))
     after_take = tree.root.children[WHITE][0][1]
     assert after_take.ko_retakes == [(BLACK, (1, 2))]
+
+
+def test_an_illegal_chosen_move_falls_back_to_the_most_likely_legal_one():
+    """A colour whose chosen moves are all illegal (here: an occupied point) still gets an option: its
+    most likely legal move, so the node does not lose that colour."""
+    board = Board(5)
+    board.play(BLACK, (4, 0))
+    script = {(): LocalPrediction(black={(4, 0): 0.9, (4, 3): 0.06, (4, 2): 0.04}, white={(4, 1): 1.0})}
+    tree = grow_tree(board, _region(), ScriptedPredictor(script))
+    assert [p for p, _ in tree.root.children[BLACK]] == [(4, 3)]
+
+
+def test_probe_skips_an_illegal_best_move():
+    b1 = (BLACK, (4, 1))
+    script = {
+        (): LocalPrediction(black={(4, 1): 1.0}, white={(4, 2): 1.0}),
+        (b1,): LocalPrediction(black={(4, 1): 0.04, (4, 3): 0.01}, white={(4, 2): 0.95}),  # B4 is Black's stone
+    }
+    tree = grow_tree(Board(5), _region(), ScriptedPredictor(script), GrowthConfig(missing_colour="probe"))
+    after_black = tree.root.children[BLACK][0][1]
+    assert [(p, c.kind) for p, c in after_black.children[BLACK]] == [((4, 3), "probe")]

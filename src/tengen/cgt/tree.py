@@ -65,21 +65,30 @@ class TreeAnalysis:
     ko: Optional[KoChain]
 
 
-def game_from_tree(root: Variation) -> Game:
+NORMAL_PLAY, STOP = "normal", "stop"  # how a position with one side's moves only is valued (`analyse_tree`)
+
+
+def game_from_tree(root: Variation, one_sided: str = NORMAL_PLAY) -> Game:
     """The game of a variation tree (ko retakes get phantom values; UnsupportedKo where impossible)."""
-    return _Builder(root).game(root)
+    return _Builder(root, one_sided).game(root)
 
 
-def analyse_tree(root: Variation) -> TreeAnalysis:
-    """Game, thermograph, kind, mean, temperature, move values and best moves of a variation tree."""
-    builder = _Builder(root)
+def analyse_tree(root: Variation, one_sided: str = NORMAL_PLAY) -> TreeAnalysis:
+    """Game, thermograph, kind, mean, temperature, move values and best moves of a variation tree.
+
+    one_sided: a position where only one side has moves is, in normal play, a number ({| 4} = 0,
+    {4 |} = 5); with STOP the other side simply cannot play there (Go under area scoring: it loses
+    nothing by playing elsewhere), so the position gets that side's option at the moving side's stop
+    and is worth that stop ({| 4} becomes {4 | 4}: mean 4, temperature 0)."""
+    builder = _Builder(root, one_sided)
     game = builder.game(root)
     th = game.thermograph
     chain = builder.kos.get(id(root))
     kind = KO if chain is not None else th.kind
     li, ri = orthodox_indices([o.thermograph for o in game.left], [o.thermograph for o in game.right], th)
-    best_b = [root.black[i][0] for i in li if root.black[i][1].repeats == 0]
-    best_w = [root.white[i][0] for i in ri if root.white[i][1].repeats == 0]
+    # an index past the tree's own moves is the stop option a one-sided position got: not a move
+    best_b = [root.black[i][0] for i in li if i < len(root.black) and root.black[i][1].repeats == 0]
+    best_w = [root.white[i][0] for i in ri if i < len(root.white) and root.white[i][1].repeats == 0]
     return TreeAnalysis(game, th, kind, th.mean, th.temperature, move_values(kind, th.temperature),
                         best_b, best_w, chain)
 
@@ -87,7 +96,10 @@ def analyse_tree(root: Variation) -> TreeAnalysis:
 class _Builder:
     """Builds games bottom-up; resolves each ko anchor (the position a banned retake would recreate)."""
 
-    def __init__(self, root: Variation):
+    def __init__(self, root: Variation, one_sided: str = NORMAL_PLAY):
+        if one_sided not in (NORMAL_PLAY, STOP):
+            raise ValueError(f"one_sided must be {NORMAL_PLAY!r} or {STOP!r}")
+        self.one_sided = one_sided
         self.banned: dict[int, list[tuple[Variation, Variation]]] = {}  # id(anchor) -> [(parent, retake)]
         self.phantom: dict[int, Value] = {}
         self.kos: dict[int, Optional[KoChain]] = {}
@@ -132,7 +144,11 @@ class _Builder:
         else:
             if id(node) in self.banned and id(node) not in self.phantom:
                 self._resolve(node)
-            g = Game([self._option(node, c) for _, c in node.black], [self._option(node, c) for _, c in node.white])
+            lefts = [self._option(node, c) for _, c in node.black]
+            rights = [self._option(node, c) for _, c in node.white]
+            if self.one_sided == STOP and not (lefts and rights):
+                lefts, rights = _with_stop_option(lefts, rights)
+            g = Game(lefts, rights)
         self.memo[id(node)] = g
         return g
 
@@ -224,6 +240,13 @@ class _Builder:
         if len(unique) != 1:
             raise UnsupportedKo(f"the ko has {len(unique)} exits for one side (the rule needs exactly one)")
         return unique[0]
+
+
+def _with_stop_option(lefts: list[Game], rights: list[Game]) -> tuple[list[Game], list[Game]]:
+    """Give the side without moves one option: the number the other side's best move reaches (its stop)."""
+    if lefts:
+        return lefts, [Game(value=max(o.thermograph.rs for o in lefts))]
+    return [Game(value=min(o.thermograph.ls for o in rights))], rights
 
 
 _MOVE_KEY = re.compile(r"^([BW])\s+(.+?)(!?)$")

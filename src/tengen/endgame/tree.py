@@ -6,8 +6,10 @@ or the single best. The root always gets both colours. A colour missing below th
 move evaluated one ply deep as an unrounded-ownership leaf (`probe`, the default) or a ±inf threat leaf.
 A proposed move that ko forbids is recorded on the node (`ko_retakes`) for the CGT ko rule.
 Nodes are expanded level by level so a network predictor evaluates each level in one batch. A node the
-node budget cannot give a move of each colour becomes a leaf: as a CGT game a node with one colour's moves
-only is a normal-play number ({| 4} = 0), not the count the move reaches.
+node budget cannot give a move of each colour becomes a leaf: the colour left out could play there, but
+its move is unknown (a node with one colour's moves says the other colour has no local move, and the CGT
+bridge values it at the stop the moves reach). A colour whose chosen moves are all illegal gets its most
+likely legal move instead.
 """
 from __future__ import annotations
 
@@ -88,12 +90,17 @@ class LocalTree:
                 or (n.kind == "inner" and n.ko_retakes and not n.children[BLACK] and not n.children[WHITE])]
 
 
+def _ranked(moves: dict[Point, float]) -> list[Point]:
+    """All proposed moves, most likely first."""
+    return sorted(moves, key=lambda p: (-moves[p], p))
+
+
 def select_moves(moves: dict[Point, float], fraction: float) -> list[Point]:
     """Moves above `fraction` of the colour's mass, or the single best; most likely first."""
     if not moves:
         return []
     mass = sum(moves.values())
-    ranked = sorted(moves, key=lambda p: (-moves[p], p))
+    ranked = _ranked(moves)
     chosen = [p for p in ranked if moves[p] > fraction * mass]
     return chosen or ranked[:1]
 
@@ -200,7 +207,7 @@ class _Grower:
             return
         colours = colours_to_expand(pred, is_root, config.one_colour_share)
         # each colour that moves here needs at least one node: a node the budget cannot give both colours
-        # becomes a leaf, never a one-sided game (CGT values {| 4} as 0, not as White's 4 points)
+        # becomes a leaf: a one-sided node would say the missing colour cannot play there
         needs = [c for c in (BLACK, WHITE) if is_root or c not in pred.ko_retake]
         if not is_root and self._room() < len(needs):
             self.exhausted = True
@@ -231,14 +238,19 @@ class _Grower:
 
     def _add_moves(self, node: LocalNode, color: int, pred: LocalPrediction, reserve: int = 0) -> bool:
         """Add `color`'s selected moves as children, leaving `reserve` nodes for the other colour (the
-        root always gets a first move of each colour); True when the budget cut some."""
-        for k, point in enumerate(select_moves(pred.moves(color), self.config.move_fraction)):
+        root always gets a first move of each colour); when every selected move is illegal, the most
+        likely legal one instead. True when the budget cut some."""
+        moves = pred.moves(color)
+        chosen = select_moves(moves, self.config.move_fraction)
+        for k, point in enumerate(chosen + _ranked(moves)):
+            if k >= len(chosen) and (node.children[color] or any(c == color for c, _ in node.ko_retakes)):
+                break  # the chosen moves gave this colour an option; the rest were only a fallback
             if self._room() <= reserve and not (k == 0 and node.depth == 0):  # the root always gets both
                 self.exhausted = True
                 return True
             child, illegal = _child(node, color, point)
             if child is None:
-                if illegal in ("ko", "superko"):
+                if illegal in ("ko", "superko") and k < len(chosen):
                     node.ko_retakes.append((color, point))
                 continue
             node.children[color].append((point, child))
@@ -249,10 +261,11 @@ class _Grower:
 
 
 def _add_missing(node: LocalNode, color: int, pred: LocalPrediction, config: GrowthConfig) -> int:
-    """Give the colour the predictor left out one option: a probe of its best legal move, or a threat leaf.
-    A probe needs a legal local move; a colour without one simply has no local option."""
+    """Give the colour the predictor left out one option: a probe of its most likely legal move, or a
+    threat leaf. A colour without a legal local move has no local option: it cannot play there, which
+    the CGT bridge values Go-style (`cgt_bridge.analyse_local`), not as a normal-play number."""
     if config.missing_colour == "probe":
-        for point in select_moves(pred.moves(color), 1.0):
+        for point in _ranked(pred.moves(color)):
             child, _ = _child(node, color, point)
             if child is not None:
                 child.kind, child.reason = "probe", "best move of the colour that tenukis, evaluated one ply deep"
