@@ -275,3 +275,12 @@ def test_a_node_where_a_colour_cannot_play_is_worth_the_other_colours_stop():
     root.children[WHITE].append(((8, 3), node))
     ta = analyse_local(to_variation(root, ko=False))
     assert (ta.mean, ta.temperature) == (-2, 3)
+
+
+def test_the_report_names_every_kind_in_words():
+    from tengen.io.report import text_report
+
+    analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
+    for kind, words in (("infinitesimal", "dame (temperature 0)"), ("unbounded", "unanswered threat (no count)")):
+        analysis.regions[0].kind = kind
+        assert words in text_report(analysis)

@@ -16,6 +16,8 @@ KIND_TEXT = {
     "white_sente": "White sente (Black reverse sente)",
     "ko": "ko",
     "number": "settled (number)",
+    "infinitesimal": "dame (temperature 0)",
+    "unbounded": "unanswered threat (no count)",
     "unsupported": "unsupported",
 }
 
