@@ -13,9 +13,12 @@ A Go variation tree maps node for node onto `Variation`:
               repeats=0,                         # 2 = this move is a ko retake the ko rule forbids now
               info={})                           # free annotations (dead stones, dame, ...)
 
-    analyse_tree(root) -> TreeAnalysis(game, thermograph, kind, mean, temperature, move_values,
-                                       best_black, best_white, ko)
-    game_from_tree(root) -> Game
+    analyse_tree(root, one_sided="normal") -> TreeAnalysis(game, thermograph, kind, mean, temperature,
+                                                           move_values, best_black, best_white, ko)
+    game_from_tree(root, one_sided="normal") -> Game
+
+A position with one side's moves only is a normal-play number by default ({| 4} = 0); one_sided="stop"
+values it Go-style, at the moving side's stop (the other side cannot play there and loses nothing).
 
 Move labels are opaque (the endgame layer uses Go points). A banned ko retake (`Variation.ko_retake()`,
 `repeats=2`) needs no children: it becomes a phantom option by the ko rule (`tengen.cgt.ko`): a simple

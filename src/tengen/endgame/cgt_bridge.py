@@ -6,12 +6,12 @@ from fractions import Fraction
 from typing import Optional
 
 from tengen.cgt import KO, UnsupportedKo, Variation, analyse_tree
-from tengen.cgt.tree import STOP
 from tengen.cgt.game import Game
 from tengen.cgt.orthodox import BLACK as CGT_BLACK, WHITE as CGT_WHITE, PlayState, SimpleKo, orthodox
 from tengen.cgt.numbers import INF, is_infinite
 from tengen.cgt.standin import stand_in
 from tengen.cgt.thermo import BLACK_SENTE, GOTE, WHITE_SENTE, Thermo
+from tengen.cgt.tree import STOP
 from tengen.endgame.tree import MISSING, LocalNode, LocalTree
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point
