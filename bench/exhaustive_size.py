@@ -6,7 +6,9 @@ Benson-alive Black wall over the left half and a White wall over the right half.
 For each strip: points, status, positions searched, seconds, and the result (kind, mean, temperature,
 best first moves). For a solved strip, `needed` counts the positions its thermograph needs (reached
 through options whose removal would change a thermograph): what even a search that refuted every
-other option for free would still have to value (not included in the seconds). The last line is
+other option for free would still have to value (not included in the seconds); `split`, the positions
+searched that fall apart into independent local games (safe stones cut the region): all that a
+decomposition search (valuing the parts apart, as sums) could spare. The last line is
 `seconds_at_20: S` for the 20-point strip (N = 10): the time to a result, or, when the budget ran out
 first, the time spent before giving up (with the status before it).
 """
@@ -23,7 +25,7 @@ from tengen.go.coords import to_gtp
 def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float | None:
     at_20 = None
     print(f"moves={moves} seconds<={seconds} max_nodes={max_nodes}")
-    print(f"{'N':>3} {'points':>6} {'status':>11} {'nodes':>9} {'needed':>7} {'seconds':>8}  result")
+    print(f"{'N':>3} {'points':>6} {'status':>11} {'nodes':>9} {'needed':>7} {'split':>7} {'seconds':>8}  result")
     for n in sizes:
         board, region = edge_strip(n)
         res = solve_region(board, region, ExhaustiveConfig(moves=moves, seconds=seconds, max_nodes=max_nodes,
@@ -37,7 +39,9 @@ def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float |
         else:
             detail = res.reason
         needed = "-" if res.essential_nodes is None else res.essential_nodes
-        print(f"{n:>3} {2 * n:>6} {res.status:>11} {res.nodes:>9} {needed:>7} {elapsed:>8.2f}  {detail}", flush=True)
+        split = "-" if res.split_nodes is None else res.split_nodes
+        print(f"{n:>3} {2 * n:>6} {res.status:>11} {res.nodes:>9} {needed:>7} {split:>7} {elapsed:>8.2f}  {detail}",
+              flush=True)
         if 2 * n == 20:
             at_20 = (elapsed, res.status)
     if at_20 is None:

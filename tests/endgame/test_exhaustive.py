@@ -273,3 +273,24 @@ def test_positions_the_thermograph_needs(name, needed):
         assert res.essential_nodes == needed == res.nodes
     assert (_plain_positions(res.game) if res.game else 1) <= res.essential_nodes <= res.nodes
     assert solve_region(board_of(bottom), points(region)).essential_nodes is None  # only when asked
+
+
+def test_independent_parts_are_cut_only_by_safe_stones():
+    """The strip falls apart where a column holds safe stones (chains touching their own wall); the same
+    column of unsafe stones (White under Black's wall) cuts nothing."""
+    from tengen.endgame.exhaustive import edge_strip
+    from tengen.endgame.local_game import LocalRegion
+
+    board, region = edge_strip(4)  # rows 4-5, columns 1-4; Black's wall over columns 0-2
+    local = LocalRegion(board, region)
+
+    def mask(*pts):
+        return sum(1 << local.points.index(p) for p in pts)
+
+    column = mask((4, 2), (5, 2))
+    assert local.independent_parts(0, 0) == 1
+    assert local.independent_parts(column, 0) == 2  # column 1 and columns 3-4
+    assert local.independent_parts(0, column) == 1  # White's stones touch only Black's wall: unsafe
+    assert local.independent_parts(mask((4, 1), (5, 1)), 0) == 1  # at the strip's end: nothing left over
+    res = solve_region(board, region, ExhaustiveConfig(count_essential=True))
+    assert 0 < res.split_nodes < res.nodes

@@ -60,7 +60,7 @@ class ExhaustiveConfig:
     loop_passes: int = 60  # iterations when valuing a loop from each extreme
     require_benson: bool = False  # raise RegionNotSealed when a wall stone is not Benson pass-alive
     vouched: bool = False  # a user's mask: an outside point in an open area belongs to the nearest stones' colour
-    count_essential: bool = False  # also count the positions the thermograph needs (essential_positions)
+    count_essential: bool = False  # also count the positions the thermograph needs, and those that split
 
 
 @dataclass
@@ -86,6 +86,7 @@ class ExhaustiveResult:
     bracket: Optional[tuple] = None  # (lowest, highest) thermograph records when unsupported
     nodes: int = 0
     essential_nodes: Optional[int] = None  # positions the thermograph needs (config.count_essential)
+    split_nodes: Optional[int] = None  # positions searched that split into independent parts (same flag)
     seconds: float = 0.0
     reason: str = ""
     notes: list[str] = field(default_factory=list)
@@ -553,6 +554,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     result.seconds = time.perf_counter() - start
     if config.count_essential:
         result.essential_nodes = essential_positions(solver, root)
+        result.split_nodes = sum(local.independent_parts(b, w) > 1 for b, w, _ in solver.children)
     return result
 
 

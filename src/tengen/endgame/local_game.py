@@ -171,6 +171,25 @@ class LocalRegion:
             k += 1
         return out
 
+    def independent_parts(self, b: int, w: int) -> int:
+        """How many independent local games the position is: 4-connected parts of the region left once
+        the safe stones (chains touching their own wall, which can never be captured) are taken out.
+        Moves in one part cannot change another, so a decomposition search could value them apart."""
+        safe = 0
+        for colour, stones in ((BLACK, b), (WHITE, w)):
+            rest = stones
+            while rest:
+                ch = self.chain(rest & -rest, stones)
+                rest &= ~ch
+                if ch & self.wall[colour]:
+                    safe |= ch
+        space, parts = self.full & ~safe, 0
+        rest = space
+        while rest:
+            rest &= ~self.chain(rest & -rest, space)
+            parts += 1
+        return parts
+
     def chain(self, seed: int, stones: int) -> int:
         """The chain (bitmask) of `stones` containing the seed bit."""
         ch = seed
