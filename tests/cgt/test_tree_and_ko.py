@@ -152,3 +152,14 @@ def test_one_sided_positions_normal_play_or_go_stop():
     assert (go.mean, go.temperature, go.best_black) == (2, 4, ["b"])
     with pytest.raises(ValueError):
         analyse_tree(inner, one_sided="pass")
+
+
+def test_a_ko_whose_exit_is_another_banned_retake_is_unsupported():
+    """Two kos at once: after Black takes the second ko, White's only other move is the banned retake of
+    the first. No single phantom values that (it used to come out as a silent 0 exit)."""
+    second = Variation(black=[("c", L(5))], white=[("r2", Variation.ko_retake())])
+    first = Variation(black=[("k2", second)], white=[("r1", Variation.ko_retake())])
+    root = Variation(black=[("k1", first)], white=[("w", L(-3))])
+    for one_sided in ("normal", "stop"):
+        with pytest.raises(UnsupportedKo):
+            analyse_tree(root, one_sided=one_sided)

@@ -139,6 +139,8 @@ class _Builder:
         got = self.memo.get(id(node))
         if got is not None:
             return got
+        if node.repeats:  # a banned retake has no position of its own: only its parent's phantom values it
+            raise UnsupportedKo("a banned ko retake reached where a position was expected")
         if node.value is not None:
             g = Game(value=node.value)
         else:
@@ -146,7 +148,7 @@ class _Builder:
                 self._resolve(node)
             lefts = [self._option(node, c) for _, c in node.black]
             rights = [self._option(node, c) for _, c in node.white]
-            if self.one_sided == STOP and not (lefts and rights):
+            if self.one_sided == STOP and bool(lefts) != bool(rights):
                 lefts, rights = _with_stop_option(lefts, rights)
             g = Game(lefts, rights)
         self.memo[id(node)] = g
@@ -191,15 +193,17 @@ class _Builder:
         taker_opts, banned_opts = (taken.black, taken.white) if in_black else (taken.white, taken.black)
         if len(banned_opts) != 1 or banned_opts[0][1] is not retake:
             raise UnsupportedKo("the ko-banned side has other moves after the take (several exits)")
-        exit_taker = self._single_exit([self.game(c) for _, c in taker_opts], left=in_black)
         other_opts = anchor.white if in_black else anchor.black
+        if any(c.repeats for _, c in (*taker_opts, *other_opts)):
+            raise UnsupportedKo("a ko exit is itself a banned ko retake (several kos at once)")
+        exit_taker = self._single_exit([self.game(c) for _, c in taker_opts], left=in_black)
         exit_other = self._single_exit([self.game(c) for _, c in other_opts], left=not in_black)
         # other taker moves at the anchor must lose to taking the ko whatever the phantom is
         worst_take = self._with_phantom_child(anchor, taken, self.lo if in_black else self.hi)
         for _, c in (anchor.black if in_black else anchor.white):
             if c is taken:
                 continue
-            alt = self.game(c)
+            alt = self._option(anchor, c)
             if not (le(alt, worst_take) if in_black else le(worst_take, alt)):
                 raise UnsupportedKo("the ko's taker has another move that may be better than taking")
         l_game, r_game = (exit_taker, exit_other) if in_black else (exit_other, exit_taker)
