@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("command")
     ap.add_argument("output", type=Path)
     args = ap.parse_args(argv)
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # when the run finished (the output file's last write), not when it was pasted
+    finished = datetime.datetime.fromtimestamp(args.output.stat().st_mtime, datetime.timezone.utc)
+    when = finished.strftime("%Y-%m-%dT%H:%M:%SZ")
     DOC.write_text(paste(DOC.read_text(), args.heading, args.command, args.output.read_text(), when))
     return 0
 
