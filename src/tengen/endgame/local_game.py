@@ -171,19 +171,27 @@ class LocalRegion:
             k += 1
         return out
 
-    def independent_parts(self, b: int, w: int) -> int:
-        """How many independent local games the position is: 4-connected parts of the region left once
-        the safe stones (chains touching their own wall, which can never be captured) are taken out.
-        Moves in one part cannot change another, so a decomposition search could value them apart."""
-        safe = 0
+    def safe_and_unsafe(self, b: int, w: int) -> tuple[dict[int, int], dict[int, int]]:
+        """Each colour's stones split into safe chains (touching their own wall: never captured) and the rest."""
+        safe = {BLACK: 0, WHITE: 0}
+        unsafe = {BLACK: 0, WHITE: 0}
         for colour, stones in ((BLACK, b), (WHITE, w)):
             rest = stones
             while rest:
                 ch = self.chain(rest & -rest, stones)
                 rest &= ~ch
                 if ch & self.wall[colour]:
-                    safe |= ch
-        space, parts = self.full & ~safe, 0
+                    safe[colour] |= ch
+                else:
+                    unsafe[colour] |= ch
+        return safe, unsafe
+
+    def independent_parts(self, b: int, w: int) -> int:
+        """How many independent local games the position is: 4-connected parts of the region left once
+        the safe stones (chains touching their own wall, which can never be captured) are taken out.
+        Moves in one part cannot change another, so a decomposition search could value them apart."""
+        safe, _ = self.safe_and_unsafe(b, w)
+        space, parts = self.full & ~(safe[BLACK] | safe[WHITE]), 0
         rest = space
         while rest:
             rest &= ~self.chain(rest & -rest, space)
@@ -244,18 +252,7 @@ class LocalRegion:
         safe stones are its territory; a single empty point between safe stones of both colours is dame.
         """
         empty = self.full & ~(b | w)
-        safe = {BLACK: 0, WHITE: 0}
-        unsafe = {BLACK: 0, WHITE: 0}
-        for colour, stones in ((BLACK, b), (WHITE, w)):
-            rest = stones
-            wall = self.wall[colour]
-            while rest:
-                ch = self.chain(rest & -rest, stones)
-                rest &= ~ch
-                if ch & wall:
-                    safe[colour] |= ch
-                else:
-                    unsafe[colour] |= ch
+        safe, unsafe = self.safe_and_unsafe(b, w)
         breached = [c for c in (BLACK, WHITE) if safe[c] & self.breach[c]]
         if breached:  # a safe chain touches the opponent's outside territory: the seal is broken
             if len(breached) == 2:

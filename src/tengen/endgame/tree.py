@@ -242,7 +242,8 @@ class _Grower:
         likely legal one instead. True when the budget cut some."""
         moves = pred.moves(color)
         chosen = select_moves(moves, self.config.move_fraction)
-        for k, point in enumerate(chosen + _ranked(moves)):
+        fallback = [p for p in _ranked(moves) if p not in chosen]
+        for k, point in enumerate(chosen + fallback):
             if k >= len(chosen) and (node.children[color] or any(c == color for c, _ in node.ko_retakes)):
                 break  # the chosen moves gave this colour an option; the rest were only a fallback
             if self._room() <= reserve and not (k == 0 and node.depth == 0):  # the root always gets both
