@@ -63,6 +63,33 @@ def test_malformed_sgf_is_a_clean_error(tmp_path, capsys):
     assert err.startswith(f"tengen: error: {bad}") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("sgf,argv,message", [
+    (b"(;GM[1]SZ[9]SQ[zz])", ["--predictor", "exhaustive"], "SQ[] on the analysed node holds a value that is not a point"),
+    (b"(;GM[2]SZ[9];B[aa])", [], "not a Go record (GM[2]; Go is GM[1])"),
+    # A2 (outside the one-point region A1) touches Black's A3 and White's B2: no colour owns it
+    (b"(;GM[1]SZ[9]AB[ag]AW[bh])", ["--predictor", "exhaustive", "--region", "A1"], "outside point A2 borders both colours"),
+])
+def test_analyze_names_record_markup_and_seal_problems_in_one_line(tmp_path, capsys, sgf, argv, message):
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(sgf)
+    code = main(["analyze", str(path), "--no-progress", *argv])
+    captured = capsys.readouterr()
+    assert message in captured.err + captured.out
+    if "borders" in message:  # the region's own problem: reported in its row, the analysis goes on
+        assert code == 0
+    else:
+        assert code == 2 and captured.err.count("\n") == 1
+
+
+def test_an_illegal_move_in_the_record_is_named_on_stderr_and_the_analysis_goes_on(tmp_path, capsys):
+    path = tmp_path / "illegal.sgf"
+    path.write_bytes(b"(;GM[1]SZ[9];B[aa];W[aa];B[ee])")  # W A9 on Black's stone
+    assert main(["show", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == f"tengen: warning: {path}: move 2 (W A9) is illegal: occupied; placed as the record says\n"
+    assert "move 3 of 3" in captured.out
+
+
 # A sealed 9x9 local diagram (dev-set shape P08): walls on the D and E files, the region marked SQ[].
 DIAGRAM = ("(;GM[1]FF[4]SZ[9]KM[0]RU[Chinese]PL[B]"
            "AB[ai][ah][ab][bh][bb][ba][ch][cb][dh][dg][df][de][dd][dc][db][da]"

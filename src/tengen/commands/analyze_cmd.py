@@ -8,7 +8,7 @@ import sys
 from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
 from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.cli import CliError, command
-from tengen.commands.position_args import add_position_arguments
+from tengen.commands.position_args import add_position_arguments, warn_forced
 from tengen.endgame.move_check import DEFAULT_MARGIN
 
 
@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from tengen.io.report import annotate_sgf, json_report, text_report, write_json_atomic
 
     game, board, node = load_position(args.sgf, args.move)
+    warn_forced(game)
     points = region_points(args.region or None, board, node)
     if args.predictor == "exhaustive" and points is None:
         raise CliError("--predictor exhaustive needs a region (--region or SQ[] markup on the node)")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from tengen.go.board import Board
 from tengen.go.sgf import Game, load_game
@@ -15,4 +16,16 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
 def load_position(args: argparse.Namespace) -> tuple[Game, Board]:
     """The game and the board at `--move` (the end of the main line by default)."""
     game = load_game(args.sgf)
-    return game, game.board_at(args.move, strict=False)
+    board = game.board_at(args.move, strict=False)
+    warn_forced(game)
+    return game, board
+
+
+def warn_forced(game: Game, shown: int = 3) -> None:
+    """A stderr line for each of the first `shown` illegal moves the record forced onto the board, and
+    one counting the rest (the analysis goes on)."""
+    for what in game.forced[:shown]:
+        print(f"tengen: warning: {game.source}: {what}; placed as the record says", file=sys.stderr)
+    if len(game.forced) > shown:
+        print(f"tengen: warning: {game.source}: {len(game.forced) - shown} more illegal moves placed as the "
+              "record says", file=sys.stderr)

@@ -19,9 +19,9 @@ def run(args: argparse.Namespace) -> int:
     from tengen.go.diagram import render
 
     game, board = load_position(args)
-    n = len(board.moves) if args.move is None else args.move
+    n = len(game.moves) if args.move is None else args.move
     print(render(board))
-    last = board.moves[-1] if board.moves else None
+    last = game.moves[n - 1] if n else None  # the record's, not the board's history (a forced move resets it)
     last_text = f"{'B' if last[0] == BLACK else 'W'} {to_gtp(last[1], board.height)}" if last else "none"
     caps = board.captures
     print(f"move {n} of {len(game.moves)}; last move: {last_text}; to play: {'Black' if board.to_play == BLACK else 'White'}")

@@ -139,7 +139,7 @@ class LocalRegion:
             if len(nearest) == 1:
                 return {start: nearest.pop()}
         if len(border) != 1:
-            raise RegionNotSealed(f"outside point {start} borders {'both colours' if border else 'no stone'}")
+            raise RegionNotSealed(f"outside point {to_gtp(start, self.height)} borders {'both colours' if border else 'no stone'}")
         owner = border.pop()
         return {p: owner for p in seen}
 

@@ -61,6 +61,7 @@ class Game:
     sgf: object = None  # the sgfmill Sgf_game, kept for writing analysis back
     source: str = "<sgf>"
     first_player: int = BLACK
+    forced: list[str] = field(default_factory=list)  # illegal moves the last lenient `board_at` placed anyway
 
     @property
     def names_rules(self) -> bool:
@@ -80,7 +81,8 @@ class Game:
         """The position after `move_number` moves of the main line (None = the end).
 
         Setup nodes are applied where they stand. With `strict`, an illegal move raises SgfError naming
-        the move; otherwise illegal moves are forced by setup (as many editors do) and the game goes on.
+        the move; otherwise illegal moves are forced by setup (as many editors do; the board's own move
+        history restarts there), listed in `forced`, and the game goes on.
         """
         total = len(self.moves)
         if move_number is None:
@@ -90,6 +92,7 @@ class Game:
         board = Board(self.width, self.height, rules=self.rules)
         board.to_play = self.first_player
         played = 0
+        self.forced = []
         for event in self.events:
             if event.is_move:
                 if played == move_number:
@@ -97,9 +100,11 @@ class Game:
                 try:
                     board.play(event.color, event.point)
                 except IllegalMove as exc:
+                    what = (f"move {played + 1} ({'B' if event.color == BLACK else 'W'} "
+                            f"{to_gtp(event.point, self.height)}) is illegal: {exc.reason}")
                     if strict:
-                        raise SgfError(self.source, f"move {played + 1} ({'B' if event.color == BLACK else 'W'} "
-                                       f"{to_gtp(event.point, self.height)}) is illegal: {exc.reason}") from None
+                        raise SgfError(self.source, what) from None
+                    self.forced.append(what)
                     _force_move(board, event.color, event.point)
                 played += 1
             else:
@@ -278,6 +283,9 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
     if not 2 <= size <= 25:
         raise SgfError(source, f"board size {size} is not supported (2..25)")
     root = game.get_root()
+    kind = root.get_raw("GM").decode("ascii", "replace").strip() if root.has_property("GM") else "1"
+    if kind != "1":
+        raise SgfError(source, f"not a Go record (GM[{kind}]; Go is GM[1])")
     try:
         raw_komi = game.get_komi()
     except ValueError:
@@ -416,7 +424,11 @@ def markup_points(node, prop: str, size: int) -> list[Point]:
     """Points of a point-list property (e.g. SQ) on a node, in tengen coordinates."""
     if not node.has_property(prop):
         return []
-    return sorted(_point(p, size) for p in node.get(prop))
+    try:
+        points = node.get(prop)
+    except ValueError:  # sgfmill: a point off the board or not a point at all
+        raise ValueError(f"{prop}[] on the analysed node holds a value that is not a point of the board") from None
+    return sorted(_point(p, size) for p in points)
 
 
 def write_game(game: Game, path: str | os.PathLike) -> None:
