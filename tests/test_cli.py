@@ -33,6 +33,10 @@ def test_score_with_network_dead_stones_matches_the_record(capsys):
     (["analyze", EXAMPLE, "--predictor", "exhaustive"], "needs a region"),
     (["analyze", EXAMPLE, "--max-total-nodes", "-1"], "at least 0"),
     (["analyze", EXAMPLE, "--predictor", "oracle", "--region", "Z99", "--leaves", "exact"], "off the 19x19 board"),
+    # outputs that cannot be written are refused before the analysis runs
+    (["analyze", EXAMPLE, "--json", "/nonexistent/folder/out.json"], "--json /nonexistent/folder/out.json: cannot write into /nonexistent/folder"),
+    (["analyze", EXAMPLE, "--sgf", str(REPO)], "is a directory, not a file"),
+    (["analyze", EXAMPLE, "--plots", EXAMPLE], "exists and is not a directory"),
 ])
 def test_bad_input_gives_one_line_and_exit_2(capsys, argv, message):
     assert main(argv) == 2

@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--predictor exhaustive needs a region (--region or SQ[] markup on the node)")
     if args.max_nodes < 1 or args.max_total_nodes < 0:
         raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
+    check_outputs(args)
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
                           missing_colour=args.missing)
     bar = None
@@ -95,6 +96,20 @@ def run(args: argparse.Namespace) -> int:
     if args.plots:
         write_plots(analysis, args.plots)
     return 0
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse output paths that cannot be written before the analysis runs, not after its minutes of work."""
+    for flag, path in (("--json", args.json), ("--sgf", args.sgf_out)):
+        if path is None:
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            raise CliError(f"{flag} {path}: is a directory, not a file")
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise CliError(f"{flag} {path}: cannot write into {folder} (missing or not writable)")
+    if args.plots is not None and os.path.exists(args.plots) and not os.path.isdir(args.plots):
+        raise CliError(f"--plots {args.plots}: exists and is not a directory")
 
 
 def load_evaluator(model: str | None, progress: bool = True):
