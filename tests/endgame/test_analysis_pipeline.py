@@ -284,3 +284,36 @@ def test_the_report_names_every_kind_in_words():
     for kind, words in (("infinitesimal", "dame (temperature 0)"), ("unbounded", "unanswered threat (no count)")):
         analysis.regions[0].kind = kind
         assert words in text_report(analysis)
+
+
+def test_a_number_whose_first_moves_start_fights_is_reported_cold_not_settled():
+    """The shape of a real semeai tree (KGS 2002-02-13-29, move 240, cut by the budget): Black's start
+    {24 | -17} and White's start {-12 | -18} are hot, yet the root is the number -12 (Black's best start
+    ends at -17 once White answers, White's at -12): neither gains by starting. The table must not call
+    that settled, and the note gives both ends. A region whose moves only lose points stays settled."""
+    from tengen.endgame.analysis import RegionResult
+    from tengen.endgame.cgt_bridge import fill_from_tree
+    from tengen.endgame.tree import LocalNode, LocalTree
+    from tengen.io.report import kind_text
+
+    def switch(left: float, right: float) -> LocalNode:
+        node = LocalNode()
+        node.children[BLACK].append(((0, 0), LocalNode(kind="leaf", value=left)))
+        node.children[WHITE].append(((0, 0), LocalNode(kind="leaf", value=right)))
+        return node
+
+    def result_of(black: LocalNode, white: LocalNode) -> RegionResult:
+        root = LocalNode()
+        root.children[BLACK].append((from_gtp("L5", 19), black))
+        root.children[WHITE].append((from_gtp("M4", 19), white))
+        result = RegionResult(Region(0, frozenset({from_gtp("L5", 19), from_gtp("M4", 19)})))
+        fill_from_tree(result, LocalTree(root, result.region, 7), 19)
+        return result
+
+    fight = result_of(switch(24, -17), switch(-12, -18))
+    assert (fight.kind, fight.count) == ("number", -12)
+    assert kind_text(fight) == "cold (no start gains)"
+    assert "after Black's best start L5 and best play the count is -17, after White's M4 -12" in fight.cold_fight
+    assert fight.cold_fight in fight.notes
+    quiet = result_of(LocalNode(kind="leaf", value=-13.0), LocalNode(kind="leaf", value=-11.0))
+    assert (quiet.kind, quiet.cold_fight, kind_text(quiet)) == ("number", "", "settled (number)")

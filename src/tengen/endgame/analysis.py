@@ -47,6 +47,7 @@ class RegionResult:
     exact_rules: bool = False  # a sealed region: the rules core ended lines and counted settled leaves
     method: str = "tree"  # how the value was found: "tree" (a grown variation tree) or "exhaustive" (exact solver)
     declined: str = ""  # why the exact solver, when asked, gave no value (not sealed, too large, a ko it cannot value)
+    cold_fight: str = ""  # a number whose first moves are hot: what each side's best start comes to (else empty)
 
     @property
     def miai_value(self) -> Optional[float]:

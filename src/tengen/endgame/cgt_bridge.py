@@ -14,7 +14,7 @@ from tengen.cgt.thermo import BLACK_SENTE, GOTE, WHITE_SENTE, Thermo
 from tengen.cgt.tree import STOP
 from tengen.endgame.tree import MISSING, LocalNode, LocalTree
 from tengen.go.colors import BLACK, WHITE
-from tengen.go.coords import Move, Point
+from tengen.go.coords import Move, Point, to_gtp
 
 KIND_NAMES = {"gote", "black_sente", "white_sente", "ko", "number", "infinitesimal", "unbounded"}
 
@@ -104,9 +104,33 @@ def fill_from_tree(result, tree: LocalTree, height: int) -> None:
     result.game_text = _game_text(ta.game)
     if ta.kind == "unbounded":
         result.notes.append("a threat stays unanswered: the tree needs the reply to a forcing move")
+    if ta.kind == "number":
+        result.cold_fight = cold_fight(ta.game, tree.root, height)
+        if result.cold_fight:
+            result.notes.append(result.cold_fight)
     result.principal_black = principal_line(tree.root, BLACK, index)
     result.principal_white = principal_line(tree.root, WHITE, index)
     result.ko = ta.ko
+
+
+def cold_fight(game: Game, root: LocalNode, height: int, hot: float = 1) -> str:
+    """Why a region whose first moves start fights (an option hotter than `hot`, area) is still a number:
+    each side's best start and the count best play reaches after it. Empty when no first move is hot (a
+    settled region whose moves only fill or lose points)."""
+    if not any(is_infinite(o.thermograph.temperature) or o.thermograph.temperature > hot
+               for o in (*game.left, *game.right)):
+        return ""
+    # the root's moves come first among the game's options, in the tree's order (ko phantoms follow)
+    starts = {}
+    for color, options, stop, pick in ((BLACK, game.left, "rs", max), (WHITE, game.right, "ls", min)):
+        ends = [(getattr(o.thermograph, stop), point) for (point, _), o in zip(root.children[color], options)]
+        if not ends:
+            return ""
+        starts[color] = pick(ends, key=lambda e: e[0])
+    (b_end, b_move), (w_end, w_move) = starts[BLACK], starts[WHITE]
+    return (f"cold, though its moves start fights: after Black's best start {to_gtp(b_move, height)} and best play "
+            f"the count is {float(b_end):.3g}, after White's {to_gtp(w_move, height)} {float(w_end):.3g}, so neither "
+            "side gains by starting (by the tree's values; a fight the budget cuts short can misread so)")
 
 
 def _game_text(game: Game) -> str:

@@ -22,6 +22,11 @@ KIND_TEXT = {
 }
 
 
+def kind_text(r: RegionResult) -> str:
+    """The type column: a number whose first moves start fights is 'cold', not 'settled'."""
+    return "cold (no start gains)" if r.kind == "number" and r.cold_fight else KIND_TEXT.get(r.kind, r.kind)
+
+
 def _num(x: Optional[float], digits: int = 2) -> str:
     if x is None:
         return "-"
@@ -52,7 +57,7 @@ def text_report(analysis: Analysis) -> str:
     rows = [("region", "points", "count", "temp", "miai", "deiri", "type", "Black plays", "White plays")]
     for i, r in enumerate(analysis.regions):
         rows.append((region_label(i), str(len(r.region)), _num(r.count), _num(r.temperature), _num(r.miai_value),
-                     _num(r.deiri_value), KIND_TEXT.get(r.kind, r.kind), _moves(r.best_black, h), _moves(r.best_white, h)))
+                     _num(r.deiri_value), kind_text(r), _moves(r.best_black, h), _moves(r.best_white, h)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -130,6 +135,7 @@ def region_json(r: RegionResult, index: int, height: int) -> dict[str, Any]:
         "miai_value": r.miai_value,
         "deiri_value": r.deiri_value,
         "type": r.kind,
+        "cold_fight": bool(r.cold_fight),
         "method": r.method,
         "exact_rules": r.exact_rules,
         "best_black": [to_gtp(p, height) for p in r.best_black],
@@ -200,4 +206,4 @@ def annotate_sgf(game, node, analysis: Analysis) -> None:
         for line, who in ((r.principal_black, "Black"), (r.principal_white, "White")):
             if line:
                 add_variation(node, line, comment=f"region {region_label(i)}: {who} first "
-                              f"(count {_num(r.count)}, temperature {_num(r.temperature)}, {KIND_TEXT.get(r.kind, r.kind)})", size=h)
+                              f"(count {_num(r.count)}, temperature {_num(r.temperature)}, {kind_text(r)})", size=h)
