@@ -25,14 +25,19 @@ def analyze(position: Board | str | os.PathLike, *, move: Optional[int] = None,
     """Analyse the endgame of a position: a Board, or an SGF file (after `move` moves of its main line, the
     end by default; `SQ[]` markup on that node names a region). `region`: GTP vertices ("C1,D1") or points.
     The default network is loaded (and fetched once into the cache) only if needed; `model` picks another
-    file, `evaluator` passes one in. Other keywords go to `tengen.endgame.analysis.analyze`."""
+    file, `evaluator` passes one in. Other keywords go to `tengen.endgame.analysis.analyze`. An illegal
+    move in the record is placed as editors do, with a UserWarning naming it."""
+    import warnings
+
     from tengen.endgame.tree import GrowthConfig
     from tengen.go.board import Board
 
     if isinstance(position, Board):
         board, node = position, None
     else:
-        _, board, node = load_position(position, move)
+        game, board, node = load_position(position, move)
+        for what in game.forced:
+            warnings.warn(f"{game.source}: {what}; placed as the record says", stacklevel=2)
     region = region_points(region, board, node)
     if growth is None:
         growth = GrowthConfig(max_nodes=INTERACTIVE_MAX_NODES, max_total_nodes=INTERACTIVE_MAX_TOTAL_NODES)

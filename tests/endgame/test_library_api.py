@@ -36,6 +36,19 @@ def test_analyze_an_sgf_file_reads_the_marked_region(tmp_path, d, no_network):
     assert analysis.recommended == (analysis.board.to_play, from_gtp(d["black"], SIZE))
 
 
+def test_an_illegal_move_in_the_record_is_a_warning_and_the_analysis_goes_on(tmp_path, no_network):
+    d = DIAGRAMS[0]
+    path = tmp_path / "diagram.sgf"
+    # a White move onto one of the diagram's Black stones: placed anyway, as editors do
+    record = _sgf_bytes(d)
+    root = record[:record.index(b"(", 1)].rstrip()  # the setup node, without the variations
+    first_black = record.split(b"AB[", 1)[1][:2]
+    path.write_bytes(root + b";W[" + first_black + b"])")
+    with pytest.warns(UserWarning, match=r"move 1 \(W [A-T]\d+\) is illegal: occupied; placed as the record says"):
+        analysis = tengen.analyze(path, region=d["region"].replace(" ", ","))
+    assert len(analysis.regions) == 1
+
+
 def test_analyze_a_board_with_a_region_string(no_network):
     from tengen.go.sgf import load_game_bytes
 
