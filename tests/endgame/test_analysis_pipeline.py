@@ -183,7 +183,7 @@ def test_regions_grow_together_and_each_is_charged_its_own_evaluations():
 
 def test_a_ko_the_ko_rule_cannot_value_falls_back_to_leaving_the_retake_out():
     from tengen.endgame.analysis import RegionResult
-    from tengen.endgame.cgt_bridge import fill_from_tree
+    from tengen.endgame.cgt_bridge import fill_from_tree, whole_board_move
     from tengen.endgame.tree import LocalNode, LocalTree
 
     def leaf(value, *history):
@@ -292,7 +292,7 @@ def test_a_number_whose_first_moves_start_fights_is_reported_cold_not_settled():
     ends at -17 once White answers, White's at -12): neither gains by starting. The table must not call
     that settled, and the note gives both ends. A region whose moves only lose points stays settled."""
     from tengen.endgame.analysis import RegionResult
-    from tengen.endgame.cgt_bridge import fill_from_tree
+    from tengen.endgame.cgt_bridge import fill_from_tree, whole_board_move
     from tengen.endgame.tree import LocalNode, LocalTree
     from tengen.io.report import kind_text
 
@@ -315,5 +315,8 @@ def test_a_number_whose_first_moves_start_fights_is_reported_cold_not_settled():
     assert kind_text(fight) == "cold (no start gains)"
     assert "after Black's best start L5 and best play the count is -17, after White's M4 -12" in fight.cold_fight
     assert fight.cold_fight in fight.notes
+    move, reason = whole_board_move([fight], BLACK)
+    assert move is None and reason.startswith("no move gains by the regions' values, but region A read cold")
     quiet = result_of(LocalNode(kind="leaf", value=-13.0), LocalNode(kind="leaf", value=-11.0))
     assert (quiet.kind, quiet.cold_fight, kind_text(quiet)) == ("number", "", "settled (number)")
+    assert whole_board_move([quiet], BLACK) == (None, "no hot region")

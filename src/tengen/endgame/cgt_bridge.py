@@ -133,6 +133,17 @@ def cold_fight(game: Game, root: LocalNode, height: int, hot: float = 1) -> str:
             "side gains by starting (by the tree's values; a fight the budget cuts short can misread so)")
 
 
+def _no_move_reason(results, default: str) -> str:
+    """Why there is no orthodox move: `default`, unless a region only reads cold (`cold_fight`)."""
+    from tengen.io.report import region_label
+
+    cold = [region_label(i) for i, r in enumerate(results) if getattr(r, "cold_fight", "")]
+    if not cold:
+        return default
+    return (f"no move gains by the regions' values, but region{'s' if len(cold) > 1 else ''} {', '.join(cold)} "
+            "read cold although their moves start fights (see the notes)")
+
+
 def _game_text(game: Game) -> str:
     from tengen.cgt import format_game
 
@@ -200,14 +211,14 @@ def whole_board_move(results, to_play: int) -> tuple[Optional[tuple[int, Move]],
             comps.append(c)
             owners.append(i)
     if not comps:
-        return None, "no hot region"
+        return None, _no_move_reason(results, "no hot region")
     player = CGT_BLACK if to_play == BLACK else CGT_WHITE
     try:
         move = orthodox(PlayState(tuple(comps), player), [])
     except Exception as exc:  # an unusual sum must not cost the per-region results
         return None, f"orthodox play failed: {exc}"
     if move is None:
-        return None, "every region is settled"
+        return None, _no_move_reason(results, "every region is settled")
     r_index = owners[move.index]
     region = results[r_index]
     best = region.best_black if to_play == BLACK else region.best_white
