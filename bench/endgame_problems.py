@@ -6,7 +6,9 @@ is analysed the way a player would set it up, with the region given as a mask: t
 points (empty points near stones of both colours, `Problem.region`), with the CLI's predictor and tree
 budgets. Anchors, from the same runs: the network's policy move alone, on the whole board (on a sparse
 diagram it often prefers a big point elsewhere) and within the diagram (its most likely move among the
-region's points). Last line: `endgame_problems: n/N`.
+region's points). Also counted: the roots that come out a number (tengen passes), and among them the cold
+fights (first moves hot, yet neither side gains by starting: the tree's values contradict a fight).
+Last line: `endgame_problems: n/N`.
 Usage: python bench/endgame_problems.py [--archive PATH] [--chapter 3.4|6.3] [--limit N] [--predictor auto|kata] [--no-sealed-rules]
        [--model FILE] [--max-nodes N] [--max-total-nodes N]
 """
@@ -119,6 +121,7 @@ def main() -> int:
     evaluator = KataGoEvaluator(args.model)
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
     passed = policy_passed = local_passed = 0
+    cold = fights = 0
     total = 0.0
     for p in problems:
         h = p.board.height
@@ -136,7 +139,10 @@ def main() -> int:
         policy_passed += policy in p.answers
         local_passed += local in p.answers
         r = analysis.regions[0]
-        detail = f"{r.method}, {len(r.region.points)} pts, t {_f(r.temperature)}, {r.kind}"
+        cold += r.kind == "number"
+        fights += bool(r.cold_fight)
+        detail = f"{r.method}, {len(r.region.points)} pts, t {_f(r.temperature)}, {r.kind}" + \
+            (", cold fight" if r.cold_fight else "")
         print(f"{p.name:28} {'B' if p.board.to_play == BLACK else 'W'} tengen {_gtp(move, h):4} "
               f"policy {_gtp(policy, h):4} in diagram {_gtp(local, h):4} expected [{'|'.join(sorted(to_gtp(a, h) for a in p.answers))}]"
               f"{'':2} {'PASS' if ok else 'fail'}  ({detail}; {seconds:.1f}s)", flush=True)
@@ -144,6 +150,8 @@ def main() -> int:
           f"{args.max_total_nodes} per position; {total:.0f} s in all")
     print(f"the network's policy move alone: {policy_passed}/{len(problems)} on the whole board, "
           f"{local_passed}/{len(problems)} within the diagram")
+    print(f"cold roots (the region a number): {cold}; of them cold fights (hot first moves, "
+          f"`RegionResult.cold_fight`): {fights}")
     print(f"endgame_problems: {passed}/{len(problems)}")
     return 0
 
