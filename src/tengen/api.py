@@ -36,8 +36,8 @@ def analyze(position: Board | str | os.PathLike, *, move: Optional[int] = None,
         board, node = position, None
     else:
         game, board, node = load_position(position, move)
-        for what in game.forced:
-            warnings.warn(f"{game.source}: {what}; placed as the record says", stacklevel=2)
+        for warning in game.forced_warnings():
+            warnings.warn(warning, stacklevel=2)
     region = region_points(region, board, node)
     if growth is None:
         growth = GrowthConfig(max_nodes=INTERACTIVE_MAX_NODES, max_total_nodes=INTERACTIVE_MAX_TOTAL_NODES)

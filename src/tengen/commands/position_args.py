@@ -24,8 +24,8 @@ def load_position(args: argparse.Namespace) -> tuple[Game, Board]:
 def warn_forced(game: Game, shown: int = 3) -> None:
     """A stderr line for each of the first `shown` illegal moves the record forced onto the board, and
     one counting the rest (the analysis goes on)."""
-    for what in game.forced[:shown]:
-        print(f"tengen: warning: {game.source}: {what}; placed as the record says", file=sys.stderr)
+    for warning in game.forced_warnings()[:shown]:
+        print(f"tengen: warning: {warning}", file=sys.stderr)
     if len(game.forced) > shown:
         print(f"tengen: warning: {game.source}: {len(game.forced) - shown} more illegal moves placed as the "
               "record says", file=sys.stderr)

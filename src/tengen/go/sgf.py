@@ -63,6 +63,10 @@ class Game:
     first_player: int = BLACK
     forced: list[str] = field(default_factory=list)  # illegal moves the last lenient `board_at` placed anyway
 
+    def forced_warnings(self) -> list[str]:
+        """One line per illegal move the last lenient `board_at` placed anyway, naming the file."""
+        return [f"{self.source}: {what}; placed as the record says" for what in self.forced]
+
     @property
     def names_rules(self) -> bool:
         """Whether the record states its rules (RU); without it `rules` is the Chinese default."""
