@@ -3,6 +3,8 @@
 Both sides follow one policy (tengen.go.playout): uniform over legal moves that do not fill the mover's
 own single-point eye, pass when none, two passes end, simple ko, suicide illegal, at most 3*361 moves.
 Prints moves/s for each, measured in the same run; the last line is `ratio: <tengen / sgfmill>`.
+Before it, the tree-search pattern: copy a position late in a game (move 170 of the bundled example) and
+play one move on the copy, for each board, same run (tengen's copy keeps its undo history).
 Usage: python bench/board_speed.py [--seconds S]
 """
 from __future__ import annotations
@@ -81,6 +83,39 @@ def measure(play_one, seconds: float) -> tuple[int, int, float]:
             return games, moves, elapsed
 
 
+def late_game_copies(seconds: float) -> tuple[float, float, int]:
+    """Copy-and-play rates (per second) at move 170 of the bundled example: (tengen, sgfmill, moves behind)."""
+    from pathlib import Path
+
+    from tengen.go.sgf import load_game
+
+    example = Path(__file__).resolve().parents[1] / "src" / "tengen" / "data" / "example.sgf"
+    ours = load_game(example).board_at(170)
+    theirs = boards.Board(SIZE)
+    grid = ours.array()
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if grid[r, c]:
+                theirs.play(r, c, "b" if grid[r, c] > 0 else "w")
+    colour = ours.to_play
+    empties = ours.legal_moves(colour)
+
+    def tengen_copy(i: int) -> int:
+        copy = ours.copy()
+        copy.play(colour, empties[i % len(empties)])
+        return 1
+
+    def sgfmill_copy(i: int) -> int:
+        copy = theirs.copy()
+        r, c = empties[i % len(empties)]
+        copy.play(r, c, "b" if colour > 0 else "w")
+        return 1
+
+    n_t, _, s_t = measure(tengen_copy, seconds)
+    n_s, _, s_s = measure(sgfmill_copy, seconds)
+    return n_t / s_t, n_s / s_s, len(ours.moves)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per implementation (default 5)")
@@ -93,6 +128,9 @@ def main() -> None:
     tengen_rate, sgfmill_rate = m_t / s_t, m_s / s_s
     print(f"tengen:  {g_t} games, {m_t} moves in {s_t:.2f} s -> {tengen_rate:,.0f} moves/s ({m_t / g_t:.0f} moves/game)")
     print(f"sgfmill: {g_s} games, {m_s} moves in {s_s:.2f} s -> {sgfmill_rate:,.0f} moves/s ({m_s / g_s:.0f} moves/game)")
+    copy_t, copy_s, behind = late_game_copies(args.seconds)
+    print(f"copy + one move at move {behind} (the tree-search pattern): tengen {copy_t:,.0f}/s, sgfmill {copy_s:,.0f}/s, "
+          f"ratio {copy_t / copy_s:.1f}")
     print(f"ratio: {tengen_rate / sgfmill_rate:.1f}")
 
 

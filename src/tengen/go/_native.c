@@ -1,5 +1,6 @@
 /* Native rules core for tengen: a Go board with incremental chains (pseudo-liberties with sum and
- * sum-of-squares, so atari is an O(1) test), captures, ko, suicide, Zobrist hashing, snapshot undo,
+ * sum-of-squares, so atari is an O(1) test), captures, ko, suicide, Zobrist hashing, snapshot undo (a
+ * persistent stack that copies share),
  * flood fills for area counting, Benson's unconditional life and fast random playouts.
  * The Python class tengen.go.board.Board is the only public API; this module is its engine. */
 #define PY_SSIZE_T_CLEAN
@@ -30,6 +31,18 @@ typedef struct {
     uint64_t hash;
 } Scalars;
 
+/* One undo snapshot. Snapshots form a persistent stack: a copied board shares its history with the
+   original (reference counts), so copying a board late in a game costs one state, not the whole game. */
+typedef struct Snap {
+    Py_ssize_t refs;
+    struct Snap *parent;  /* the snapshot below; this one holds a reference to it */
+    char data[];          /* state_bytes */
+} Snap;
+
+static void snap_release(Snap *s) {
+    while (s && --s->refs == 0) { Snap *below = s->parent; PyMem_Free(s); s = below; }
+}
+
 typedef struct {
     PyObject_HEAD
     int w, h, S, size;
@@ -40,8 +53,8 @@ typedef struct {
     int32_t *next, *head, *nstones, *plibs, *libsum, *empties, *empty_pos;
     int64_t *libsum2;
     int32_t *captured;  /* points captured by the last move (scratch, not in snapshots) */
-    char *undo;         /* stack of snapshots */
-    Py_ssize_t undo_len, undo_cap;
+    Snap *undo;         /* top of the (shared) stack of snapshots */
+    Py_ssize_t undo_len;
     uint32_t *mark;     /* scratch for flood fills */
     uint32_t stamp;
     const uint64_t *zob; /* keys: zob[2*p] black, zob[2*p+1] white */
@@ -113,7 +126,7 @@ static int layout(BoardObject *b, int w, int h) {
     b->libsum = i32 + 4 * n; b->empties = i32 + 5 * n; b->empty_pos = i32 + 6 * n;
     b->libsum2 = (int64_t *)(b->state + off_i64);
     b->zob = zobrist_keys; b->stamp = 0;
-    b->undo = NULL; b->undo_len = b->undo_cap = 0;
+    b->undo = NULL; b->undo_len = 0;
     return 0;
 }
 
@@ -260,13 +273,12 @@ static int do_play(BoardObject *b, int color, int p) {
 }
 
 static int push_snapshot(BoardObject *b) {
-    if (b->undo_len == b->undo_cap) {
-        Py_ssize_t cap = b->undo_cap ? b->undo_cap * 2 : 16;
-        char *u = PyMem_Realloc(b->undo, (size_t)cap * b->state_bytes);
-        if (!u) { PyErr_NoMemory(); return -1; }
-        b->undo = u; b->undo_cap = cap;
-    }
-    memcpy(b->undo + (size_t)b->undo_len * b->state_bytes, b->state, b->state_bytes);
+    Snap *s = PyMem_Malloc(sizeof(Snap) + b->state_bytes);
+    if (!s) { PyErr_NoMemory(); return -1; }
+    s->refs = 1;
+    s->parent = b->undo;  /* the board's reference to the old top passes to the new snapshot */
+    memcpy(s->data, b->state, b->state_bytes);
+    b->undo = s;
     b->undo_len++;
     return 0;
 }
@@ -407,7 +419,7 @@ static int Board_init(BoardObject *self, PyObject *args, PyObject *kw) {
 }
 
 static void Board_dealloc(BoardObject *self) {
-    PyMem_Free(self->state); PyMem_Free(self->captured); PyMem_Free(self->mark); PyMem_Free(self->undo);
+    PyMem_Free(self->state); PyMem_Free(self->captured); PyMem_Free(self->mark); snap_release(self->undo);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -443,9 +455,13 @@ static PyObject *Board_pass_move(BoardObject *self, PyObject *args) {
 }
 
 static PyObject *Board_undo(BoardObject *self, PyObject *noargs) {
-    if (self->undo_len == 0) Py_RETURN_FALSE;
+    Snap *top = self->undo;
+    if (!top) Py_RETURN_FALSE;
+    memcpy(self->state, top->data, self->state_bytes);
+    self->undo = top->parent;
+    if (self->undo) self->undo->refs++;
+    snap_release(top);
     self->undo_len--;
-    memcpy(self->state, self->undo + (size_t)self->undo_len * self->state_bytes, self->state_bytes);
     Py_RETURN_TRUE;
 }
 
@@ -653,11 +669,10 @@ static PyObject *Board_copy(BoardObject *self, PyObject *args) {
     if (!b) return NULL;
     if (layout(b, self->w, self->h) < 0) { Py_DECREF(b); return PyErr_NoMemory(); }
     memcpy(b->state, self->state, self->state_bytes);
-    if (with_undo && self->undo_len) {
-        b->undo = PyMem_Malloc((size_t)self->undo_len * self->state_bytes);
-        if (!b->undo) { Py_DECREF(b); return PyErr_NoMemory(); }
-        memcpy(b->undo, self->undo, (size_t)self->undo_len * self->state_bytes);
-        b->undo_len = b->undo_cap = self->undo_len;
+    if (with_undo && self->undo) {  /* share the history: snapshots are never written after a push */
+        b->undo = self->undo;
+        b->undo->refs++;
+        b->undo_len = self->undo_len;
     }
     return (PyObject *)b;
 }
