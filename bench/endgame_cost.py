@@ -10,6 +10,7 @@ import io
 import os
 import platform
 import random
+import resource
 import sys
 import tarfile
 import time
@@ -94,6 +95,8 @@ def main() -> int:
     secs = sum(t[2] for t in totals)
     print(f"positions {n}: mean {regions / n:.1f} regions, {evals / n:.0f} evaluations, {secs / n:.1f} s per position; "
           f"{secs / max(regions, 1):.1f} s and {evals / max(regions, 1):.0f} evaluations per region")
+    print(f"peak memory (max RSS of this process, network included): "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     print(f"seconds_per_position: {secs / n:.1f}")
     return 0
 
