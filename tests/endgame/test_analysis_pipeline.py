@@ -281,7 +281,7 @@ def test_the_report_names_every_kind_in_words():
     from tengen.io.report import text_report
 
     analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
-    for kind, words in (("infinitesimal", "dame (temperature 0)"), ("unbounded", "unanswered threat (no count)")):
+    for kind, words in (("infinitesimal", "no gain (temperature 0)"), ("unbounded", "unanswered threat (no count)")):
         analysis.regions[0].kind = kind
         assert words in text_report(analysis)
 

@@ -16,7 +16,7 @@ KIND_TEXT = {
     "white_sente": "White sente (Black reverse sente)",
     "ko": "ko",
     "number": "settled (number)",
-    "infinitesimal": "dame (temperature 0)",
+    "infinitesimal": "no gain (temperature 0)",  # area scoring: a dame point is {1 | -1}, temperature 1
     "unbounded": "unanswered threat (no count)",
     "unsupported": "unsupported",
 }
