@@ -45,7 +45,7 @@ def test_bad_input_gives_one_line_and_exit_2(capsys, argv, message):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["analyze", EXAMPLE, "--move-check", "abc"], "tengen analyze: error: argument --move-check: invalid float value: 'abc'"),
+    (["analyze", EXAMPLE, "--move-check", "abc"], "tengen analyze: error: argument --move-check: invalid finite number value: 'abc'"),
     (["analyze", EXAMPLE, "--predictor", "magic"], "tengen analyze: error: argument --predictor: invalid choice: 'magic'"),
     (["analyze"], "tengen analyze: error: the following arguments are required: FILE.sgf"),
     (["bogus"], "tengen: error: argument COMMAND: invalid choice: 'bogus'"),
@@ -115,3 +115,138 @@ def test_analyze_writes_table_json_sgf_and_plots(tmp_path, capsys):
     assert [r["temperature"] for r in report["regions"]] == [4]
     assert "C[" in out_sgf.read_text() and src.read_text() == DIAGRAM  # the input is left as it was
     assert sorted(p.suffix for p in plots.iterdir()) == [".png"]
+
+
+# ---------------------------------------------------------------- hostile input found by probing the CLI
+@pytest.mark.parametrize("argv,message", [
+    (["analyze", EXAMPLE, "--predictor", "net"], "the local-move network has not been trained yet"),
+    (["analyze", EXAMPLE, "--region", ""], "--region: no points given"),
+    (["analyze", EXAMPLE, "--json", ""], "--json: an empty file name"),
+    (["analyze", EXAMPLE, "--threshold", "0"], "--threshold must lie in (0, 1]"),
+    (["analyze", EXAMPLE, "--margin", "-5"], "--margin must not be negative"),
+    (["analyze", EXAMPLE, "--json", EXAMPLE], f"--json {EXAMPLE}: is the input record"),
+    (["analyze", EXAMPLE, "--json", "same.out", "--sgf", "same.out"], "--json and --sgf name the same file"),
+    (["analyze", EXAMPLE, "--plots", EXAMPLE + "/plots"], "--plots " + EXAMPLE + "/plots: cannot create it under"),
+    (["influence", EXAMPLE, "--png", str(REPO)], "--png " + str(REPO) + ": is a directory"),
+])
+def test_bad_requests_are_refused_before_any_work(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+@pytest.mark.parametrize("argv", [["analyze", EXAMPLE, "--threshold", "nan"], ["gtp", "--komi", "inf"]])
+def test_numbers_that_are_not_finite_are_refused_by_the_parser(capsys, argv):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2 and "invalid finite number value" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("km", ["inf", "nan", "1e999"])
+def test_a_komi_that_is_not_a_finite_number_is_refused(tmp_path, capsys, km):
+    path = tmp_path / "komi.sgf"
+    path.write_text(f"(;GM[1]SZ[9]KM[{km}];B[ee])")
+    assert main(["score", str(path), "--benson"]) == 2
+    assert f"komi KM[{km}] is not a finite number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("props,warning,shown", [
+    ("KM[abc]", "KM[abc] is not a number; komi 0 assumed", "komi 0,"),
+    ("KM[6,5]", None, "komi 6.5,"),  # a decimal comma
+    ("RU[bogus]", "RU[bogus] is not a rule set tengen knows; Japanese rules (territory scoring) assumed", "rules: japanese"),
+    ("RU[GOE]", None, "rules: tromp-taylor"),  # Ing / GOE count area
+    ("HA[-1]", "HA[-1] is not a handicap; 0 assumed", "handicap 0;"),
+])
+def test_properties_read_leniently_are_named_on_stderr(tmp_path, capsys, props, warning, shown):
+    path = tmp_path / "props.sgf"
+    path.write_text(f"(;GM[1]SZ[9]{props};B[ee])")
+    assert main(["show", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ("" if warning is None else f"tengen: warning: {path}: {warning}\n")
+    assert shown in captured.out
+
+
+def test_a_device_or_pipe_is_read_no_further_than_the_size_limit(capsys):
+    import os
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero on this system")
+    assert main(["show", "/dev/zero"]) == 2
+    assert "/dev/zero: file is too large (more than" in capsys.readouterr().err
+
+
+def _diagram(tmp_path):
+    src = tmp_path / "diagram.sgf"
+    src.write_text(DIAGRAM)
+    return src
+
+
+def test_outputs_are_never_written_over_a_pipe_and_go_through_a_symlink(tmp_path, capsys):
+    import os
+
+    src = _diagram(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress", "--json", str(fifo)]) == 2
+    assert "is not a regular file" in capsys.readouterr().err and fifo.is_fifo()
+    target, link = tmp_path / "target.json", tmp_path / "link.json"
+    target.write_text("old")
+    link.symlink_to(target.name)
+    assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress", "--json", str(link)]) == 0
+    assert link.is_symlink() and target.read_text().startswith("{")
+
+
+def test_influence_png_is_written_under_the_name_given(tmp_path, capsys):
+    out = tmp_path / "heat"  # no .png suffix: still that file, not heat.png
+    assert main(["influence", str(_diagram(tmp_path)), "--png", str(out)]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG" and not (tmp_path / "heat.png").exists()
+    assert capsys.readouterr().out.strip().endswith(f"wrote {out}")
+
+
+def test_the_table_shows_an_unanswered_threat_instead_of_crashing(tmp_path, capsys):
+    """A Black stone dropped into White's area of the diagram (G3) breaks the seal: the exact solver values
+    the region as an unanswered threat (temperature inf), which the table prints as such."""
+    src = tmp_path / "threat.sgf"
+    src.write_text(DIAGRAM.replace("AB[ai]", "AB[gg][ai]"))
+    assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress"]) == 0
+    assert "temperature inf" in capsys.readouterr().out
+
+
+def test_a_closed_output_pipe_is_not_an_error():
+    import subprocess
+    import sys
+
+    proc = subprocess.run(f"{sys.executable} -m tengen show {EXAMPLE} | head -1", shell=True, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.stdout.startswith("19 ") and proc.stderr == ""
+
+
+def test_move_n_reads_the_node_whose_position_it_analyses(tmp_path, capsys):
+    """Setup and markup after move N belong to the position after N moves: `--move 1` (here also the last
+    move) must read the SQ[] region on the node after B G3, as leaving `--move` out does."""
+    from tengen.go.sgf import load_game
+
+    path = tmp_path / "after.sgf"
+    path.write_text(DIAGRAM.replace("PL[B]", "KM[0];B[gg];PL[B]").replace("(;GM[1]FF[4]SZ[9]KM[0]RU[Chinese]", "(;GM[1]FF[4]SZ[9]RU[Chinese]"))
+    game = load_game(path)
+    assert game.node_at(1) is game.node_at(None) and game.node_at(1).has_property("SQ")
+    assert game.node_at(0) is game.sgf.get_root()
+    outputs = []
+    for extra in (["--move", "1"], []):
+        assert main(["analyze", str(path), "--predictor", "exhaustive", "--no-progress", *extra]) == 0
+        outputs.append(capsys.readouterr().out.split("predictor exhaustive")[0])
+    assert outputs[0] == outputs[1] and "recommended for" in outputs[0]
+
+
+@pytest.mark.parametrize("variations,named", [
+    ("(;B[ai])(;W[bi])", ["B A1 is illegal (occupied), left out", "W B1 is illegal (occupied), left out"]),
+    ("(;B[ei];W[tt];B[fi])(;W[ei])", ["after B E1: W passes: the line ends there"]),
+    ("(;W[ei])(;B[zz])", ["a move off the 9x9 board, left out"]),
+    ("", ["none entered (the node has no child moves), so nothing is read"]),
+])
+def test_oracle_variations_it_cannot_play_are_named_not_dropped(tmp_path, capsys, variations, named):
+    path = tmp_path / "oracle.sgf"
+    path.write_text(DIAGRAM[:-1] + variations + ")")
+    assert main(["analyze", str(path), "--predictor", "oracle", "--leaves", "exact", "--move", "0", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"SGF variation " in out and text in out for text in named), out

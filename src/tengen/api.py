@@ -36,7 +36,7 @@ def analyze(position: Board | str | os.PathLike, *, move: Optional[int] = None,
         board, node = position, None
     else:
         game, board, node = load_position(position, move)
-        for warning in game.forced_warnings():
+        for warning in game.load_warnings() + game.forced_warnings():
             warnings.warn(warning, stacklevel=2)
     region = region_points(region, board, node)
     if growth is None:

@@ -6,6 +6,8 @@ flag, without argparse's usage block) and exit status 2; never a traceback.
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 from typing import Callable
 
@@ -17,6 +19,17 @@ _COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Handler, s
 
 class CliError(Exception):
     """A user-facing error: printed as one line, exit status 2."""
+
+
+def finite_float(text: str) -> float:
+    """argparse type: a finite number (float() also takes 'nan' and 'inf')."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
+finite_float.__name__ = "finite number"  # argparse names the type in its message: "invalid finite number value"
 
 
 def command(name: str, help_text: str):
@@ -66,12 +79,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.handler(args)
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error (before OSError, its base)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush of stdout must not fail again
+        return 0
     except (CliError, SgfError, ValueError, OSError) as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
         print(f"tengen: error: {message}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # output piped into `head` and closed early: not an error
-        return 0
     except KeyboardInterrupt:
         print("tengen: interrupted", file=sys.stderr)
         return 130

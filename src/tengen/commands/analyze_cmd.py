@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 
 from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
 from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
-from tengen.cli import CliError, command
+from tengen.cli import CliError, command, finite_float
 from tengen.commands.position_args import add_position_arguments, warn_forced
 from tengen.endgame.move_check import DEFAULT_MARGIN
 
@@ -20,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="local-move predictor (default auto: the exact solver for sealed regions it can finish "
                              "quickly, such as marked local diagrams, kata for the rest; oracle reads the SGF "
                              "node's child variations)")
-    parser.add_argument("--threshold", type=float, default=0.9, help="|ownership| below this is undecided (default 0.9)")
+    parser.add_argument("--threshold", type=finite_float, default=0.9,
+                        help="|ownership| below this is undecided (default 0.9; between 0 and 1)")
     parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
     parser.add_argument("--max-nodes", type=int, default=CLI_MAX_NODES,
                         help=f"node budget per local tree (default {CLI_MAX_NODES})")
@@ -34,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-sealed-rules", action="store_true",
                         help="in sealed regions (local diagrams) let the network end lines and count leaves too "
                              "(the paper's KataGo baseline); by default the exact rules do where they can")
-    parser.add_argument("--move-check", type=float, default=DEFAULT_MARGIN, metavar="POINTS",
+    parser.add_argument("--move-check", type=finite_float, default=DEFAULT_MARGIN, metavar="POINTS",
                         help="on a whole board, recommend the network's policy move instead of the orthodox one when "
                              f"the orthodox move is worse by more than POINTS one move later (default {DEFAULT_MARGIN:g}; a negative "
                              "value turns the check off)")
@@ -52,13 +54,21 @@ def run(args: argparse.Namespace) -> int:
     from tengen.endgame.tree import GrowthConfig
     from tengen.io.report import annotate_sgf, json_report, text_report, write_json_atomic
 
+    if args.predictor == "net":
+        from tengen.endgame.predictors import LocalNetPredictor
+
+        LocalNetPredictor()  # refuses in one line while no trained local-move network exists, before any loading
+    if args.region is not None and not args.region.strip():
+        raise CliError("--region: no points given")
     game, board, node = load_position(args.sgf, args.move)
     warn_forced(game)
-    points = region_points(args.region or None, board, node)
+    points = region_points(args.region, board, node)
     if args.predictor == "exhaustive" and points is None:
         raise CliError("--predictor exhaustive needs a region (--region or SQ[] markup on the node)")
     if args.max_nodes < 1 or args.max_total_nodes < 0:
         raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
+    if not 0 < args.threshold <= 1 or args.margin < 0:
+        raise CliError("--threshold must lie in (0, 1] and --margin must not be negative")
     check_outputs(args)
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
                           missing_colour=args.missing)
@@ -99,17 +109,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check_outputs(args: argparse.Namespace) -> None:
-    """Refuse output paths that cannot be written before the analysis runs, not after its minutes of work."""
-    for flag, path in (("--json", args.json), ("--sgf", args.sgf_out)):
-        if path is None:
-            continue
-        folder = os.path.dirname(os.path.abspath(path))
-        if os.path.isdir(path):
-            raise CliError(f"{flag} {path}: is a directory, not a file")
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            raise CliError(f"{flag} {path}: cannot write into {folder} (missing or not writable)")
-    if args.plots is not None and os.path.exists(args.plots) and not os.path.isdir(args.plots):
-        raise CliError(f"--plots {args.plots}: exists and is not a directory")
+    """Refuse output paths that cannot be written before the analysis runs, not after its minutes of work:
+    missing or read-only folders, directories, devices, the input record itself, one file named twice."""
+    from tengen.io.outputs import check_distinct, check_output_dir, check_output_file
+
+    files = {flag: path for flag, path in (("--json", args.json), ("--sgf", args.sgf_out)) if path is not None}
+    for flag, path in files.items():
+        check_output_file(flag, path, inputs=[args.sgf])
+    check_distinct(files)
+    if args.plots is not None:
+        check_output_dir("--plots", args.plots)
 
 
 def load_evaluator(model: str | None, progress: bool = True):
@@ -124,6 +133,7 @@ def load_evaluator(model: str | None, progress: bool = True):
 
 def write_plots(analysis, directory: str) -> None:
     from tengen.cgt.plot import thermograph_figure
+    from tengen.io.outputs import write_atomic
     from tengen.io.report import region_label
 
     os.makedirs(directory, exist_ok=True)
@@ -131,6 +141,6 @@ def write_plots(analysis, directory: str) -> None:
         if r.game is None:
             continue
         fig = thermograph_figure(r.game, title=f"region {region_label(i)}")
-        path = os.path.join(directory, f"region_{region_label(i)}.png")
-        fig.savefig(path + ".tmp.png", dpi=100)
-        os.replace(path + ".tmp.png", path)
+        png = io.BytesIO()
+        fig.savefig(png, format="png", dpi=100)
+        write_atomic(os.path.join(directory, f"region_{region_label(i)}.png"), png.getvalue())

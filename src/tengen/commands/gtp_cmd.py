@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import argparse
 
-from tengen.cli import command
+from tengen.cli import command, finite_float
 
 
 @command("gtp", "speak GTP v2 on stdin/stdout")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=19, help="initial board size (default 19)")
     parser.add_argument("--rules", default="chinese", help="rules preset: chinese, japanese, tromp-taylor, aga")
-    parser.add_argument("--komi", type=float, default=None, help="komi (default: the preset's)")
+    parser.add_argument("--komi", type=finite_float, default=None, help="komi (default: the preset's)")
     parser.add_argument("--dead-stones", choices=("benson", "network"), default="benson",
                         help="final_score's dead stones: Benson's proof only (default), or the network's "
                              "ownership (loads the default KataGo network on first use)")

@@ -20,7 +20,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tengen.eval.influence import influence_map, render_ascii, render_png
 
+    from tengen.io.outputs import check_output_file
+
     _, board = load_position(args)
+    if args.png is not None:
+        check_output_file("--png", args.png, inputs=[args.sgf])
     influence = influence_map(board, args.model)
     print(render_ascii(board, influence, model=args.model, values=args.values))
     if args.png:

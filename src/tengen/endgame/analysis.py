@@ -248,6 +248,7 @@ def analyze_regions(board: Board, regions: Sequence[Region], evaluator=None, *,
         result = RegionResult(region, tree=tree, evaluations=by_region.get(region.id, 0))
         if tree.budget_exhausted:
             result.notes.append(f"budget exhausted: tree cut at {tree.nodes} nodes")
+        result.notes.extend(getattr(pred, "problems", {}).get(region.id, []))  # what an oracle could not read
         if isinstance(pred, SealedRules) and pred.sealed(region):
             result.exact_rules = True
             settled = sum(n.counted for n in tree.root.walk()) + pred.settle_leaves(tree)

@@ -17,7 +17,7 @@ from tengen.endgame.evalcache import fresh_flags
 from tengen.endgame.regions import DEFAULT_THRESHOLD, Region
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
-from tengen.go.coords import Move, Point
+from tengen.go.coords import Move, Point, to_gtp
 
 
 @dataclass
@@ -124,7 +124,9 @@ class OraclePredictor:
     """Moves read from an SGF node's children: each child line is a local move a person entered.
 
     A node without children is a leaf. Probabilities are equal among the entered moves of a colour, and
-    each colour's mass is 1, so tree growth keeps every entered move.
+    each colour's mass is 1, so tree growth keeps every entered move. Entered moves tengen cannot play (off
+    the board, illegal there, a pass) are left out and named in `problems` (per region id), which the
+    analysis adds to the region's notes.
     """
 
     name = "oracle"
@@ -132,6 +134,14 @@ class OraclePredictor:
     def __init__(self, root_node, size: int):
         self.root = root_node
         self.size = size
+        self.problems: dict[int, list[str]] = {}
+
+    def _problem(self, req: PredictionRequest, what: str) -> None:
+        line = " ".join(f"{'B' if c == BLACK else 'W'} {to_gtp(p, self.size)}" for c, p in req.history)
+        text = f"SGF variation {'after ' + line if line else 'at the analysed node'}: {what}"
+        found = self.problems.setdefault(req.region.id, [])
+        if text not in found:
+            found.append(text)
 
     def _node_for(self, history):
         node = self.root
@@ -160,20 +170,36 @@ class OraclePredictor:
                 pred.no_move, pred.reason = 1.0, "line not in the SGF"
                 out.append(pred)
                 continue
+            entered = 0
             for child in node:
-                colour, move = child.get_move()
-                if colour is None or move is None:
+                try:
+                    colour, move = child.get_move()
+                except ValueError:
+                    self._problem(req, f"a move off the {self.size}x{self.size} board, left out")
+                    continue
+                if colour is None:
+                    continue
+                entered += 1
+                if move is None:
+                    self._problem(req, f"{colour.upper()} passes: the line ends there")
                     continue
                 p = (self.size - 1 - move[0], move[1])
-                (pred.black if colour == "b" else pred.white)[p] = 1.0
+                color = BLACK if colour == "b" else WHITE
+                illegal = req.board.legality(color, p)
+                if illegal and illegal not in ("ko", "superko"):  # a banned ko retake is the ko rule's to see
+                    self._problem(req, f"{colour.upper()} {to_gtp(p, self.size)} is illegal ({illegal}), left out")
+                    continue
+                (pred.black if color == BLACK else pred.white)[p] = 1.0
             if not pred.black and not pred.white:
                 pred.no_move, pred.reason = 1.0, "no further variation"
+                if not req.history and not entered:
+                    self._problem(req, "none entered (the node has no child moves), so nothing is read")
             out.append(pred)
         return out
 
 
-class UntrainedModelError(RuntimeError):
-    """The trained local-move network is not available yet."""
+class UntrainedModelError(ValueError):
+    """The trained local-move network is not available yet (a request tengen cannot serve: bad input)."""
 
 
 class LocalNetPredictor:

@@ -234,7 +234,13 @@ def render_png(board: Any, influence: np.ndarray, path: str | Path, title: str |
         ax.set_title(title)
     fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="influence (+ Black)")
     fig.tight_layout()
+    import io
+
+    from tengen.io.outputs import write_atomic
+
     path = Path(path)
-    fig.savefig(path, dpi=100)
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=100)  # the name the caller gave, whatever its suffix
     plt.close(fig)
+    write_atomic(path, png.getvalue())
     return path

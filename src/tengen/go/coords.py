@@ -30,7 +30,7 @@ def from_gtp(vertex: str, height: int, width: int | None = None) -> Move:
     v = vertex.strip().upper()
     if v == "PASS":
         return None
-    if len(v) < 2 or v[0] not in GTP_COLUMNS or not v[1:].isdigit():
+    if len(v) < 2 or v[0] not in GTP_COLUMNS or not (v[1:].isascii() and v[1:].isdigit()):
         raise CoordinateError(f"invalid vertex {vertex!r}")
     col = GTP_COLUMNS.index(v[0])
     number = int(v[1:])

@@ -56,6 +56,8 @@ class Rules:
             "japanese": cls.japanese, "jp": cls.japanese, "korean": cls.japanese, "territory": cls.japanese,
             "tromp-taylor": cls.tromp_taylor, "trompTaylor".lower(): cls.tromp_taylor, "tt": cls.tromp_taylor,
             "aga": cls.aga, "bga": cls.aga, "new-zealand": cls.tromp_taylor, "nz": cls.tromp_taylor,
+            # Ing / GOE: area counting with multi-stone suicide allowed (their ko rules are not modelled)
+            "goe": cls.tromp_taylor, "ing": cls.tromp_taylor,
         }
         if key not in table:
             raise ValueError(f"unknown rules {name!r}")

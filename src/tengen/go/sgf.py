@@ -7,6 +7,7 @@ message is one line naming the file and the problem.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -62,10 +63,15 @@ class Game:
     source: str = "<sgf>"
     first_player: int = BLACK
     forced: list[str] = field(default_factory=list)  # illegal moves the last lenient `board_at` placed anyway
+    notes: list[str] = field(default_factory=list)  # what loading read leniently (an unreadable KM, unknown RU)
 
     def forced_warnings(self) -> list[str]:
         """One line per illegal move the last lenient `board_at` placed anyway, naming the file."""
         return [f"{self.source}: {what}; placed as the record says" for what in self.forced]
+
+    def load_warnings(self) -> list[str]:
+        """One line per property the record gave that loading could not take as written, naming the file."""
+        return [f"{self.source}: {what}" for what in self.notes]
 
     @property
     def names_rules(self) -> bool:
@@ -120,17 +126,19 @@ class Game:
         return board
 
     def node_at(self, move_number: Optional[int] = None):
-        """The sgfmill node holding the position after `move_number` moves (for annotation)."""
+        """The sgfmill node holding the position `board_at(move_number)` gives: the last node before the
+        next move (setup or markup nodes after move N belong to the position after N moves)."""
         nodes = self.sgf.get_main_sequence()
         if move_number is None:
             return nodes[-1]
-        count = 0
+        count, last = 0, nodes[0]
         for node in nodes:
             if node.get_move()[0] is not None:
                 count += 1
-            if count == move_number and (node.get_move()[0] is not None or move_number == 0):
-                return node
-        return nodes[0]
+                if count > move_number:
+                    break
+            last = node
+        return last
 
 
 def _force_move(board: Board, color: int, point: Move) -> None:
@@ -268,14 +276,16 @@ def _point(node_point, size: int) -> Move:
     return size - 1 - row, col
 
 
-def _rules_from_root(root, komi: float) -> Rules:
+def _rules_from_root(root, komi: float, notes: list[str]) -> Rules:
+    """The record's rules (Chinese when RU is absent); an RU tengen does not know is noted, Japanese assumed."""
     ru = root.get("RU") if root.has_property("RU") else None
-    if ru:
-        try:
-            return Rules.from_name(ru, komi)
-        except ValueError:
-            pass
-    return Rules.chinese(komi) if ru is None else Rules.japanese(komi)
+    if ru is None:
+        return Rules.chinese(komi)
+    try:
+        return Rules.from_name(ru, komi)
+    except ValueError:
+        notes.append(f"RU[{ru}] is not a rule set tengen knows; Japanese rules (territory scoring) assumed")
+        return Rules.japanese(komi)
 
 
 def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
@@ -290,13 +300,17 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
     kind = root.get_raw("GM").decode("ascii", "replace").strip() if root.has_property("GM") else "1"
     if kind != "1":
         raise SgfError(source, f"not a Go record (GM[{kind}]; Go is GM[1])")
+    notes: list[str] = []
     try:
         raw_komi = game.get_komi()
     except ValueError:
-        raw_komi = _lenient_float(root.get_raw("KM")) if root.has_property("KM") else 0.0
+        raw_komi = _lenient_float(root.get_raw("KM"), notes) if root.has_property("KM") else 0.0
     try:
         handicap = game.get_handicap() or 0
     except ValueError:
+        handicap = 0
+    if handicap < 0:
+        notes.append(f"HA[{handicap}] is not a handicap; 0 assumed")
         handicap = 0
     result = None
     if root.has_property("RE"):
@@ -305,7 +319,10 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
         except ValueError:
             result = None
     komi_text = root.get_raw("KM").decode("ascii", "replace").strip() if root.has_property("KM") else None
-    rules = _rules_from_root(root, normalise_komi(raw_komi, komi_text))
+    komi = normalise_komi(raw_komi, komi_text)
+    if not math.isfinite(komi):
+        raise SgfError(source, f"komi KM[{komi_text}] is not a finite number")
+    rules = _rules_from_root(root, komi, notes)
     events: list[Event] = []
     first_player = BLACK
     try:
@@ -339,7 +356,7 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
                 first_player = color
             events.append(Event(color=color, point=_point(move, size), node=node))
     first_player = stated_first or first_player
-    return Game(size, size, rules, handicap, result, events, game, source, first_player)
+    return Game(size, size, rules, handicap, result, events, game, source, first_player, notes=notes)
 
 
 def _player(node) -> int:
@@ -367,10 +384,13 @@ def node_has(node, prop: str) -> bool:
     return node.has_property(prop)
 
 
-def _lenient_float(raw: bytes) -> float:
+def _lenient_float(raw: bytes, notes: list[str]) -> float:
+    """A KM value sgfmill refused: a decimal comma is read as a point; anything else is komi 0, noted."""
+    text = raw.decode("ascii", "replace").strip()
     try:
-        return float(raw.decode("ascii", "replace").strip() or 0)
+        return float(text.replace(",", ".") or 0)
     except ValueError:
+        notes.append(f"KM[{text}] is not a number; komi 0 assumed")
         return 0.0
 
 
@@ -386,8 +406,10 @@ def load_game(path: str | os.PathLike) -> Game:
         size = os.path.getsize(source)
         if size > MAX_SGF_BYTES:
             raise SgfError(source, f"file is too large ({size} bytes; limit {MAX_SGF_BYTES})")
-        with open(source, "rb") as f:
-            data = f.read()
+        with open(source, "rb") as f:  # devices and pipes report no size: never read past the limit
+            data = f.read(MAX_SGF_BYTES + 1)
+        if len(data) > MAX_SGF_BYTES:
+            raise SgfError(source, f"file is too large (more than {MAX_SGF_BYTES} bytes)")
     except OSError as exc:
         raise SgfError(source, exc.strerror or str(exc)) from None
     return load_game_bytes(data, source)
@@ -437,9 +459,6 @@ def markup_points(node, prop: str, size: int) -> list[Point]:
 
 def write_game(game: Game, path: str | os.PathLike) -> None:
     """Serialise the (annotated) sgfmill game atomically: write a temp file, then rename."""
-    data = game.sgf.serialise()
-    path = os.fspath(path)
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    from tengen.io.outputs import write_atomic
+
+    write_atomic(path, game.sgf.serialise())

@@ -74,7 +74,7 @@ class GtpEngine:
             return None
         parts = line.split()
         cmd_id = ""
-        if parts[0].isdigit():
+        if parts[0].isascii() and parts[0].isdigit():
             cmd_id = parts.pop(0)
             if not parts:
                 return f"?{cmd_id} syntax error\n\n"
@@ -262,7 +262,7 @@ class GtpEngine:
             game = load_game(args[0])
             limit = None
             if len(args) > 1:
-                if args[1].isdigit():
+                if args[1].isascii() and args[1].isdigit():
                     limit = max(0, min(int(args[1]) - 1, len(game.moves)))
                 else:
                     try:

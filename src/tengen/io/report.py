@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-import os
+import math
 from typing import Any, Optional
 
 from tengen.endgame.analysis import Analysis, RegionResult
@@ -28,8 +28,10 @@ def kind_text(r: RegionResult) -> str:
 
 
 def _num(x: Optional[float], digits: int = 2) -> str:
-    if x is None:
+    if x is None or x != x:
         return "-"
+    if x in (math.inf, -math.inf):
+        return "inf" if x > 0 else "-inf"
     return f"{x:.{digits}f}".rstrip("0").rstrip(".") if x != int(x) else f"{int(x)}"
 
 
@@ -183,11 +185,9 @@ def _check_json(check, height: int) -> dict[str, Any]:
 
 def write_json_atomic(data: Any, path: str) -> None:
     """Write JSON via a temporary file and a rename, so a crash never leaves half a file."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+    from tengen.io.outputs import write_atomic
+
+    write_atomic(path, (json.dumps(data, indent=1) + "\n").encode())
 
 
 def annotate_sgf(game, node, analysis: Analysis) -> None:

@@ -25,7 +25,6 @@ import math
 import os
 import re
 import tarfile
-import tempfile
 import time
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -319,17 +318,12 @@ def chunked(items: Iterator[tuple[str, bytes]], size: int) -> Iterator[list[tupl
 
 def atomic_savez(path: Path, **arrays: np.ndarray) -> None:
     """np.savez_compressed to a temporary file in the same folder, then rename (crash-safe)."""
+    from tengen.io.outputs import write_atomic
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez_compressed(fh, **arrays)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    data = io.BytesIO()
+    np.savez_compressed(data, **arrays)
+    write_atomic(path, data.getvalue())
 
 
 def process_chunk(archive: str, items: list[tuple[str, bytes]], out_path: str,

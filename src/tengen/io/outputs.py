@@ -1,0 +1,87 @@
+"""Output files the CLI writes: checked before the work starts, written atomically when it ends.
+
+Atomic writes go to a temporary file in the target's folder and are renamed over it, so a crash never
+leaves half a file. A symbolic link is written through (its target is replaced), and anything that is not
+a regular file (a device, a pipe) is refused: renaming over it would replace the node itself.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from typing import Iterable
+
+
+class OutputError(ValueError):
+    """An output path tengen will not write (one line, names the flag)."""
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_output_file(flag: str, path: str, inputs: Iterable[str] = ()) -> None:
+    """Refuse a file path that cannot (or must not) be written, before any work is done."""
+    if not path:
+        raise OutputError(f"{flag}: an empty file name")
+    real = os.path.realpath(path)
+    if os.path.isdir(real):
+        raise OutputError(f"{flag} {path}: is a directory, not a file")
+    if os.path.exists(real) and not stat.S_ISREG(os.stat(real).st_mode):
+        raise OutputError(f"{flag} {path}: is not a regular file (a device or pipe); outputs are written as files")
+    for source in inputs:
+        if os.path.exists(real) and _same_file(real, source):
+            raise OutputError(f"{flag} {path}: is the input record; it would be overwritten")
+    folder = os.path.dirname(real)
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise OutputError(f"{flag} {path}: cannot write into {folder} (missing or not writable)")
+
+
+def check_output_dir(flag: str, path: str) -> None:
+    """Refuse a folder path that exists as something else or cannot be created."""
+    if not path:
+        raise OutputError(f"{flag}: an empty folder name")
+    real = os.path.realpath(path)
+    if os.path.exists(real):
+        if not os.path.isdir(real):
+            raise OutputError(f"{flag} {path}: exists and is not a directory")
+        if not os.access(real, os.W_OK):
+            raise OutputError(f"{flag} {path}: the directory is not writable")
+        return
+    parent = os.path.dirname(real)
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise OutputError(f"{flag} {path}: cannot create it under {parent} (not a writable directory)")
+
+
+def check_distinct(outputs: dict[str, str]) -> None:
+    """Refuse two flags naming the same output file (the second would silently replace the first)."""
+    seen: dict[str, str] = {}
+    for flag, path in outputs.items():
+        if not path:
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise OutputError(f"{seen[real]} and {flag} name the same file {path}")
+        seen[real] = flag
+
+
+def write_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write bytes to `path` via a temporary file in its folder and a rename (a symlink is written through)."""
+    real = os.path.realpath(os.fspath(path))
+    if os.path.exists(real) and not stat.S_ISREG(os.stat(real).st_mode):
+        raise OutputError(f"{os.fspath(path)}: is not a regular file (a device or pipe); outputs are written as files")
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(real) + ".", suffix=".tmp", dir=os.path.dirname(real))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, real)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
