@@ -331,13 +331,17 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
         raise SgfError(source, _one_line(exc)) from None
     stated_first: int = 0  # PL before the first move
     for index, node in enumerate(nodes):
-        player = _player(node)
+        player = _player(node, notes)
         moved = any(e.is_move for e in events)
         if player and not moved:
             stated_first = player
         try:
             if node.has_setup_stones():
                 b, w, e = node.get_setup_stones()
+                both = sorted((b & w) | ((b | w) & e))
+                if both:
+                    notes.append(f"node {index}: {to_gtp(_point(both[0], size), size)} is set up twice (AB / AW / AE); "
+                                 "the last of AE, AB, AW wins")
                 events.append(Event(setup_black=tuple(_point(p, size) for p in b),
                                     setup_white=tuple(_point(p, size) for p in w),
                                     setup_empty=tuple(_point(p, size) for p in e), node=node,
@@ -359,13 +363,15 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
     return Game(size, size, rules, handicap, result, events, game, source, first_player, notes=notes)
 
 
-def _player(node) -> int:
-    """A node's PL property as BLACK / WHITE (0 when absent or unreadable)."""
+def _player(node, notes: Optional[list[str]] = None) -> int:
+    """A node's PL property as BLACK / WHITE (0 when absent or unreadable: noted)."""
     if not node.has_property("PL"):
         return 0
     try:
         return BLACK if node.get("PL") == "b" else WHITE
     except ValueError:
+        if notes is not None:
+            notes.append(f"{_raw_values(node, ('PL',))} is not a colour; ignored")
         return 0
 
 

@@ -322,17 +322,23 @@ class GtpEngine:
     def cmd_time_settings(self, args):
         self._nargs(args, 3)
         try:
-            self.time_settings = tuple(int(a) for a in args[:3])  # type: ignore[assignment]
+            values = tuple(int(a) for a in args[:3])
         except ValueError:
             raise GtpError("syntax error") from None
+        if min(values) < 0:
+            raise GtpError("syntax error: times and stones cannot be negative")
+        self.time_settings = values  # type: ignore[assignment]
 
     def cmd_time_left(self, args):
         self._nargs(args, 3)
         color = self._color(args[0])
         try:
-            self.time_left[color] = (int(args[1]), int(args[2]))
+            left = (int(args[1]), int(args[2]))
         except ValueError:
             raise GtpError("syntax error") from None
+        if min(left) < 0:
+            raise GtpError("syntax error: time and stones left cannot be negative")
+        self.time_left[color] = left
 
 
 def main(argv: list[str] | None = None) -> int:
