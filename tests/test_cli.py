@@ -128,6 +128,7 @@ def test_analyze_writes_table_json_sgf_and_plots(tmp_path, capsys):
     (["analyze", EXAMPLE, "--json", "same.out", "--sgf", "same.out"], "--json and --sgf name the same file"),
     (["analyze", EXAMPLE, "--plots", EXAMPLE + "/plots"], "--plots " + EXAMPLE + "/plots: cannot create it under"),
     (["influence", EXAMPLE, "--png", str(REPO)], "--png " + str(REPO) + ": is a directory"),
+    (["winner", EXAMPLE, "--model", "bogus"], "no winner model named 'bogus' (known: logreg-bouzy-130,"),
 ])
 def test_bad_requests_are_refused_before_any_work(capsys, argv, message):
     assert main(argv) == 2

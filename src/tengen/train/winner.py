@@ -293,6 +293,9 @@ def predict_winner(board: Any, move_number: int, captures: tuple[int, int] | Non
     models_dir = Path(models_dir)
     phase = nearest_phase(move_number)
     name = model or load_index(models_dir)["best"][str(phase)]
+    if not (models_dir / f"{name}.npz").is_file():
+        known = sorted(p.stem for p in models_dir.glob("*.npz"))
+        raise ValueError(f"no winner model named {name!r} (known: {', '.join(known)})")
     net, meta = _cached_model(models_dir, name)
     # The "all" models saw moves 30..180 only: clamp instead of extrapolating.
     move = np.array([min(max(move_number, PHASES[0]), PHASES[-1]) if meta["phase"] == "all" else phase])
