@@ -49,6 +49,7 @@ class Outcome:
     kind: str = ""
     message: str = ""
     moves: int = 0
+    notes: tuple[str, ...] = ()  # what loading read leniently (Game.notes, as categories)
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Tally:
     loaded: int = 0
     moves: int = 0
     forced: Counter = field(default_factory=Counter)  # loaded games whose record holds an illegal move
+    noted: Counter = field(default_factory=Counter)  # loaded games with a property read leniently, by kind
     errors: Counter = field(default_factory=Counter)
     crashes: list[str] = field(default_factory=list)
 
@@ -67,6 +69,7 @@ class Tally:
             self.moves += outcome.moves
             if outcome.kind:
                 self.forced[outcome.kind] += 1
+            self.noted.update(outcome.notes)
         elif outcome.status == "error":
             self.errors[outcome.kind] += 1
         else:
@@ -97,7 +100,8 @@ def _check(load, source: str) -> Outcome:
         except SgfError as exc:  # an illegal move in the record: replay it the lenient way, as editors do
             board = game.board_at(None, strict=False)
             forced = error_kind(exc.problem)
-        return Outcome(source, "loaded", kind=forced, moves=len(game.moves))
+        notes = tuple(sorted({re.sub(r"\[[^]]*\]", "[..]", re.sub(r"\d+", "N", n)) for n in game.notes}))
+        return Outcome(source, "loaded", kind=forced, moves=len(game.moves), notes=notes)
     except SgfError as exc:
         message = str(exc)
         if "\n" in message or source not in message:
@@ -187,6 +191,8 @@ def report(title: str, tally: Tally, seconds: float) -> None:
           f"{sum(tally.errors.values())} clean errors, {len(tally.crashes)} crashes, {seconds:.1f}s")
     for kind, n in tally.forced.most_common():
         print(f"    {n:6d}  loaded; the record holds an illegal move, replayed leniently: {kind}")
+    for kind, n in tally.noted.most_common():
+        print(f"    {n:6d}  loaded; noted: {kind}")
     for kind, n in tally.errors.most_common():
         print(f"    {n:6d}  {kind}")
     for crash in tally.crashes[:20]:

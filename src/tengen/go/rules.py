@@ -52,12 +52,12 @@ class Rules:
         """Rules by name as written in SGF RU[] or GTP (case-insensitive; unknown names raise ValueError)."""
         key = name.strip().lower().replace("_", "-").replace(" ", "-")
         table = {
-            "chinese": cls.chinese, "cn": cls.chinese, "area": cls.chinese,
-            "japanese": cls.japanese, "jp": cls.japanese, "korean": cls.japanese, "territory": cls.japanese,
+            "chinese": cls.chinese, "cn": cls.chinese, "area": cls.chinese, "old-chinese": cls.chinese,
+            "japanese": cls.japanese, "jp": cls.japanese, "jpn": cls.japanese, "korean": cls.japanese, "territory": cls.japanese,
             "tromp-taylor": cls.tromp_taylor, "trompTaylor".lower(): cls.tromp_taylor, "tt": cls.tromp_taylor,
             "aga": cls.aga, "bga": cls.aga, "new-zealand": cls.tromp_taylor, "nz": cls.tromp_taylor,
             # Ing / GOE: area counting with multi-stone suicide allowed (their ko rules are not modelled)
-            "goe": cls.tromp_taylor, "ing": cls.tromp_taylor,
+            "goe": cls.tromp_taylor, "ing": cls.tromp_taylor, "ing-goe": cls.tromp_taylor,
         }
         if key not in table:
             raise ValueError(f"unknown rules {name!r}")
