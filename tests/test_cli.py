@@ -253,3 +253,57 @@ def test_oracle_variations_it_cannot_play_are_named_not_dropped(tmp_path, capsys
     assert main(["analyze", str(path), "--predictor", "oracle", "--leaves", "exact", "--move", "0", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert all(f"SGF variation " in out and text in out for text in named), out
+
+
+# ---------------------------------------------------------------- what `analyze` writes (found by checking its outputs)
+def test_sgf_output_keeps_the_main_line_and_a_second_run_replaces_the_first(tmp_path, capsys):
+    """At the end of a record the best sequences must not become the game's continuation (the first child
+    is the main line in SGF); analysing the output again replaces tengen's comment and lines."""
+    from tengen.go.sgf import load_game
+
+    src = _diagram(tmp_path)
+    once, twice = tmp_path / "once.sgf", tmp_path / "twice.sgf"
+    assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress", "--sgf", str(once)]) == 0
+    assert main(["analyze", str(once), "--predictor", "exhaustive", "--no-progress", "--sgf", str(twice)]) == 0
+    capsys.readouterr()
+    for path in (once, twice):
+        game = load_game(path)
+        assert game.moves == [] and game.node_at(None) is game.sgf.get_root()  # main line as recorded
+        root = game.sgf.get_root()
+        assert root.get("C").count("tengen endgame analysis") == 1
+        assert [c.get_move()[0] for c in root] == [None, "b", "w"]  # the end marker, then Black's and White's lines
+    assert once.read_bytes() == twice.read_bytes()
+
+
+def test_sgf_output_merges_labels_and_survives_a_comment_in_another_charset(tmp_path, capsys):
+    from tengen.go.sgf import load_game
+
+    src = tmp_path / "labels.sgf"
+    src.write_bytes(DIAGRAM[:-1].encode().replace(b"PL[B]", b"PL[B]CA[UTF-8]LB[ia:Z]C[caf\xe9 \xab]") + b")")
+    out = tmp_path / "out.sgf"
+    assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress", "--sgf", str(out)]) == 0
+    root = load_game(out).sgf.get_root()
+    labels = dict(root.get("LB"))
+    assert labels[(8, 8)] == "Z" and labels[(0, 4)] == "A"  # the record's label kept beside the region's (E1)
+    assert root.get("C").startswith("caf\ufffd") and "tengen endgame analysis" in root.get("C")
+
+
+def test_json_is_strict_for_an_unanswered_threat_and_names_the_exact_game(tmp_path, capsys):
+    import json
+
+    src = tmp_path / "threat.sgf"
+    src.write_text(DIAGRAM.replace("AB[ai]", "AB[gg][ai]"))
+    out = tmp_path / "out.json"
+    assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress", "--json", str(out)]) == 0
+
+    def refuse(constant):
+        raise AssertionError(f"not strict JSON: {constant}")
+
+    report = json.loads(out.read_text(), parse_constant=refuse)
+    assert report["regions"][0]["temperature"] == "inf"
+    plain = tmp_path / "plain.json"
+    assert main(["analyze", str(_diagram(tmp_path)), "--predictor", "exhaustive", "--no-progress", "--json", str(plain)]) == 0
+    region = json.loads(plain.read_text())["regions"][0]
+    assert region["game"] is None and region["exact_rules"] is True  # kos inside: no plain game to write
+    assert json.loads(plain.read_text())["board_count"] is None  # no network: the rest of the board is not counted
+    assert "count of the analysed regions" in capsys.readouterr().out

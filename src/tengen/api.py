@@ -32,13 +32,22 @@ def analyze(position: Board | str | os.PathLike, *, move: Optional[int] = None,
     from tengen.endgame.tree import GrowthConfig
     from tengen.go.board import Board
 
+    if leaf_scoring_of(options) not in ("evaluator", "exact"):
+        raise ValueError(f"leaf_scoring must be 'evaluator' or 'exact', not {leaf_scoring_of(options)!r}")
+    threshold = options.get("threshold", 0.9)
+    if not 0 < threshold <= 1:
+        raise ValueError(f"threshold must lie in (0, 1], not {threshold!r}")
     if isinstance(position, Board):
+        if move is not None:
+            raise ValueError("move applies to an SGF file; a Board is analysed as it stands")
         board, node = position, None
     else:
         game, board, node = load_position(position, move)
         for warning in game.load_warnings() + game.forced_warnings():
             warnings.warn(warning, stacklevel=2)
     region = region_points(region, board, node)
+    if predictor == "exhaustive" and region is None:
+        raise ValueError("the exhaustive predictor needs a region (region=... or SQ[] markup on the node)")
     if growth is None:
         growth = GrowthConfig(max_nodes=INTERACTIVE_MAX_NODES, max_total_nodes=INTERACTIVE_MAX_TOTAL_NODES)
     return analyze_position(board, region, predictor=predictor, evaluator=evaluator,
@@ -61,6 +70,10 @@ def analyze_position(board: Board, points: Optional[list[Point]], *, predictor: 
     except NeedsNetwork:
         return analyze_board(board, load_evaluator(), region_points=points, predictor=predictor,
                              leaf_scoring=leaf_scoring, **options)
+
+
+def leaf_scoring_of(options: dict) -> str:
+    return options.get("leaf_scoring", "evaluator")
 
 
 def needs_network(predictor: str, points: Optional[list[Point]], leaf_scoring: str) -> bool:
@@ -86,7 +99,15 @@ def region_points(region: Optional[str | Iterable[Point]], board: Board, node=No
     if isinstance(region, str):
         return parse_point_list(region, board.height, board.width)
     if region is not None:
-        return list(region)
+        points = []
+        for p in region:  # points (row, col) or GTP vertices
+            if isinstance(p, str):
+                points += parse_point_list(p, board.height, board.width)
+            elif not (isinstance(p, tuple) and len(p) == 2 and board.on_board(p)):
+                raise ValueError(f"region point {p!r} is not a (row, col) point on the {board.width}x{board.height} board")
+            else:
+                points.append(p)
+        return points
     return (markup_points(node, "SQ", board.height) or None) if node is not None else None
 
 

@@ -38,3 +38,11 @@ def test_figure_of_a_number_and_of_a_threat():
     assert "left wall" not in lines and "mast" not in lines  # infinite wall, no mast
     rx, rt = lines["right wall"].get_data()
     assert list(zip(rx, rt)) == [(0.0, 0.0), (3.0, 3.0)]
+
+
+def test_the_title_names_an_unbounded_game_and_a_kind_the_caller_knows():
+    ax = thermograph_figure(parse_game("{+inf | 0}")).axes[0]
+    assert "no mean (an unanswered threat)" in ax.get_title() and "None" not in ax.get_title()
+    # a simple ko, valued by the ko rule, is drawn from its phantom-filled game: the region's kind is named
+    ax = thermograph_figure(parse_game("{2 | {-2/3 | -2}}"), kind="ko").axes[0]
+    assert ax.get_title().endswith(", ko")

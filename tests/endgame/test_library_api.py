@@ -87,3 +87,41 @@ def test_importing_the_package_stays_light():
     assert out.split() == ["False", "False"]
     with pytest.raises(AttributeError):
         tengen.no_such_thing  # noqa: B018
+
+
+def test_a_region_as_points_or_vertices_gives_the_same_analysis(no_network):
+    from tengen.go.sgf import load_game_bytes
+
+    d = DIAGRAMS[1]
+    board = load_game_bytes(_sgf_bytes(d)).board_at(0)
+    vertices = d["region"].split()
+    as_points = tengen.analyze(board, region=[from_gtp(v, SIZE) for v in vertices]).regions[0]
+    as_vertices = tengen.analyze(board, region=vertices).regions[0]
+    assert (as_points.count, as_points.temperature, as_points.kind) == \
+        (as_vertices.count, as_vertices.temperature, as_vertices.kind)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(region=[(8, 40)]), f"region point (8, 40) is not a (row, col) point on the {SIZE}x{SIZE} board"),
+    (dict(region=["Z99"]), f"off the {SIZE}x{SIZE} board"),
+    (dict(predictor="exhaustive"), "the exhaustive predictor needs a region"),
+    (dict(leaf_scoring="bogus"), "leaf_scoring must be 'evaluator' or 'exact'"),
+    (dict(threshold=0), "threshold must lie in (0, 1]"),
+    (dict(move=3), "move applies to an SGF file"),
+])
+def test_bad_arguments_are_clear_errors_before_any_work(no_network, kwargs, message):
+    from tengen.go.board import Board
+
+    with pytest.raises(ValueError) as info:
+        tengen.analyze(Board(SIZE), **kwargs)
+    assert message in str(info.value)
+
+
+def test_an_exact_solve_gives_its_game_to_the_json_report(no_network, tmp_path):
+    from tengen.io.report import json_report
+
+    d = DIAGRAMS[2]  # capture or connect: a plain game, no ko inside
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(_sgf_bytes(d))
+    region = json_report(tengen.analyze(path, move=0, predictor="exhaustive"))["regions"][0]
+    assert (region["game"], region["method"], region["exact_rules"]) == ("{2 | -2}", "exhaustive", True)

@@ -54,11 +54,11 @@ from tengen.cgt.values import MoveValues, move_values, reverse_sente_player, sen
 from tengen.cgt.walls import Wall
 
 
-def thermograph_figure(game, title=None, t_max=None):
+def thermograph_figure(game, title=None, t_max=None, kind=None):
     """A matplotlib Figure of a game's thermograph (imported lazily: matplotlib is slow to load)."""
     from tengen.cgt.plot import thermograph_figure as _figure
 
-    return _figure(game, title=title, t_max=t_max)
+    return _figure(game, title=title, t_max=t_max, kind=kind)
 
 
 __all__ = [

@@ -10,8 +10,10 @@ from tengen.cgt.numbers import is_infinite
 from tengen.cgt.thermo import Thermo
 
 
-def thermograph_figure(game: Union[Game, Thermo], title: Optional[str] = None, t_max: Optional[Fraction] = None):
-    """A matplotlib Figure of the thermograph (save it with fig.savefig('x.png' or 'x.svg')).
+def thermograph_figure(game: Union[Game, Thermo], title: Optional[str] = None, t_max: Optional[Fraction] = None,
+                       kind: Optional[str] = None):
+    """A matplotlib Figure of the thermograph (save it with fig.savefig('x.png' or 'x.svg')). `kind` names
+    the game in the title where the caller knows better than its thermograph (a ko valued by the ko rule).
 
     The lines are labelled 'left wall', 'right wall' and 'mast' (each with gid set the same), the
     temperature line 'temperature'. Infinite walls (unanswered threats) are not drawn.
@@ -44,7 +46,8 @@ def thermograph_figure(game: Union[Game, Thermo], title: Optional[str] = None, t
     ax.set_xlim(max(lo, hi), min(lo, hi))  # Left (positive) on the left
     ax.set_xlabel("value (Black = positive, on the left)")
     ax.set_ylabel("temperature t")
-    label = f"mean {th.mean}, temperature {temp}, {th.kind}"
+    mean = "no mean (an unanswered threat)" if th.mean is None else f"mean {th.mean}"
+    label = f"{mean}, temperature {temp}, {kind or th.kind}"
     ax.set_title(title + "\n" + label if title else label, fontsize=9)
     ax.grid(True, alpha=0.3)
     return fig

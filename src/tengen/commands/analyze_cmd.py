@@ -140,7 +140,7 @@ def write_plots(analysis, directory: str) -> None:
     for i, r in enumerate(analysis.regions):
         if r.game is None:
             continue
-        fig = thermograph_figure(r.game, title=f"region {region_label(i)}")
+        fig = thermograph_figure(r.game, title=f"region {region_label(i)}", kind=r.kind)
         png = io.BytesIO()
         fig.savefig(png, format="png", dpi=100)
         write_atomic(os.path.join(directory, f"region_{region_label(i)}.png"), png.getvalue())

@@ -172,6 +172,8 @@ def _check_recommended_move(analysis: Analysis, evaluator, margin: float) -> Non
 
 def _note_unsure_walls(result: RegionResult, board: Board, ownership, threshold: float, leaf_scoring: str) -> None:
     region = result.region
+    if result.method == "exhaustive":
+        return  # solved by the rules alone: the network's view of the walls played no part
     if ownership is not None and region.source == "mask" and leaf_scoring != "exact":
         weak = unsure_walls(region, board.array(), ownership, threshold)
         if weak:

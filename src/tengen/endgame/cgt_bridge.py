@@ -175,6 +175,7 @@ def solve_exhaustively(board, region, result, config=None):
         result.notes.append(f"exhaustive solver: {result.declined}")
         return result
     result.method = "exhaustive"
+    result.exact_rules = True  # every line was played and counted by the rules core
     result.kind = solved.kind
     result.count = None if solved.mean is None else float(solved.mean)
     result.temperature = None if solved.temperature is None else float(solved.temperature)
@@ -182,6 +183,8 @@ def solve_exhaustively(board, region, result, config=None):
     result.principal_black, result.principal_white = list(solved.principal_black), list(solved.principal_white)
     # the essential-option game when it is a plain game; else the thermograph (a ko inside)
     result.game = solved.game if solved.game is not None else solved.thermograph
+    if solved.game is not None:
+        result.game_text = _game_text(solved.game)  # the options its thermograph needs, for the JSON
     result.ko = solved.ko
     result.notes.append(f"exhaustive: {solved.nodes} positions")
     return result

@@ -18,6 +18,7 @@ from tengen.endgame.regions import DEFAULT_THRESHOLD, Region
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point, to_gtp
+from tengen.go.sgf import is_tengen_line
 
 
 @dataclass
@@ -172,6 +173,8 @@ class OraclePredictor:
                 continue
             entered = 0
             for child in node:
+                if is_tengen_line(child):
+                    continue  # tengen's own earlier analysis, not an entered answer
                 try:
                     colour, move = child.get_move()
                 except ValueError:

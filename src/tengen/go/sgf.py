@@ -129,15 +129,18 @@ class Game:
         """The sgfmill node holding the position `board_at(move_number)` gives: the last node before the
         next move (setup or markup nodes after move N belong to the position after N moves)."""
         nodes = self.sgf.get_main_sequence()
-        if move_number is None:
-            return nodes[-1]
-        count, last = 0, nodes[0]
-        for node in nodes:
-            if node.get_move()[0] is not None:
-                count += 1
-                if count > move_number:
-                    break
-            last = node
+        if move_number is not None:
+            count, last = 0, nodes[0]
+            for node in nodes:
+                if node.get_move()[0] is not None:
+                    count += 1
+                    if count > move_number:
+                        break
+                last = node
+        else:
+            last = nodes[-1]
+        if len(nodes) > 1 and last is nodes[-1] and comment_text(last).startswith(SGF_END_MARK):
+            return nodes[-2]  # the end marker tengen wrote is not a node of the record
         return last
 
 
@@ -429,16 +432,43 @@ def _sgfmill_point(point: Point, size: int) -> tuple[int, int]:
 def annotate(node, comment: str = "", labels: dict[Point, str] | None = None, squares: Iterable[Point] = (),
              triangles: Iterable[Point] = (), circles: Iterable[Point] = (), crosses: Iterable[Point] = (),
              black_territory: Iterable[Point] = (), white_territory: Iterable[Point] = (), size: int = 19) -> None:
-    """Add a comment (appended to any existing one) and markup (LB, SQ, TR, CR, MA, TB, TW) to a node."""
+    """Add a comment (appended to any existing one) and markup (LB, SQ, TR, CR, MA, TB, TW) to a node.
+    Labels are merged with the node's own (ours win where both label a point)."""
     if comment:
-        node.add_comment_text(comment)
+        old = comment_text(node)
+        node.set("C", f"{old}\n\n{comment}" if old else comment)
     if labels:
-        node.set("LB", [(_sgfmill_point(p, size), text) for p, text in labels.items()])
+        ours = {_sgfmill_point(p, size): text for p, text in labels.items()}
+        try:
+            kept = [(q, text) for q, text in node.get("LB") if q not in ours] if node.has_property("LB") else []
+        except ValueError:
+            kept = []  # unreadable labels: replaced
+        node.set("LB", kept + list(ours.items()))
     for prop, points in (("SQ", squares), ("TR", triangles), ("CR", circles), ("MA", crosses),
                          ("TB", black_territory), ("TW", white_territory)):
         pts = {_sgfmill_point(p, size) for p in points}
         if pts:
             node.set(prop, pts)
+
+
+SGF_HEADING = "tengen endgame analysis"  # starts the comment tengen adds to an analysed node
+SGF_LINE_MARK = "tengen: region "  # starts the comment on the first node of each variation tengen adds
+SGF_END_MARK = "tengen: the record ends here"  # an empty node that keeps a record's main line its own
+
+
+def is_tengen_line(node) -> bool:
+    """Whether a node starts a best local sequence that tengen wrote (not a line a person entered)."""
+    return comment_text(node).startswith(SGF_LINE_MARK)
+
+
+def comment_text(node) -> str:
+    """A node's comment ('' when none); bytes its charset cannot decode become U+FFFD instead of failing."""
+    if not node.has_property("C"):
+        return ""
+    try:
+        return node.get("C")
+    except ValueError:
+        return node.get_raw("C").decode("utf-8", "replace")
 
 
 def add_variation(node, moves: Iterable[tuple[int, Move]], comment: str = "", size: int = 19):

@@ -72,7 +72,10 @@ def text_report(analysis: Analysis) -> str:
         extra += r.notes
         if extra:
             lines.append(f"{region_label(i)}: " + "; ".join(extra))
-    if analysis.board_count is not None:
+    if analysis.board_count is not None and analysis.ownership is None:  # no network: nothing counts the rest
+        lines.append(f"count of the analysed regions (area, Black's side): {_num(analysis.board_count)} "
+                     "(the rest of the board is not counted without the network, so no board count or komi)")
+    elif analysis.board_count is not None:
         komi = analysis.board.rules.komi
         lines.append(f"board count (area, Black's side): {_num(analysis.board_count)}; after komi {komi:g}: {_num(analysis.board_count - komi)}")
     if analysis.network_counts is not None:
@@ -144,7 +147,7 @@ def region_json(r: RegionResult, index: int, height: int) -> dict[str, Any]:
         "best_white": [to_gtp(p, height) for p in r.best_white],
         "principal_black": _line(r.principal_black, height),
         "principal_white": _line(r.principal_white, height),
-        "game": r.game_text,
+        "game": r.game_text or None,  # None: no plain game (a ko or a repetition inside; see type and notes)
         "notes": list(r.notes) + list(r.region.notes),
         "evaluations": r.evaluations,
         "seconds": round(r.seconds, 3),
@@ -162,8 +165,10 @@ def json_report(analysis: Analysis) -> dict[str, Any]:
         "komi": analysis.board.rules.komi,
         "predictor": analysis.predictor,
         "regions": [region_json(r, i, h) for i, r in enumerate(analysis.regions)],
-        "sure_count": analysis.sure_count,
-        "board_count": analysis.board_count,
+        # without the network (an exact solve of marked regions) nothing counts the rest of the board
+        "sure_count": None if analysis.ownership is None else analysis.sure_count,
+        "board_count": None if analysis.ownership is None else analysis.board_count,
+        "regions_count": None if any(r.count is None for r in analysis.regions) else sum(r.count for r in analysis.regions),
         "network_counts": None if analysis.network_counts is None else
         {"black_to_move": analysis.network_counts[0], "white_to_move": analysis.network_counts[1]},
         "recommended": None if rec is None else to_gtp(rec[1], h),
@@ -173,7 +178,8 @@ def json_report(analysis: Analysis) -> dict[str, Any]:
         "evaluations": analysis.evaluations,
         "seconds": round(analysis.seconds, 3),
         "ownership": None if analysis.ownership is None else [[round(float(v), 3) for v in row] for row in analysis.ownership],
-        "conventions": "area scoring, Black's side; miai = temperature - 1; deiri = 2 x miai (gote) or miai (sente)",
+        "conventions": "area scoring, Black's side; points as GTP vertices (A1 bottom left, no I); "
+                       "miai = temperature - 1; deiri = 2 x miai (gote) or miai (sente)",
     }
 
 
@@ -184,26 +190,63 @@ def _check_json(check, height: int) -> dict[str, Any]:
 
 
 def write_json_atomic(data: Any, path: str) -> None:
-    """Write JSON via a temporary file and a rename, so a crash never leaves half a file."""
+    """Write strict JSON (an infinite value, an unanswered threat's temperature, becomes the string "inf" or
+    "-inf", as the trees' threat leaves are written) via a temporary file and a rename."""
     from tengen.io.outputs import write_atomic
 
-    write_atomic(path, (json.dumps(data, indent=1) + "\n").encode())
+    write_atomic(path, (json.dumps(_strict(data), indent=1, allow_nan=False) + "\n").encode())
+
+
+def _strict(data: Any) -> Any:
+    """`data` with non-finite floats as strings ("inf", "-inf") or None (NaN): JSON has no such numbers."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return None if data != data else ("inf" if data > 0 else "-inf")
+    if isinstance(data, dict):
+        return {k: _strict(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_strict(v) for v in data]
+    return data
 
 
 def annotate_sgf(game, node, analysis: Analysis) -> None:
     """Write the analysis onto an SGF node: a comment with the table, region labels, best local
-    sequences as variations."""
-    from tengen.go.sgf import add_variation, annotate
+    sequences as variations. A previous tengen analysis of the node is replaced, not repeated. At the end
+    of the record an empty first child keeps the main line as recorded (the first child of a node is the
+    main line in SGF, so a best sequence added there would read as the game's continuation)."""
+    from tengen.go.sgf import SGF_END_MARK, SGF_HEADING, SGF_LINE_MARK, add_variation, annotate, comment_text
 
     h = analysis.board.height
+    _remove_previous_analysis(node, comment_text)
     labels = {}
     for i, r in enumerate(analysis.regions):
         for p in r.region.points:
             if analysis.board.get(p) == 0:
                 labels[p] = region_label(i)
-    annotate(node, comment="tengen endgame analysis\n" + text_report(analysis), labels=labels, size=h)
-    for i, r in enumerate(analysis.regions):
-        for line, who in ((r.principal_black, "Black"), (r.principal_white, "White")):
-            if line:
-                add_variation(node, line, comment=f"region {region_label(i)}: {who} first "
-                              f"(count {_num(r.count)}, temperature {_num(r.temperature)}, {kind_text(r)})", size=h)
+    annotate(node, comment=SGF_HEADING + "\n" + text_report(analysis), labels=labels, size=h)
+    lines = [(i, r, line, who) for i, r in enumerate(analysis.regions)
+             for line, who in ((r.principal_black, "Black"), (r.principal_white, "White")) if line]
+    if lines and not len(node):
+        end = node.new_child()
+        end.set("C", f"{SGF_END_MARK}; the variations beside this node are tengen's best local sequences")
+        if node.has_property("SQ"):
+            end.set_raw_list("SQ", node.get_raw_list("SQ"))  # a marked region stays marked for a re-analysis
+    for i, r, line, who in lines:
+        add_variation(node, line, comment=f"{SGF_LINE_MARK}{region_label(i)}: {who} first "
+                      f"(count {_num(r.count)}, temperature {_num(r.temperature)}, {kind_text(r)})", size=h)
+
+
+def _remove_previous_analysis(node, comment_text) -> None:
+    """Take off what an earlier `annotate_sgf` wrote on this node: its comment section and variations
+    (an end-of-record node someone has continued from is kept)."""
+    from tengen.go.sgf import SGF_END_MARK, SGF_HEADING, is_tengen_line
+
+    text = comment_text(node)
+    if SGF_HEADING + "\n" in text:
+        kept = text[:text.index(SGF_HEADING + "\n")].rstrip("\n")
+        if kept:
+            node.set("C", kept)
+        else:
+            node.unset("C")
+    for child in list(node):
+        if is_tengen_line(child) or comment_text(child).startswith(SGF_END_MARK) and not len(child):
+            child.delete()
