@@ -307,3 +307,10 @@ def test_json_is_strict_for_an_unanswered_threat_and_names_the_exact_game(tmp_pa
     assert region["game"] is None and region["exact_rules"] is True  # kos inside: no plain game to write
     assert json.loads(plain.read_text())["board_count"] is None  # no network: the rest of the board is not counted
     assert "count of the analysed regions" in capsys.readouterr().out
+
+
+def test_sgf_output_of_a_collection_says_it_writes_the_first_game_alone(tmp_path, capsys):
+    src = tmp_path / "two.sgf"
+    src.write_text(DIAGRAM + "(;GM[1]SZ[9]GN[second game];B[ee])")
+    assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress", "--sgf", str(tmp_path / "o.sgf")]) == 0
+    assert f"{src}: the file holds 2 games; the first is analysed and --sgf writes it alone" in capsys.readouterr().err

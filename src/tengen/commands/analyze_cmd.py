@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.threshold <= 1 or args.margin < 0:
         raise CliError("--threshold must lie in (0, 1] and --margin must not be negative")
     check_outputs(args)
+    if args.sgf_out:
+        warn_other_games(args.sgf)
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
                           missing_colour=args.missing)
     bar = None
@@ -119,6 +121,20 @@ def check_outputs(args: argparse.Namespace) -> None:
     check_distinct(files)
     if args.plots is not None:
         check_output_dir("--plots", args.plots)
+
+
+def warn_other_games(path: str) -> None:
+    """A file holding several games (an SGF collection): tengen analyses the first, and --sgf writes it alone."""
+    from sgfmill import sgf_grammar
+
+    try:
+        with open(path, "rb") as f:
+            games = len(sgf_grammar.parse_sgf_collection(f.read()))
+    except (OSError, ValueError):
+        return  # the game itself loaded; nothing more to say
+    if games > 1:
+        print(f"tengen: warning: {path}: the file holds {games} games; the first is analysed and --sgf writes "
+              "it alone", file=sys.stderr)
 
 
 def load_evaluator(model: str | None, progress: bool = True):
