@@ -32,8 +32,9 @@ def analyze(position: Board | str | os.PathLike, *, move: Optional[int] = None,
     from tengen.endgame.tree import GrowthConfig
     from tengen.go.board import Board
 
-    if leaf_scoring_of(options) not in ("evaluator", "exact"):
-        raise ValueError(f"leaf_scoring must be 'evaluator' or 'exact', not {leaf_scoring_of(options)!r}")
+    leaf_scoring = options.get("leaf_scoring", "evaluator")
+    if leaf_scoring not in ("evaluator", "exact"):
+        raise ValueError(f"leaf_scoring must be 'evaluator' or 'exact', not {leaf_scoring!r}")
     threshold = options.get("threshold", 0.9)
     if not 0 < threshold <= 1:
         raise ValueError(f"threshold must lie in (0, 1], not {threshold!r}")
@@ -70,10 +71,6 @@ def analyze_position(board: Board, points: Optional[list[Point]], *, predictor: 
     except NeedsNetwork:
         return analyze_board(board, load_evaluator(), region_points=points, predictor=predictor,
                              leaf_scoring=leaf_scoring, **options)
-
-
-def leaf_scoring_of(options: dict) -> str:
-    return options.get("leaf_scoring", "evaluator")
 
 
 def needs_network(predictor: str, points: Optional[list[Point]], leaf_scoring: str) -> bool:

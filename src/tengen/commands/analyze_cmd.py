@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import sys
 
@@ -149,7 +148,7 @@ def load_evaluator(model: str | None, progress: bool = True):
 
 def write_plots(analysis, directory: str) -> None:
     from tengen.cgt.plot import thermograph_figure
-    from tengen.io.outputs import write_atomic
+    from tengen.io.outputs import write_png_atomic
     from tengen.io.report import region_label
 
     os.makedirs(directory, exist_ok=True)
@@ -157,6 +156,4 @@ def write_plots(analysis, directory: str) -> None:
         if r.game is None:
             continue
         fig = thermograph_figure(r.game, title=f"region {region_label(i)}", kind=r.kind)
-        png = io.BytesIO()
-        fig.savefig(png, format="png", dpi=100)
-        write_atomic(os.path.join(directory, f"region_{region_label(i)}.png"), png.getvalue())
+        write_png_atomic(fig, os.path.join(directory, f"region_{region_label(i)}.png"))

@@ -19,12 +19,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
     from tengen.commands.analyze_cmd import load_evaluator
-    from tengen.eval.katago.report import evaluate_sgf, render_evaluation
+    from tengen.eval.katago.report import evaluate_board, render_evaluation
     from tengen.go.sgf import load_game
 
-    load_game(args.sgf).board_at(args.move, strict=False)  # a bad record or move number fails before the network loads
+    board = load_game(args.sgf).board_at(args.move)  # a bad record or move number fails before the network loads
     evaluator = load_evaluator(args.model) if args.symmetries == 1 else None
-    board, evaluation = evaluate_sgf(args.sgf, args.move, evaluator=evaluator, model=args.model,
-                                     komi_sweep=not args.no_komi_sweep, symmetries=args.symmetries)
+    evaluation = evaluate_board(board, evaluator=evaluator, model=args.model,
+                                komi_sweep=not args.no_komi_sweep, symmetries=args.symmetries)
     print(render_evaluation(board, evaluation))
     return 0

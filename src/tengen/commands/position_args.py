@@ -25,13 +25,9 @@ def warn_forced(game: Game, shown: int = 3) -> None:
     """A stderr line for each property the record gave that loading could not take as written, for each of
     the first `shown` illegal moves the record forced onto the board, and one counting the rest (the
     analysis goes on)."""
-    notes = game.load_warnings()
-    for warning in notes[:shown]:
-        print(f"tengen: warning: {warning}", file=sys.stderr)
-    if len(notes) > shown:
-        print(f"tengen: warning: {game.source}: {len(notes) - shown} more properties read leniently", file=sys.stderr)
-    for warning in game.forced_warnings()[:shown]:
-        print(f"tengen: warning: {warning}", file=sys.stderr)
-    if len(game.forced) > shown:
-        print(f"tengen: warning: {game.source}: {len(game.forced) - shown} more illegal moves placed as the "
-              "record says", file=sys.stderr)
+    for warnings, rest in ((game.load_warnings(), "properties read leniently"),
+                           (game.forced_warnings(), "illegal moves placed as the record says")):
+        for warning in warnings[:shown]:
+            print(f"tengen: warning: {warning}", file=sys.stderr)
+        if len(warnings) > shown:
+            print(f"tengen: warning: {game.source}: {len(warnings) - shown} more {rest}", file=sys.stderr)

@@ -209,6 +209,8 @@ def render_png(board: Any, influence: np.ndarray, path: str | Path, title: str |
     """Write a heat map of ``influence`` (red = Black, blue = White) with the stones drawn on top."""
     import matplotlib
 
+    from tengen.io.outputs import write_png_atomic
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -234,13 +236,7 @@ def render_png(board: Any, influence: np.ndarray, path: str | Path, title: str |
         ax.set_title(title)
     fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="influence (+ Black)")
     fig.tight_layout()
-    import io
-
-    from tengen.io.outputs import write_atomic
-
     path = Path(path)
-    png = io.BytesIO()
-    fig.savefig(png, format="png", dpi=100)  # the name the caller gave, whatever its suffix
+    write_png_atomic(fig, path)
     plt.close(fig)
-    write_atomic(path, png.getvalue())
     return path

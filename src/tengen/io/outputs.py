@@ -6,6 +6,7 @@ a regular file (a device, a pipe) is refused: renaming over it would replace the
 """
 from __future__ import annotations
 
+import io
 import os
 import stat
 import tempfile
@@ -68,6 +69,13 @@ def check_distinct(outputs: dict[str, str]) -> None:
         if real in seen:
             raise OutputError(f"{seen[real]} and {flag} name the same file {path}")
         seen[real] = flag
+
+
+def write_png_atomic(fig, path: str | os.PathLike, dpi: int = 100) -> None:
+    """A matplotlib figure as PNG at exactly `path` (whatever its suffix), written atomically."""
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=dpi)
+    write_atomic(path, png.getvalue())
 
 
 def write_atomic(path: str | os.PathLike, data: bytes) -> None:

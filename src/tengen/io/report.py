@@ -213,10 +213,10 @@ def annotate_sgf(game, node, analysis: Analysis) -> None:
     sequences as variations. A previous tengen analysis of the node is replaced, not repeated. At the end
     of the record an empty first child keeps the main line as recorded (the first child of a node is the
     main line in SGF, so a best sequence added there would read as the game's continuation)."""
-    from tengen.go.sgf import SGF_END_MARK, SGF_HEADING, SGF_LINE_MARK, add_variation, annotate, comment_text
+    from tengen.go.sgf import SGF_END_MARK, SGF_HEADING, SGF_LINE_MARK, add_variation, annotate
 
     h = analysis.board.height
-    _remove_previous_analysis(node, comment_text)
+    _remove_previous_analysis(node)
     labels = {}
     for i, r in enumerate(analysis.regions):
         for p in r.region.points:
@@ -235,10 +235,10 @@ def annotate_sgf(game, node, analysis: Analysis) -> None:
                       f"(count {_num(r.count)}, temperature {_num(r.temperature)}, {kind_text(r)})", size=h)
 
 
-def _remove_previous_analysis(node, comment_text) -> None:
+def _remove_previous_analysis(node) -> None:
     """Take off what an earlier `annotate_sgf` wrote on this node: its comment section and variations
     (an end-of-record node someone has continued from is kept)."""
-    from tengen.go.sgf import SGF_END_MARK, SGF_HEADING, is_tengen_line
+    from tengen.go.sgf import SGF_END_MARK, SGF_HEADING, comment_text, is_tengen_line
 
     text = comment_text(node)
     if SGF_HEADING + "\n" in text:

@@ -7,8 +7,8 @@ Typical use::
     e = ev.evaluate([board])[0]            # an Evaluation, Black's view
     ev.winrate_by_komi(board)              # Black's win rate for komi -12.5 ... 27.5
 
-`evaluate_sgf(path, move)` and `render_evaluation(...)` serve the `tengen eval` command,
-`score_game(boards, evaluator)` the `tengen score` command, `list_cached()` `tengen models`.
+`evaluate_sgf(path, move)` (`evaluate_board(board)` for a position in hand) and `render_evaluation(...)` serve the
+`tengen eval` command, `score_game(boards, evaluator)` the `tengen score` command, `list_cached()` `tengen models`.
 """
 from tengen.eval.katago.evaluator import DEFAULT_KOMIS, KataGoEvaluator
 from tengen.eval.katago.final_score import FinalScore, dead_stones, score_final_position, score_game
@@ -19,11 +19,11 @@ from tengen.eval.katago.modelfile import (
     read_model,
     write_model,
 )
-from tengen.eval.katago.report import evaluate_sgf, render_evaluation
+from tengen.eval.katago.report import evaluate_board, evaluate_sgf, render_evaluation
 from tengen.eval.katago.weights import ModelDownloadError, cache_dir, default_model_path, list_cached
 
 __all__ = [
     "DEFAULT_KOMIS", "KataGoEvaluator", "ModelDesc", "ModelFormatError", "UnsupportedModelError", "read_model",
-    "write_model", "evaluate_sgf", "render_evaluation", "ModelDownloadError", "cache_dir", "default_model_path",
+    "write_model", "evaluate_sgf", "evaluate_board", "render_evaluation", "ModelDownloadError", "cache_dir", "default_model_path",
     "list_cached", "FinalScore", "dead_stones", "score_final_position", "score_game",
 ]

@@ -17,15 +17,19 @@ def evaluate_sgf(path: Union[str, Path], move: Optional[int] = None, evaluator=N
     Returns (board, evaluation). `evaluator` (a `KataGoEvaluator`) is reused when given; otherwise one is
     built on `model` (a path; None = the default network).
     """
-    from tengen.eval.katago.evaluator import DEFAULT_KOMIS, KataGoEvaluator
     from tengen.go.sgf import load_game
 
-    game = load_game(path)
-    board = game.board_at(move)
+    board = load_game(path).board_at(move)
+    return board, evaluate_board(board, evaluator, model, komi_sweep, opponent_policy, symmetries)
+
+
+def evaluate_board(board, evaluator=None, model=None, komi_sweep: bool = True, opponent_policy: bool = False,
+                   symmetries: int = 1) -> Evaluation:
+    """The network's evaluation of one position (`evaluator` reused when given, else built on `model`)."""
+    from tengen.eval.katago.evaluator import DEFAULT_KOMIS, KataGoEvaluator
+
     ev = evaluator or KataGoEvaluator(model, symmetries=symmetries)
-    result = ev.evaluate([board], opponent_policy=opponent_policy,
-                         komi_sweep=DEFAULT_KOMIS if komi_sweep else None)[0]
-    return board, result
+    return ev.evaluate([board], opponent_policy=opponent_policy, komi_sweep=DEFAULT_KOMIS if komi_sweep else None)[0]
 
 
 def _columns(width: int, height: int) -> list[str]:
