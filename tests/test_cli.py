@@ -114,7 +114,20 @@ def test_analyze_writes_table_json_sgf_and_plots(tmp_path, capsys):
     report = json.loads(out_json.read_text())
     assert [r["temperature"] for r in report["regions"]] == [4]
     assert "C[" in out_sgf.read_text() and src.read_text() == DIAGRAM  # the input is left as it was
-    assert sorted(p.suffix for p in plots.iterdir()) == [".png"]
+    assert sorted(p.name for p in plots.iterdir()) == ["region_A.png"]
+
+
+def test_plots_of_an_earlier_analysis_in_the_same_folder_are_removed(tmp_path):
+    """A folder reused for plots holds this analysis's plots only; other files in it are kept."""
+    src = tmp_path / "diagram.sgf"
+    src.write_text(DIAGRAM)
+    plots = tmp_path / "plots"
+    plots.mkdir()
+    for name in ("region_A.png", "region_C.png", "region_AB.png", "notes.txt", "region_c.png"):
+        (plots / name).write_text("older")
+    assert main(["analyze", str(src), "--predictor", "exhaustive", "--plots", str(plots), "--no-progress"]) == 0
+    assert sorted(p.name for p in plots.iterdir()) == ["notes.txt", "region_A.png", "region_c.png"]
+    assert (plots / "region_A.png").read_bytes().startswith(b"\x89PNG")
 
 
 # ---------------------------------------------------------------- hostile input found by probing the CLI
@@ -286,6 +299,20 @@ def test_sgf_output_merges_labels_and_survives_a_comment_in_another_charset(tmp_
     labels = dict(root.get("LB"))
     assert labels[(8, 8)] == "Z" and labels[(0, 4)] == "A"  # the record's label kept beside the region's (E1)
     assert root.get("C").startswith("caf\ufffd") and "tengen endgame analysis" in root.get("C")
+
+
+def test_sgf_output_is_valid_in_its_charset_where_the_record_was_not(tmp_path, capsys):
+    """Latin-1 bytes under CA[UTF-8] outside the analysed node (a player name, a later comment) are written
+    as U+FFFD, with a warning, so that the output is valid UTF-8; the moves stay as they were."""
+    src = tmp_path / "mixed.sgf"
+    record = DIAGRAM[:-1].encode().replace(b"PL[B]", b"PL[B]CA[UTF-8]PW[Jos\xe9]") + b";B[aa]C[d\xe9j\xe0])"
+    src.write_bytes(record)
+    out = tmp_path / "out.sgf"
+    assert main(["analyze", str(src), "--move", "0", "--predictor", "exhaustive", "--no-progress",
+                 "--sgf", str(out)]) == 0
+    assert "2 value(s) of the record held bytes its charset (UTF-8) cannot decode" in capsys.readouterr().err
+    text = out.read_bytes().decode("utf-8")  # fails on the raw latin-1 bytes
+    assert "PW[Jos\ufffd]" in text and "C[d\ufffdj\ufffd]" in text and ";B[aa]" in text
 
 
 def test_json_is_strict_for_an_unanswered_threat_and_names_the_exact_game(tmp_path, capsys):

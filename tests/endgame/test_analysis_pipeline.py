@@ -261,6 +261,21 @@ def test_a_network_swing_far_beyond_the_hottest_region_is_flagged():
     assert "a region is probably under-read" in text_report(analysis)
 
 
+def test_the_underread_warning_quotes_the_temperature_the_table_shows():
+    """A settled region (a number, temperature -1 in the table) is quoted as -1, not clamped to 0."""
+    from tengen.io.report import text_report
+
+    analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
+    analysis.regions[0].temperature, analysis.regions[0].kind = -1.0, "number"
+    analysis.network_counts = (12.0, -8.0)
+    assert analysis.underread_swing() == (10.0, -1.0)
+    report = text_report(analysis)
+    assert "the hottest region's temperature is -1:" in report
+    assert analysis.regions[0].miai_value is None and analysis.regions[0].deiri_value is None
+    row = next(line for line in report.splitlines() if line.startswith("A "))
+    assert row.split()[3:6] == ["-1", "-", "-"]  # temp, miai, deiri
+
+
 def test_a_node_where_a_colour_cannot_play_is_worth_the_other_colours_stop():
     """White took a ko; Black's retake is banned and, when the ko rule cannot value the ko, left out:
     White's connection (-5) is then the node's value, not the normal-play number {| -5} = -6."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
@@ -103,7 +104,11 @@ def run(args: argparse.Namespace) -> int:
         from tengen.go.sgf import write_game
 
         annotate_sgf(game, node, analysis)
-        write_game(game, args.sgf_out)
+        repaired = write_game(game, args.sgf_out)
+        if repaired:
+            print(f"tengen: warning: {args.sgf_out}: {repaired} value(s) of the record held bytes its charset "
+                  f"({game.sgf.get_charset()}) cannot decode; written with replacement characters (U+FFFD) "
+                  "in their place", file=sys.stderr)
     if args.plots:
         write_plots(analysis, args.plots)
     return 0
@@ -146,14 +151,26 @@ def load_evaluator(model: str | None, progress: bool = True):
         raise CliError(str(exc)) from None
 
 
+PLOT_NAME = re.compile(r"region_[A-Z]+\.png")
+
+
 def write_plots(analysis, directory: str) -> None:
+    """One thermograph PNG per region with a game; plots of an earlier analysis in the same folder
+    (`region_X.png` files that name no plot of this one) are removed, so the folder matches the table."""
     from tengen.cgt.plot import thermograph_figure
     from tengen.io.outputs import write_png_atomic
     from tengen.io.report import region_label
 
     os.makedirs(directory, exist_ok=True)
+    written = set()
     for i, r in enumerate(analysis.regions):
         if r.game is None:
             continue
         fig = thermograph_figure(r.game, title=f"region {region_label(i)}", kind=r.kind)
-        write_png_atomic(fig, os.path.join(directory, f"region_{region_label(i)}.png"))
+        name = f"region_{region_label(i)}.png"
+        write_png_atomic(fig, os.path.join(directory, name))
+        written.add(name)
+    for name in os.listdir(directory):
+        path = os.path.join(directory, name)
+        if PLOT_NAME.fullmatch(name) and name not in written and os.path.isfile(path) and not os.path.islink(path):
+            os.remove(path)

@@ -51,17 +51,23 @@ class RegionResult:
 
     @property
     def miai_value(self) -> Optional[float]:
-        """Territory-scoring miai value = area temperature - 1 (a simple ko: swing / 3 is the temperature)."""
-        return None if self.temperature is None else max(self.temperature - 1, 0.0)
+        """Territory-scoring miai value = area temperature - 1 (a simple ko: swing / 3 is the temperature),
+        at least 0; none for a region with no hot move (a number, temperature 0, a threat, unsupported)."""
+        if self.temperature is None or self.kind not in HOT_KINDS:
+            return None
+        return max(self.temperature - 1, 0.0)
 
     @property
     def deiri_value(self) -> Optional[float]:
         """Deiri value = 2 x miai for gote, = miai for sente and reverse sente."""
         m = self.miai_value
-        if m is None or self.kind in ("ko", "unsupported", "number"):
+        if m is None or self.kind == "ko":
             return None  # a ko has no deiri value in this convention; see its miai (swing / 3)
         return 2 * m if self.kind == "gote" else m
 
+
+# the kinds of region whose moves gain something: they have move values (miai, deiri)
+HOT_KINDS = ("gote", "black_sente", "white_sente", "ko")
 
 # points by which half the network's two-sided count difference may exceed the hottest region's temperature
 SWING_SLACK = 3.0
@@ -92,15 +98,16 @@ class Analysis:
         low, high = sorted(self.network_counts)
         return not low - slack <= count <= high + slack
 
-    def underread_swing(self, slack: float = SWING_SLACK) -> Optional[tuple[float, float]]:
-        """(half the network's Black-first minus White-first count, the hottest region's temperature) when
-        the first exceeds the second by more than `slack` points: with each side to move the count moves by
-        about the hottest move's value, so a region is then probably under-read (a cut tree). Else None."""
+    def underread_swing(self, slack: float = SWING_SLACK) -> Optional[tuple[float, Optional[float]]]:
+        """(half the network's Black-first minus White-first count, the hottest region's temperature or None
+        when no region has one) when the first exceeds the second (taken as at least 0) by more than `slack`
+        points: with each side to move the count moves by about the hottest move's value, so a region is
+        then probably under-read (a cut tree). Else None."""
         if self.network_counts is None or not self.regions:
             return None
         half_swing = abs(self.network_counts[0] - self.network_counts[1]) / 2
-        hottest = max((max(r.temperature, 0.0) for r in self.regions if r.temperature is not None), default=0.0)
-        return (half_swing, hottest) if half_swing - hottest > slack else None
+        hottest = max((r.temperature for r in self.regions if r.temperature is not None), default=None)
+        return (half_swing, hottest) if half_swing - max(hottest or 0.0, 0.0) > slack else None
 
     @property
     def board_count(self) -> Optional[float]:

@@ -493,8 +493,48 @@ def markup_points(node, prop: str, size: int) -> list[Point]:
     return sorted(_point(p, size) for p in points)
 
 
-def write_game(game: Game, path: str | os.PathLike) -> None:
-    """Serialise the (annotated) sgfmill game atomically: write a temp file, then rename."""
+def repair_charset(sgf_game) -> int:
+    """Make every property value decodable in the record's own charset, so that what is written is valid
+    text (sgfmill writes values as they were read: latin-1 bytes under CA[UTF-8] would stay invalid
+    UTF-8). Bytes the charset cannot decode become U+FFFD ('?' where the charset cannot hold it).
+    Returns how many values were repaired."""
+    encoding = sgf_game.get_root().get_encoding()
+    repaired = 0
+    for node in _all_nodes(sgf_game.get_root()):
+        for prop, values in node.get_raw_property_map().items():
+            fixed = []
+            for value in values:
+                try:
+                    value.decode(encoding)
+                    fixed.append(value)
+                except UnicodeDecodeError:
+                    fixed.append(value.decode(encoding, "replace").encode(encoding, "replace"))
+                    repaired += 1
+            if fixed != values:
+                node.set_raw_list(prop, fixed)
+    return repaired
+
+
+def _all_nodes(root):
+    """Every node of a game tree, without recursion (records can be deep)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node)
+
+
+def write_game(game: Game, path: str | os.PathLike) -> int:
+    """Serialise the (annotated) sgfmill game atomically: write a temp file, then rename. Values with bytes
+    outside the record's charset are repaired first (`repair_charset`); returns how many were."""
     from tengen.io.outputs import write_atomic
 
-    write_atomic(path, game.sgf.serialise())
+    repaired = repair_charset(game.sgf)
+    try:
+        data = game.sgf.serialise()
+    except (UnicodeError, ValueError):  # CA names a charset that cannot hold the text as read (or none at all)
+        root = game.sgf.get_root()
+        root.set_raw("CA", root.get_encoding().encode("ascii"))  # the encoding the values are held in
+        data = game.sgf.serialise()
+    write_atomic(path, data)
+    return repaired

@@ -87,9 +87,10 @@ def text_report(analysis: Analysis) -> str:
                          "misjudged (a cut tree, a probe, or walls the network doubts); check the notes above")
         underread = analysis.underread_swing()
         if underread is not None:
+            hottest = ("no region has a temperature" if underread[1] is None else
+                       f"the hottest region's temperature is {_num(underread[1])}")
             lines.append(f"warning: the network's two counts differ by {2 * underread[0]:.1f} (a move worth about "
-                         f"{underread[0]:.1f}), but the hottest region's temperature is {_num(underread[1])}: a region "
-                         "is probably under-read (a tree cut by its budget?)")
+                         f"{underread[0]:.1f}), but {hottest}: a region is probably under-read (a tree cut by its budget?)")
     color_name = "Black" if analysis.board.to_play == BLACK else "White"
     check = analysis.move_check
     if check is not None and not check.overruled:
@@ -102,7 +103,8 @@ def text_report(analysis: Analysis) -> str:
     else:
         lines.append(f"recommended for {color_name}: none ({analysis.recommended_reason or 'no region to play in'})")
     lines.append(f"predictor {analysis.predictor}; {analysis.evaluations} network evaluations; {analysis.seconds:.1f} s")
-    lines.append("temperatures and counts are area-scoring values; miai = temperature - 1, deiri = 2 x miai (gote) or miai (sente)")
+    lines.append("temperatures and counts are area-scoring values; miai = temperature - 1 (at least 0; none without a hot move), "
+                 "deiri = 2 x miai (gote) or miai (sente)")
     return "\n".join(lines)
 
 
@@ -179,7 +181,8 @@ def json_report(analysis: Analysis) -> dict[str, Any]:
         "seconds": round(analysis.seconds, 3),
         "ownership": None if analysis.ownership is None else [[round(float(v), 3) for v in row] for row in analysis.ownership],
         "conventions": "area scoring, Black's side; points as GTP vertices (A1 bottom left, no I); "
-                       "miai = temperature - 1; deiri = 2 x miai (gote) or miai (sente)",
+                       "miai = temperature - 1 (at least 0; null without a hot move); "
+                       "deiri = 2 x miai (gote) or miai (sente)",
     }
 
 
