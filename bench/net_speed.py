@@ -8,7 +8,11 @@ the default mode (fp32, eager). Other modes (bf16 autocast, torch.compile) are t
 compared with fp32 on a fixed set of positions (and with KataGo's own outputs when the golden file
 tests/data/katago/golden.json is present): win rate, lead, policy, ownership sign changes.
 
-    python bench/net_speed.py [--threads 2] [--modes fp32,bf16,compile,compile-bf16] [--rounds 5]
+    python bench/net_speed.py [--threads 2] [--modes fp32,fp32-subnormal,bf16,compile,compile-bf16] [--rounds 5]
+
+Mode fp32-subnormal is the anchor for the subnormal-weight flush: the same network with the model file's
+subnormal weights kept as they are (tengen flushes them to zero when it builds a network: every product
+with one is slow on CPUs without flush-to-zero). The run prints how many the model holds.
 
 The last line is `efficiency: E`.
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from contextlib import nullcontext
 import os
 import sys
 import time
@@ -30,7 +35,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from tengen.eval.katago import KataGoEvaluator, read_model  # noqa: E402
-from tengen.eval.katago.network import network_flops  # noqa: E402
+from tengen.eval.katago.network import network_flops, subnormal_weights_kept  # noqa: E402
 from tengen.go import BLACK, Board, Rules  # noqa: E402
 
 GOLDEN = REPO / "tests" / "data" / "katago" / "golden.json"
@@ -129,7 +134,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default=None, help="KataGo .bin.gz (default: the cached default network)")
     ap.add_argument("--threads", type=int, default=os.cpu_count(), help="torch CPU threads")
-    ap.add_argument("--modes", default="fp32,bf16,compile,compile-bf16")
+    ap.add_argument("--modes", default="fp32,fp32-subnormal,bf16,compile,compile-bf16")
     ap.add_argument("--batches", default="1,16,64")
     ap.add_argument("--rounds", type=int, default=5, help="timed rounds per batch size")
     args = ap.parse_args()
@@ -157,9 +162,15 @@ def main() -> None:
     golden = golden_boards()
     results, effs, evals, golden_evals = {}, {}, {}, {}
     for mode in modes:
-        ev = KataGoEvaluator(desc, threads=args.threads, batch_size=16,
-                             precision="bf16" if "bf16" in mode else "fp32", compile=mode.startswith("compile"),
-                             policy_optimism=golden[2] if golden is not None else 0.0)
+        with subnormal_weights_kept() if mode == "fp32-subnormal" else nullcontext():
+            ev = KataGoEvaluator(desc, threads=args.threads, batch_size=16,
+                                 precision="bf16" if "bf16" in mode else "fp32", compile=mode.startswith("compile"),
+                                 policy_optimism=golden[2] if golden is not None else 0.0)
+        if mode == "fp32-subnormal":
+            tiny = torch.finfo(torch.float32).tiny
+            kept = sum(int(((p != 0) & (p.abs() < tiny)).sum()) for p in ev.net.parameters())
+            total = sum(p.numel() for p in ev.net.parameters())
+            print(f"subnormal weights in the model file: {kept:,} of {total:,} (flushed to 0 in every mode but this)")
         t0 = time.perf_counter()
         rates, eff = time_batches(ev, bench_board, batches, args.rounds, flops, peaks)
         results[mode], effs[mode] = rates, eff

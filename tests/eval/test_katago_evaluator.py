@@ -134,3 +134,21 @@ def test_cuda_matches_cpu():
     a, b = cpu.evaluate([_game()])[0], gpu.evaluate([_game()])[0]
     assert a.win == pytest.approx(b.win, abs=1e-4)
     np.testing.assert_allclose(a.ownership, b.ownership, atol=1e-4)
+
+
+def test_subnormal_weights_are_flushed_to_zero_when_a_network_is_built():
+    """KataGo model files hold subnormal weights, slow on CPUs without flush-to-zero: tengen zeroes them
+    (below float32 resolution) and keeps every other weight exactly; the benchmark's anchor keeps them."""
+    from tengen.eval.katago.network import KataGoNet, subnormal_weights_kept
+
+    desc = random_model(3, 15)
+    weight = desc.trunk.initial_conv.weight
+    weight.flat[0], weight.flat[1], weight.flat[2] = np.float32(1e-40), np.float32(-3e-39), np.float32(1e-30)
+    assert 0 < abs(weight.flat[0]) < np.finfo(np.float32).tiny  # really subnormal in float32
+    built = KataGoNet(desc).conv_in.weight.detach().numpy().reshape(-1)
+    expected = weight.astype(np.float32).reshape(-1).copy()
+    expected[:2] = 0.0
+    np.testing.assert_array_equal(built, expected)
+    with subnormal_weights_kept():
+        kept = KataGoNet(desc).conv_in.weight.detach().numpy().reshape(-1)
+    np.testing.assert_array_equal(kept, weight.astype(np.float32).reshape(-1))

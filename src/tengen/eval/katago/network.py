@@ -11,6 +11,7 @@ With `mask=None` every point is on the board (the fast path used for batches of 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -52,8 +53,35 @@ class _Ctx(NamedTuple):
     area: Tensor  # (N, 1) number of on-board points
 
 
+_KEEP_SUBNORMAL = [False]  # set only by `subnormal_weights_kept` (a benchmark's anchor)
+
+
+@contextmanager
+def subnormal_weights_kept():
+    """Networks built inside keep their subnormal weights as the model file has them (slow on many CPUs):
+    the anchor `bench/net_speed.py` measures the flush against."""
+    _KEEP_SUBNORMAL[0] = True
+    try:
+        yield
+    finally:
+        _KEEP_SUBNORMAL[0] = False
+
+
 def _param(array: np.ndarray) -> nn.Parameter:
-    return nn.Parameter(torch.from_numpy(np.ascontiguousarray(array, dtype=np.float32)), requires_grad=False)
+    """A frozen float32 parameter, with subnormal weights flushed to zero (`flush_subnormal`)."""
+    if _KEEP_SUBNORMAL[0]:
+        return nn.Parameter(torch.from_numpy(np.array(array, dtype=np.float32, order="C")), requires_grad=False)
+    return nn.Parameter(torch.from_numpy(flush_subnormal(array)), requires_grad=False)
+
+
+def flush_subnormal(array: np.ndarray) -> np.ndarray:
+    """float32 copy with subnormal values (nonzero, |x| < 1.2e-38) set to 0. KataGo's networks hold such
+    weights (the default one, hundreds of thousands); on CPUs without flush-to-zero every product with one
+    takes a slow microcode path, many times slower (`bench/net_speed.py` measures both). Their
+    contribution lies below float32 resolution anyway."""
+    out = np.array(array, dtype=np.float32, order="C", copy=True)
+    out[np.abs(out) < np.finfo(np.float32).tiny] = 0.0
+    return out
 
 
 def _activation(kind: str):
