@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import shared_data
+from tengen.cgt.numbers import INF
 from tengen.go import BLACK, WHITE, Board, Rules
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import parse_diagram
@@ -90,6 +91,33 @@ def test_principal_variation_of_the_sente_hane():
     res = solve_region(board, points("E1 F1"))
     assert res.principal_black == [(BLACK, from_gtp("E1", 9)), (WHITE, from_gtp("F1", 9))]
     assert res.principal_white == [(WHITE, from_gtp("E1", 9))]
+
+
+FOLLOW_UPS = {
+    # shape: (rows 2 and 1, region, mean, temperature, kind, temperature left after Black's first move,
+    #         after White's; "threat": the move threatens a seal break that must be answered; "settled": <= 0)
+    "first-line hane, Black sente": (SHAPES["first-line hane, Black sente"][0], "E1 F1", F(0), F(2), "black_sente",
+                                     "threat", "settled"),
+    # Black's block D1 or White's push D1 and Black's block C1 (the corridor A1-D1 under Black's wall):
+    # {4 | {2 | {0 | -3}}}. White's push leaves {2 | {0 | -3}} at temperature 7/4, just below the push's own
+    # 15/8, so by the thermograph the push is gote; its follow-up is what players weigh when they call it sente.
+    "first-line corridor push": ("X X X X O . . . .\n. . . . O . . . .", "A1 B1 C1 D1", F(17, 8), F(15, 8), "gote",
+                                 "settled", F(7, 4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOLLOW_UPS))
+def test_the_temperature_each_first_move_leaves(name):
+    bottom, region, mean, temperature, kind, after_black, after_white = FOLLOW_UPS[name]
+    res = solve_region(board_of(bottom), points(region))
+    assert (res.mean, res.temperature, res.kind) == (mean, temperature, kind)
+    for got, want in ((res.follow_black, after_black), (res.follow_white, after_white)):
+        if want == "threat":
+            assert got == INF
+        elif want == "settled":
+            assert got is not None and got <= 0
+        else:
+            assert got == want
 
 
 def test_local_rules_match_the_rules_core():

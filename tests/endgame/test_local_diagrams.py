@@ -7,6 +7,13 @@ Hand verification (area counts over the marked points; forced replies elsewhere 
 - sente hane: B E1, W F1 -> 0; W E1 -> -2: {{inf|0}|-2}: mean 0, t 2, Black sente.
 - capture or connect: B E1 (captures D1), W F1, B D1 -> +2; W E1 (connects) -> -2: mean 0, t 2, gote.
 - ko: B E1 takes, B D1 connects -> +2, White's retake is banned; W E1 connects -> -2: mean -2/3, t 4/3, ko.
+- first-line corridor (A1-D1 under Black's wall): B D1 -> +4; W D1, B C1 -> +2; W D1, W C1, B B1 -> 0;
+  W D1, W C1, W B1 -> -3 (A1 dame): {4 | {2 | {0 | -3}}}: mean 17/8, t 15/8, gote.
+What each side's first move leaves (the follow-up: the temperature after it): in the hand trees a forced
+reply is a threat ("threat": inf), so a hane leaves a threat; the exact solver plays the replies out, so after
+the hane-connect's hane nothing gains any more (temperature 0) and after capture-or-connect's capture the
+count is settled. White's corridor push leaves 7/4 (Black's block C1 or White's next push), just below the
+push's own 15/8: gote by the thermograph, nearly sente ("settled": a number, temperature below 0).
 """
 from __future__ import annotations
 
@@ -27,6 +34,7 @@ DIAGRAMS = [
         region="C1 D1 E1 F1",
         variations={"B E1": {"W F1": {"B D1": {}}}, "W D1": {"B C1": {"W E1": {}}}},
         count=0, temperature=2, kind="gote", black="E1", white="D1",
+        after_tree=("threat", "threat"), after_exact=(0, 0),
     ),
     dict(
         name="sente hane",
@@ -34,6 +42,7 @@ DIAGRAMS = [
         region="E1 F1",
         variations={"B E1": {"W F1": {}}, "W E1": {}},
         count=0, temperature=2, kind="black_sente", black="E1", white="E1",
+        after_tree=("threat", "settled"), after_exact=("threat", "settled"),
     ),
     dict(
         name="capture or connect",
@@ -41,6 +50,7 @@ DIAGRAMS = [
         region="C1 D1 E1 F1",
         variations={"B E1": {"W F1": {"B D1": {}}}, "W E1": {}},
         count=0, temperature=2, kind="gote", black="E1", white="E1",
+        after_tree=("threat", "settled"), after_exact=("settled", "settled"),
     ),
     dict(
         name="ko",
@@ -48,8 +58,28 @@ DIAGRAMS = [
         region="C1 D1 E1 F1",
         variations={"B E1": {"B D1": {}, "W D1": {}}, "W E1": {}},
         count=-2 / 3, temperature=4 / 3, kind="ko", black="E1", white="E1",
+        after_tree=(4 / 3, "settled"), after_exact=(4 / 3, "settled"),
+    ),
+    dict(
+        name="first-line corridor",
+        rows=["X X X X O O O O", ". . . . O . . ."],
+        region="A1 B1 C1 D1",
+        variations={"B D1": {}, "W D1": {"B C1": {}, "W C1": {"B B1": {}, "W B1": {}}}},
+        count=17 / 8, temperature=15 / 8, kind="gote", black="D1", white="D1",
+        after_tree=("settled", 7 / 4), after_exact=("settled", 7 / 4),
     ),
 ]
+
+
+def assert_follow_ups(region: dict, expected: tuple) -> None:
+    """The JSON's temperatures after each side's first move against a diagram's expectation."""
+    for got, want in zip((region["follow_up_black"], region["follow_up_white"]), expected):
+        if want == "threat":
+            assert got == "inf"
+        elif want == "settled":
+            assert got < 0
+        else:
+            assert got == pytest.approx(want)
 
 
 def _sgf_bytes(d) -> bytes:
@@ -98,6 +128,7 @@ def test_local_diagram_values(tmp_path, d, capsys):
     assert region["type"] == d["kind"]
     assert region["method"] == "tree"
     assert d["black"] in region["best_black"] and d["white"] in region["best_white"]
+    assert_follow_ups(region, d["after_tree"])
     text = capsys.readouterr().out
     assert "recommended for Black" in text
 
@@ -126,6 +157,7 @@ def test_exhaustive_solver_reads_a_diagram_on_an_empty_board(tmp_path, d, predic
     assert region["temperature"] == pytest.approx(d["temperature"])
     assert region["type"] == d["kind"]
     assert d["black"] in region["best_black"] and d["white"] in region["best_white"]
+    assert_follow_ups(region, d["after_exact"])
 
 
 def test_an_unmarked_region_on_an_empty_board_is_not_sealed():
@@ -177,3 +209,17 @@ def test_kata_with_the_exact_rules_reads_a_diagram_on_an_empty_board(tmp_path, n
     assert (region["count"], region["temperature"], region["type"]) == pytest.approx((d["count"], d["temperature"], d["kind"]))
     assert d["black"] in region["best_black"] and d["white"] in region["best_white"]
     assert any("sealed region" in note for note in region["notes"])
+
+
+@pytest.mark.parametrize("name,lines", [
+    ("first-line corridor", ["Black first: B D1 (after B D1: settled)", "White first: W D1 B C1 (after W D1: temperature 1.75)"]),
+    ("sente hane", ["Black first: B E1 W F1 (after B E1: a threat that must be answered)", "White first: W E1 (after W E1: settled)"]),
+    ("first-line hane-connect", ["Black first: B E1 (after B E1: no gain left, temperature 0)"]),
+])
+def test_the_report_says_what_each_first_move_leaves(tmp_path, capsys, name, lines):
+    d = next(x for x in DIAGRAMS if x["name"] == name)
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(_sgf_bytes(d))
+    assert main(["analyze", str(path), "--move", "0", "--predictor", "exhaustive", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert all(line in out for line in lines), out

@@ -38,6 +38,10 @@ class RegionResult:
     best_white: list[Point] = field(default_factory=list)
     principal_black: list[tuple[int, Move]] = field(default_factory=list)
     principal_white: list[tuple[int, Move]] = field(default_factory=list)
+    # the temperature left after each side's first orthodox move: how much its follow-up is worth (<= 0: the
+    # move settles the region; inf: it leaves an unanswered threat; None: no move or not known)
+    follow_black: Optional[float] = None
+    follow_white: Optional[float] = None
     game_text: str = ""
     tree: Optional[LocalTree] = None
     evaluations: int = 0

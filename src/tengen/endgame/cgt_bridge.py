@@ -2,6 +2,7 @@
 and the regions' games give the orthodox whole-board move. Also the adapter for the exhaustive solver."""
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Optional
 
@@ -57,10 +58,13 @@ def _child(node: LocalNode, color: int, point: Point) -> Optional[LocalNode]:
     return next((c for p, c in node.children[color] if p == point), None)
 
 
-def principal_line(node: LocalNode, first: int, index: dict[int, Variation], limit: int = 20) -> list[tuple[int, Move]]:
+def principal_line(node: LocalNode, first: int, index: dict[int, Variation],
+                   limit: int = 20) -> tuple[list[tuple[int, Move]], Optional[float]]:
     """The local sequence with `first` to move, each side choosing its orthodox move, until the local
-    game is settled (a leaf, or a number) or the next side has no move there."""
+    game is settled (a leaf, or a number) or the next side has no move there; and the temperature of the
+    position its first move leaves (its follow-up; <= 0: the move settles the region; None: unknown)."""
     line: list[tuple[int, Move]] = []
+    follow: Optional[float] = None
     color = first
     while len(line) < limit and node.kind == "inner":
         try:
@@ -77,8 +81,21 @@ def principal_line(node: LocalNode, first: int, index: dict[int, Variation], lim
         child = _child(node, color, points[0])
         if child is None:
             break
+        if len(line) == 1:
+            follow = _option_temperature(ta.game, node, color, points[0])
         node, color = child, -color
-    return line
+    return line, follow
+
+
+def _option_temperature(game: Game, node: LocalNode, color: int, point: Point) -> Optional[float]:
+    """The area temperature of the option `color` playing `point` at `node` (its game's options follow the
+    tree's moves in order, so a ko's phantom is valued as at the root); inf: an unanswered threat."""
+    moves = [p for p, _ in node.children[color]]
+    options = game.left if color == BLACK else game.right
+    if point not in moves or moves.index(point) >= len(options):
+        return None
+    t = options[moves.index(point)].thermograph.temperature
+    return math.inf if is_infinite(t) else float(t)
 
 
 def fill_from_tree(result, tree: LocalTree, height: int) -> None:
@@ -108,8 +125,8 @@ def fill_from_tree(result, tree: LocalTree, height: int) -> None:
         result.cold_fight = cold_fight(ta.game, tree.root, height)
         if result.cold_fight:
             result.notes.append(result.cold_fight)
-    result.principal_black = principal_line(tree.root, BLACK, index)
-    result.principal_white = principal_line(tree.root, WHITE, index)
+    result.principal_black, result.follow_black = principal_line(tree.root, BLACK, index)
+    result.principal_white, result.follow_white = principal_line(tree.root, WHITE, index)
     result.ko = ta.ko
 
 
@@ -181,6 +198,8 @@ def solve_exhaustively(board, region, result, config=None):
     result.temperature = None if solved.temperature is None else float(solved.temperature)
     result.best_black, result.best_white = list(solved.best_black), list(solved.best_white)
     result.principal_black, result.principal_white = list(solved.principal_black), list(solved.principal_white)
+    result.follow_black, result.follow_white = (None if t is None else math.inf if is_infinite(t) else float(t)
+                                                for t in (solved.follow_black, solved.follow_white))
     # the essential-option game when it is a plain game; else the thermograph (a ko inside)
     result.game = solved.game if solved.game is not None else solved.thermograph
     if solved.game is not None:

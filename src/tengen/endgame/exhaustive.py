@@ -79,6 +79,9 @@ class ExhaustiveResult:
     best_white: list[Point] = field(default_factory=list)
     principal_black: list[tuple[int, Point]] = field(default_factory=list)
     principal_white: list[tuple[int, Point]] = field(default_factory=list)
+    # the temperature left after each side's first orthodox move (its follow-up; <= 0: the move settles it)
+    follow_black: Optional[Fraction] = None
+    follow_white: Optional[Fraction] = None
     ko: Optional[KoChain] = None
     game: Optional[Game] = None  # the essential options only, with the same thermograph (None: a ko or loop inside)
     ko_dependent: bool = False  # a ko without the textbook shape decided the value (taker wins it)
@@ -549,8 +552,8 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     best = _best_moves(solver, root)
     result.best_black = [local.points[i] for i in best[0]]
     result.best_white = [local.points[i] for i in best[1]]
-    result.principal_black = _principal(solver, root, BLACK)
-    result.principal_white = _principal(solver, root, WHITE)
+    result.principal_black, result.follow_black = _principal(solver, root, BLACK)
+    result.principal_white, result.follow_white = _principal(solver, root, WHITE)
     result.seconds = time.perf_counter() - start
     if config.count_essential:
         result.essential_nodes = essential_positions(solver, root)
@@ -663,9 +666,11 @@ def _essential_game(solver: _Solver, root, rec: Thermo, limit: int = 5000) -> Op
     return game
 
 
-def _principal(solver: _Solver, key, first: int, limit: int = 40) -> list[tuple[int, Point]]:
-    """The orthodox line from the root with `first` to move, alternating, until the position is cold."""
+def _principal(solver: _Solver, key, first: int, limit: int = 40) -> tuple[list[tuple[int, Point]], Optional[Fraction]]:
+    """The orthodox line from the root with `first` to move, alternating, until the position is cold; and
+    the temperature of the position its first move leaves (None without a first move)."""
     line = []
+    follow = None
     colour = first
     rec = _record_of(solver, key)
     while len(line) < limit:
@@ -678,9 +683,11 @@ def _principal(solver: _Solver, key, first: int, limit: int = 40) -> list[tuple[
             break
         i, key = moves[picks[0]]
         rec = recs[picks[0]]
+        if not line:
+            follow = rec.temperature
         line.append((colour, solver.local.points[i]))
         colour = -colour
-    return line
+    return line, follow
 
 
 def edge_strip(n: int, rules=None):

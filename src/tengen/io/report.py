@@ -43,6 +43,19 @@ def _line(moves: list[tuple[int, Move]], height: int) -> str:
     return " ".join(f"{'B' if c == BLACK else 'W'} {to_gtp(p, height)}" for c, p in moves)
 
 
+def _follow_up(line: list[tuple[int, Move]], follow: Optional[float], height: int) -> str:
+    """What the line's first move leaves: the region's temperature after it (how much the next local move,
+    the follow-up, is worth), so a player sees how urgent the answer is; '' when not known."""
+    if follow is None:
+        return ""
+    after = f"after {_line(line[:1], height)}"
+    if follow == math.inf:
+        return f" ({after}: a threat that must be answered)"
+    if follow < 0:
+        return f" ({after}: settled)"
+    return f" ({after}: no gain left, temperature 0)" if follow == 0 else f" ({after}: temperature {_num(follow)})"
+
+
 def region_label(index: int) -> str:
     """Region names as they appear on boards: A, B, ..., Z, AA, ..."""
     name = ""
@@ -65,10 +78,9 @@ def text_report(analysis: Analysis) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     for i, r in enumerate(analysis.regions):
         extra = []
-        if r.principal_black:
-            extra.append(f"Black first: {_line(r.principal_black, h)}")
-        if r.principal_white:
-            extra.append(f"White first: {_line(r.principal_white, h)}")
+        for line, follow, who in ((r.principal_black, r.follow_black, "Black"), (r.principal_white, r.follow_white, "White")):
+            if line:
+                extra.append(f"{who} first: {_line(line, h)}{_follow_up(line, follow, h)}")
         extra += r.notes
         if extra:
             lines.append(f"{region_label(i)}: " + "; ".join(extra))
@@ -149,6 +161,9 @@ def region_json(r: RegionResult, index: int, height: int) -> dict[str, Any]:
         "best_white": [to_gtp(p, height) for p in r.best_white],
         "principal_black": _line(r.principal_black, height),
         "principal_white": _line(r.principal_white, height),
+        # the temperature after each side's first move (<= 0: it settles the region; "inf": a threat)
+        "follow_up_black": r.follow_black,
+        "follow_up_white": r.follow_white,
         "game": r.game_text or None,  # None: no plain game (a ko or a repetition inside; see type and notes)
         "notes": list(r.notes) + list(r.region.notes),
         "evaluations": r.evaluations,
