@@ -92,10 +92,13 @@ def _option_temperature(game: Game, node: LocalNode, color: int, point: Point) -
     tree's moves in order, so a ko's phantom is valued as at the root); inf: an unanswered threat."""
     moves = [p for p, _ in node.children[color]]
     options = game.left if color == BLACK else game.right
-    if point not in moves or moves.index(point) >= len(options):
-        return None
-    t = options[moves.index(point)].thermograph.temperature
-    return math.inf if is_infinite(t) else float(t)
+    at = moves.index(point) if point in moves else len(options)
+    return _as_float(options[at].thermograph.temperature) if at < len(options) else None
+
+
+def _as_float(t) -> Optional[float]:
+    """A CGT temperature as a float for the report (inf for an unanswered threat; None stays None)."""
+    return None if t is None else math.inf if is_infinite(t) else float(t)
 
 
 def fill_from_tree(result, tree: LocalTree, height: int) -> None:
@@ -198,8 +201,7 @@ def solve_exhaustively(board, region, result, config=None):
     result.temperature = None if solved.temperature is None else float(solved.temperature)
     result.best_black, result.best_white = list(solved.best_black), list(solved.best_white)
     result.principal_black, result.principal_white = list(solved.principal_black), list(solved.principal_white)
-    result.follow_black, result.follow_white = (None if t is None else math.inf if is_infinite(t) else float(t)
-                                                for t in (solved.follow_black, solved.follow_white))
+    result.follow_black, result.follow_white = _as_float(solved.follow_black), _as_float(solved.follow_white)
     # the essential-option game when it is a plain game; else the thermograph (a ko inside)
     result.game = solved.game if solved.game is not None else solved.thermograph
     if solved.game is not None:
