@@ -41,7 +41,7 @@ from tengen.go.coords import Point, from_gtp, neighbours, to_gtp  # noqa: E402
 from tengen.go.rules import Rules  # noqa: E402
 from tengen.go.scoring import area_ownership, area_score  # noqa: E402
 from tengen.go.sgf import SgfError, load_game_bytes  # noqa: E402
-from tengen.io.gtp_client import GtpClient, GtpEngineError  # noqa: E402
+from tengen.eval.gtp_client import GtpClient, GtpEngineError  # noqa: E402
 
 FINISHED_LIST = GAMES_DIR / "finished_19x19_scored_games.txt"
 STATUSES = ("alive", "dead", "seki", "black_territory", "white_territory", "dame")
@@ -444,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
-    from tengen.io.gtp_client import find_gnugo
+    from tengen.eval.gtp_client import find_gnugo
 
     if find_gnugo() is None:
         print("GNU Go not found (install Debian's gnugo: /usr/games/gnugo)")

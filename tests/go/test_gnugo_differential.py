@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from tengen.go.coords import from_gtp
-from tengen.io.gtp_client import GtpClient, find_gnugo
+from tengen.eval.gtp_client import GtpClient, find_gnugo
 
 from datapaths import REPO, shared_data
 

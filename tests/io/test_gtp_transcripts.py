@@ -205,7 +205,7 @@ def test_fixed_handicap_three_stones_follows_gtp(size, expected):
 
 def test_handicap_points_match_gnugo():
     """fixed_handicap against GNU Go, the GTP reference implementation (skips without it)."""
-    from tengen.io.gtp_client import GtpClient, find_gnugo
+    from tengen.eval.gtp_client import GtpClient, find_gnugo
 
     if find_gnugo() is None:
         pytest.skip("GNU Go is not installed (/usr/games/gnugo)")

@@ -147,7 +147,7 @@ def test_parse_gnugo_estimate(text, score):
 
 @pytest.mark.gnugo
 def test_gnugo_estimate_sees_who_owns_the_board():
-    from tengen.io.gtp_client import GtpClient, find_gnugo
+    from tengen.eval.gtp_client import GtpClient, find_gnugo
     from tengen.train.reference import gnugo_estimate
 
     gnugo = find_gnugo()

@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         write_json_atomic(json_report(analysis), args.json)
     if args.sgf_out:
-        from tengen.go.sgf import write_game
+        from tengen.io.sgf_write import write_game
 
         annotate_sgf(game, node, analysis)
         repaired = write_game(game, args.sgf_out)
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
 def check_outputs(args: argparse.Namespace) -> None:
     """Refuse output paths that cannot be written before the analysis runs, not after its minutes of work:
     missing or read-only folders, directories, devices, the input record itself, one file named twice."""
-    from tengen.io.outputs import check_distinct, check_output_dir, check_output_file
+    from tengen.files import check_distinct, check_output_dir, check_output_file
 
     files = {flag: path for flag, path in (("--json", args.json), ("--sgf", args.sgf_out)) if path is not None}
     for flag, path in files.items():
@@ -158,7 +158,7 @@ def write_plots(analysis, directory: str) -> None:
     """One thermograph PNG per region with a game; plots of an earlier analysis in the same folder
     (`region_X.png` files that name no plot of this one) are removed, so the folder matches the table."""
     from tengen.cgt.plot import thermograph_figure
-    from tengen.io.outputs import write_png_atomic
+    from tengen.files import write_png_atomic
     from tengen.io.report import region_label
 
     os.makedirs(directory, exist_ok=True)

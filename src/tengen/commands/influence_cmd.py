@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
     from tengen.eval.influence import influence_map, render_ascii, render_png
-    from tengen.io.outputs import check_output_file
+    from tengen.files import check_output_file
 
     _, board = load_position(args)
     if args.png is not None:

@@ -209,7 +209,7 @@ def render_png(board: Any, influence: np.ndarray, path: str | Path, title: str |
     """Write a heat map of ``influence`` (red = Black, blue = White) with the stones drawn on top."""
     import matplotlib
 
-    from tengen.io.outputs import write_png_atomic
+    from tengen.files import write_png_atomic
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

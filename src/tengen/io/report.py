@@ -210,7 +210,7 @@ def _check_json(check, height: int) -> dict[str, Any]:
 def write_json_atomic(data: Any, path: str) -> None:
     """Write strict JSON (an infinite value, an unanswered threat's temperature, becomes the string "inf" or
     "-inf", as the trees' threat leaves are written) via a temporary file and a rename."""
-    from tengen.io.outputs import write_atomic
+    from tengen.files import write_atomic
 
     write_atomic(path, (json.dumps(_strict(data), indent=1, allow_nan=False) + "\n").encode())
 
@@ -231,7 +231,8 @@ def annotate_sgf(game, node, analysis: Analysis) -> None:
     sequences as variations. A previous tengen analysis of the node is replaced, not repeated. At the end
     of the record an empty first child keeps the main line as recorded (the first child of a node is the
     main line in SGF, so a best sequence added there would read as the game's continuation)."""
-    from tengen.go.sgf import SGF_END_MARK, SGF_HEADING, SGF_LINE_MARK, add_variation, annotate
+    from tengen.go.sgf import SGF_END_MARK, SGF_HEADING, SGF_LINE_MARK
+    from tengen.io.sgf_write import add_variation, annotate
 
     h = analysis.board.height
     _remove_previous_analysis(node)

@@ -318,7 +318,7 @@ def chunked(items: Iterator[tuple[str, bytes]], size: int) -> Iterator[list[tupl
 
 def atomic_savez(path: Path, **arrays: np.ndarray) -> None:
     """np.savez_compressed to a temporary file in the same folder, then rename (crash-safe)."""
-    from tengen.io.outputs import write_atomic
+    from tengen.files import write_atomic
 
     path.parent.mkdir(parents=True, exist_ok=True)
     data = io.BytesIO()

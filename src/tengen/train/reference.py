@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from tengen.io.gtp_client import GtpClient, find_gnugo
+from tengen.eval.gtp_client import GtpClient, find_gnugo
 from tengen.train.records import PHASES, load_split
 
 log = logging.getLogger("tengen.train.reference")

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tengen.io.gtp_client import GtpClient, GtpCommandError, GtpEngineError, GtpResponse, find_gnugo
+from tengen.eval.gtp_client import GtpClient, GtpCommandError, GtpEngineError, GtpResponse, find_gnugo
 
 TENGEN = [sys.executable, "-c", "import sys; from tengen.cli import main; sys.exit(main(['gtp']))"]
 

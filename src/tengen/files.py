@@ -1,4 +1,5 @@
-"""Output files the CLI writes: checked before the work starts, written atomically when it ends.
+"""Small file helpers every layer may use: output files checked before the work starts and written
+atomically when it ends.
 
 Atomic writes go to a temporary file in the target's folder and are renamed over it, so a crash never
 leaves half a file. A symbolic link is written through (its target is replaced), and anything that is not
@@ -10,6 +11,7 @@ import io
 import os
 import stat
 import tempfile
+from pathlib import Path
 from typing import Iterable
 
 
@@ -93,3 +95,20 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+class SharedDataMissing(FileNotFoundError):
+    """The shared data (game archives, regression suites) is not where tengen looks for it."""
+
+
+def shared_data_path(*parts: str, must_exist: bool = True) -> Path:
+    """A path under the shared data folder: `$TENGEN_SHARED_DATA` when set, else `shared/data` beside the
+    checkout (the project's layout: `../shared/data` from the repository root). Raises `SharedDataMissing`
+    with a one-line message naming the path and the variable when `must_exist` and it is absent."""
+    root = os.environ.get("TENGEN_SHARED_DATA")
+    base = Path(root) if root else Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    path = base.joinpath(*parts)
+    if must_exist and not path.exists():
+        raise SharedDataMissing(f"shared data not found: {path} (set TENGEN_SHARED_DATA to the folder that "
+                                "holds games/, regression/, ...)")
+    return path
