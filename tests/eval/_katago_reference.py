@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tengen.eval.katago import modelfile as mf
+from tengen.eval.katago import model_desc as md
 
 
 def _act(x, kind):
@@ -20,7 +20,7 @@ def _act(x, kind):
     return x
 
 
-def conv(x, c: mf.Conv):
+def conv(x, c: md.Conv):
     """x (N, C, H, W); zero padding outside the tensor."""
     n, cin, h, w = x.shape
     cout, _, kh, kw = c.weight.shape
@@ -37,7 +37,7 @@ def conv(x, c: mf.Conv):
     return out
 
 
-def bn_act(x, bn: mf.BatchNorm, act: mf.Activation, mask):
+def bn_act(x, bn: md.BatchNorm, act: md.Activation, mask):
     scale = np.ones(bn.channels) if bn.scale is None else bn.scale
     bias = np.zeros(bn.channels) if bn.bias is None else bn.bias
     y = (x - bn.mean[None, :, None, None]) / np.sqrt(bn.variance[None, :, None, None] + bn.epsilon)
@@ -65,16 +65,16 @@ def rms(x, weight, eps):
 
 
 def block(x, b, mask):
-    if isinstance(b, mf.ResidualBlock):
+    if isinstance(b, md.ResidualBlock):
         a = conv(bn_act(x, b.pre_bn, b.pre_act, mask), b.regular_conv)
         return x + conv(bn_act(a, b.mid_bn, b.mid_act, mask), b.final_conv)
-    if isinstance(b, mf.GlobalPoolingBlock):
+    if isinstance(b, md.GlobalPoolingBlock):
         a = bn_act(x, b.pre_bn, b.pre_act, mask)
         r = conv(a, b.regular_conv)
         g = bn_act(conv(a, b.gpool_conv), b.gpool_bn, b.gpool_act, mask)
         r = r + (gpool(g, mask) @ b.gpool_to_bias.weight.T)[:, :, None, None]
         return x + conv(bn_act(r, b.mid_bn, b.mid_act, mask), b.final_conv)
-    if isinstance(b, mf.NestedBottleneckBlock):
+    if isinstance(b, md.NestedBottleneckBlock):
         m = conv(bn_act(x, b.pre_bn, b.pre_act, mask), b.pre_conv)
         for inner in b.blocks:
             m = block(m, inner, mask)
@@ -82,7 +82,7 @@ def block(x, b, mask):
     n, c, h, w = x.shape
     tokens = x.reshape(n, c, h * w).transpose(0, 2, 1)
     flat_mask = mask.reshape(n, h * w)
-    if isinstance(b, mf.FFNBlock):
+    if isinstance(b, md.FFNBlock):
         t = rms(tokens, b.norm.weight, b.norm.epsilon)
         a, g = t @ b.linear1.weight.T, t @ b.gate.weight.T
         out = (_act(a, "silu") * g) @ b.linear2.weight.T
@@ -113,7 +113,7 @@ def block(x, b, mask):
     return x + (out * flat_mask[:, :, None]).transpose(0, 2, 1).reshape(n, c, h, w)
 
 
-def forward(desc: mf.ModelDesc, spatial_nhwc, global_, mask_nhw):
+def forward(desc: md.ModelDesc, spatial_nhwc, global_, mask_nhw):
     """Returns (policy (N,H,W,P), pass (N,P), value (N,3), score (N,S), ownership (N,H,W))."""
     x_in = np.asarray(spatial_nhwc, dtype=np.float64).transpose(0, 3, 1, 2)
     mask = np.asarray(mask_nhw, dtype=np.float64)[:, None]

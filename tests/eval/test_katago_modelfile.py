@@ -4,7 +4,9 @@ import gzip
 import numpy as np
 import pytest
 
-from tengen.eval.katago import modelfile as mf
+from tengen.eval.katago.model_desc import TRUNK_NORM_RMSNORM, ModelFormatError, UnsupportedModelError
+from tengen.eval.katago.model_reader import parse_model, read_model
+from tengen.eval.katago.model_writer import serialize_model, write_model
 from tengen.eval.katago.tiny import random_model
 
 OLD_KINDS = ("ordinary", "gpool", "nested")
@@ -20,18 +22,18 @@ def _models():
 @pytest.mark.parametrize("version,desc", list(_models()), ids=lambda x: str(x) if isinstance(x, int) else "")
 @pytest.mark.parametrize("suffix", [".bin.gz", ".bin", ".txt.gz", ".txt"])
 def test_round_trip_every_version_and_form(tmp_path, version, desc, suffix):
-    path = mf.write_model(desc, tmp_path / f"m{suffix}")
-    back = mf.read_model(path)
+    path = write_model(desc, tmp_path / f"m{suffix}")
+    back = read_model(path)
     assert back.version == version
     binary = "bin" in suffix
-    assert mf.serialize_model(back, binary) == mf.serialize_model(desc, binary)
+    assert serialize_model(back, binary) == serialize_model(desc, binary)
     assert back.num_parameters() == desc.num_parameters()
     assert len(back.sha256) == 64
 
 
 def test_round_trip_keeps_every_block_kind_and_weight(tmp_path):
     desc = random_model(5, 15, ("ordinary", "gpool", "nested", "transformer"), rms_tip=False)
-    back = mf.read_model(mf.write_model(desc, tmp_path / "m.bin.gz"))
+    back = read_model(write_model(desc, tmp_path / "m.bin.gz"))
     kinds = [type(b).__name__ for b in back.trunk.blocks]
     assert kinds == ["ResidualBlock", "GlobalPoolingBlock", "NestedBottleneckBlock", "NestedBottleneckBlock"]
     inner = [type(b).__name__ for b in back.trunk.blocks[3].blocks]
@@ -48,7 +50,7 @@ def test_conv_weights_use_katago_file_order():
     desc = random_model(0, 15)
     conv = desc.trunk.initial_conv
     conv.weight = np.arange(conv.weight.size, dtype=np.float32).reshape(conv.weight.shape)
-    data = mf.serialize_model(desc)
+    data = serialize_model(desc)
     start = data.index(b"model.conv_spatial\n")
     blob = data.index(b"@BIN@", start) + 5
     first = np.frombuffer(data, "<f4", count=3, offset=blob)
@@ -62,57 +64,57 @@ def _replace_token(data: bytes, old: bytes, new: bytes) -> bytes:
 
 
 def test_unsupported_versions_say_why():
-    data = mf.serialize_model(random_model(0, 15))
+    data = serialize_model(random_model(0, 15))
     old = _replace_token(data, b"tiny\n15\n", b"tiny\n2\n")
-    with pytest.raises(mf.UnsupportedModelError, match="model version 2 .*no longer supported"):
-        mf.parse_model(old)
+    with pytest.raises(UnsupportedModelError, match="model version 2 .*no longer supported"):
+        parse_model(old)
     new = _replace_token(data, b"tiny\n15\n", b"tiny\n18\n")
-    with pytest.raises(mf.UnsupportedModelError, match="version 18 is newer"):
-        mf.parse_model(new)
+    with pytest.raises(UnsupportedModelError, match="version 18 is newer"):
+        parse_model(new)
 
 
 @pytest.mark.parametrize("mutation,error,message", [
-    (lambda d: d[: len(d) // 2], mf.ModelFormatError, "ends|ended"),
-    (lambda d: d.replace(b"ordinary_block", b"strange_block", 1), mf.UnsupportedModelError, "unknown block kind"),
-    (lambda d: d.replace(b"ACTIVATION_SILU", b"ACTIVATION_GELU", 1), mf.UnsupportedModelError, "unknown activation"),
-    (lambda d: d.replace(b"@BIN@", b"@XYZ@", 1), mf.ModelFormatError, "binary weight block"),
+    (lambda d: d[: len(d) // 2], ModelFormatError, "ends|ended"),
+    (lambda d: d.replace(b"ordinary_block", b"strange_block", 1), UnsupportedModelError, "unknown block kind"),
+    (lambda d: d.replace(b"ACTIVATION_SILU", b"ACTIVATION_GELU", 1), UnsupportedModelError, "unknown activation"),
+    (lambda d: d.replace(b"@BIN@", b"@XYZ@", 1), ModelFormatError, "binary weight block"),
 ])
 def test_malformed_files_raise_clear_errors(mutation, error, message):
-    data = mf.serialize_model(random_model(0, 15))
+    data = serialize_model(random_model(0, 15))
     with pytest.raises(error, match=message):
-        mf.parse_model(mutation(data))
+        parse_model(mutation(data))
 
 
 def test_nan_weight_is_rejected():
     desc = random_model(0, 15)
     desc.value.v3_bias.bias[1] = np.nan
-    with pytest.raises(mf.ModelFormatError, match="NaN"):
-        mf.parse_model(mf.serialize_model(desc))
+    with pytest.raises(ModelFormatError, match="NaN"):
+        parse_model(serialize_model(desc))
 
 
 def test_text_model_named_bin_is_explained(tmp_path):
     path = tmp_path / "m.bin.gz"
-    path.write_bytes(gzip.compress(mf.serialize_model(random_model(0, 15), binary=False)))
-    with pytest.raises(mf.ModelFormatError, match="binary weight block"):
-        mf.read_model(path)
+    path.write_bytes(gzip.compress(serialize_model(random_model(0, 15), binary=False)))
+    with pytest.raises(ModelFormatError, match="binary weight block"):
+        read_model(path)
 
 
 def test_fake_gz_is_rejected(tmp_path):
     path = tmp_path / "m.bin.gz"
-    path.write_bytes(mf.serialize_model(random_model(0, 15)))
-    with pytest.raises(mf.ModelFormatError, match="not gzip"):
-        mf.read_model(path)
+    path.write_bytes(serialize_model(random_model(0, 15)))
+    with pytest.raises(ModelFormatError, match="not gzip"):
+        read_model(path)
 
 
 @pytest.mark.network_model
 def test_default_network_reads_and_rewrites_byte_for_byte(default_model_path):
-    desc = mf.read_model(default_model_path)
+    desc = read_model(default_model_path)
     assert (desc.name, desc.version, desc.num_spatial_inputs, desc.num_global_inputs) == ("b10c384h6nbttflrs", 15,
                                                                                           22, 19)
-    assert desc.trunk.norm_kind == mf.TRUNK_NORM_RMSNORM and desc.trunk.tip_rmsnorm.spatial
+    assert desc.trunk.norm_kind == TRUNK_NORM_RMSNORM and desc.trunk.tip_rmsnorm.spatial
     assert len(desc.trunk.blocks) == 10 and desc.trunk.trunk_channels == 384
     att = desc.trunk.blocks[0].blocks[0]
     assert (att.num_heads, att.q_head_dim, att.learnable_rope) == (6, 32, True)
     assert abs(desc.num_parameters() / 1e6 - 10.55) < 0.01
     raw = gzip.decompress(default_model_path.read_bytes())
-    assert mf.serialize_model(desc) == raw
+    assert serialize_model(desc) == raw

@@ -84,6 +84,6 @@ def test_flop_count_of_tiny_model_counts_every_matrix_product():
 
 @pytest.mark.network_model
 def test_default_network_flops(default_model_path):
-    from tengen.eval.katago.modelfile import read_model
+    from tengen.eval.katago.model_reader import read_model
 
     assert abs(network_flops(read_model(default_model_path)) / 1e9 - 9.56) < 0.01

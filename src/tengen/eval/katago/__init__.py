@@ -12,13 +12,9 @@ Typical use::
 """
 from tengen.eval.katago.evaluator import DEFAULT_KOMIS, KataGoEvaluator
 from tengen.eval.katago.final_score import FinalScore, dead_stones, score_final_position, score_game
-from tengen.eval.katago.modelfile import (
-    ModelDesc,
-    ModelFormatError,
-    UnsupportedModelError,
-    read_model,
-    write_model,
-)
+from tengen.eval.katago.model_desc import ModelDesc, ModelFormatError, UnsupportedModelError
+from tengen.eval.katago.model_reader import read_model
+from tengen.eval.katago.model_writer import write_model
 from tengen.eval.katago.report import evaluate_board, evaluate_sgf, render_evaluation
 from tengen.eval.katago.weights import ModelDownloadError, cache_dir, default_model_path, list_cached
 

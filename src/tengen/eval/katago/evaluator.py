@@ -18,7 +18,8 @@ import numpy as np
 
 from tengen.eval.evaluation import Evaluation
 from tengen.eval.katago.features import SUPPORTED_INPUT_VERSION, Encoded, KataRules, encode
-from tengen.eval.katago.modelfile import ModelDesc, UnsupportedModelError, read_model
+from tengen.eval.katago.model_desc import ModelDesc, UnsupportedModelError
+from tengen.eval.katago.model_reader import read_model
 from tengen.eval.katago.network import KataGoNet, NetOutput
 
 import torch  # noqa: E402  (network sets OMP_WAIT_POLICY before torch loads)

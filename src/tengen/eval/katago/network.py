@@ -1,4 +1,4 @@
-"""KataGo networks as PyTorch modules, built from a `ModelDesc` (see `modelfile`).
+"""KataGo networks as PyTorch modules, built from a `ModelDesc` (see `model_desc`).
 
 Layout is channels-last, (N, H, W, C), because nearly every layer of the current networks is a 1x1
 convolution or a per-point matrix product: those become one `F.linear` over all points. Larger kernels
@@ -22,7 +22,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 from torch import Tensor, nn  # noqa: E402
 
-from tengen.eval.katago.modelfile import (  # noqa: E402
+from tengen.eval.katago.model_desc import (  # noqa: E402
     Activation,
     AttentionBlock,
     BatchNorm,

@@ -9,7 +9,7 @@ from typing import Sequence
 
 import numpy as np
 
-from tengen.eval.katago.modelfile import (
+from tengen.eval.katago.model_desc import (
     TRUNK_NORM_BATCHNORM,
     TRUNK_NORM_RMSNORM,
     Activation,
