@@ -10,7 +10,7 @@ import os
 from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
 if TYPE_CHECKING:  # the heavy modules load on the first analysis, not with the CLI
-    from tengen.endgame.analysis import Analysis
+    from tengen.endgame.results import Analysis
     from tengen.endgame.tree import GrowthConfig
     from tengen.go.board import Board
     from tengen.go.coords import Point

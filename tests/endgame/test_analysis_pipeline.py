@@ -182,7 +182,7 @@ def test_regions_grow_together_and_each_is_charged_its_own_evaluations():
 
 
 def test_a_ko_the_ko_rule_cannot_value_falls_back_to_leaving_the_retake_out():
-    from tengen.endgame.analysis import RegionResult
+    from tengen.endgame.results import RegionResult
     from tengen.endgame.cgt_bridge import fill_from_tree, whole_board_move
     from tengen.endgame.tree import LocalNode, LocalTree
 
@@ -306,7 +306,7 @@ def test_a_number_whose_first_moves_start_fights_is_reported_cold_not_settled():
     {24 | -17} and White's start {-12 | -18} are hot, yet the root is the number -12 (Black's best start
     ends at -17 once White answers, White's at -12): neither gains by starting. The table must not call
     that settled, and the note gives both ends. A region whose moves only lose points stays settled."""
-    from tengen.endgame.analysis import RegionResult
+    from tengen.endgame.results import RegionResult
     from tengen.endgame.cgt_bridge import fill_from_tree, whole_board_move
     from tengen.endgame.tree import LocalNode, LocalTree
     from tengen.io.report import kind_text

@@ -247,7 +247,7 @@ def test_essential_game_has_the_solved_thermograph(name):
 
 def test_a_ko_inside_gives_no_plain_game_but_joins_orthodox_play_as_a_stand_in():
     from tengen.endgame.cgt_bridge import _component
-    from tengen.endgame.analysis import RegionResult
+    from tengen.endgame.results import RegionResult
 
     bottom, region, *_ = SHAPES["simple ko"]
     res = solve_region(board_of(bottom), points(region))

@@ -159,7 +159,7 @@ def write_plots(analysis, directory: str) -> None:
     (`region_X.png` files that name no plot of this one) are removed, so the folder matches the table."""
     from tengen.cgt.plot import thermograph_figure
     from tengen.files import write_png_atomic
-    from tengen.io.report import region_label
+    from tengen.endgame.results import region_label
 
     os.makedirs(directory, exist_ok=True)
     written = set()

@@ -6,19 +6,17 @@ import math
 from fractions import Fraction
 from typing import Optional
 
-from tengen.cgt import KO, UnsupportedKo, Variation, analyse_tree
+from tengen.cgt import KINDS, KO, NUMBER, UNBOUNDED, UnsupportedKo, Variation, analyse_tree
 from tengen.cgt.game import Game
 from tengen.cgt.orthodox import BLACK as CGT_BLACK, WHITE as CGT_WHITE, PlayState, SimpleKo, orthodox
 from tengen.cgt.numbers import INF, is_infinite
 from tengen.cgt.standin import stand_in
 from tengen.cgt.thermo import BLACK_SENTE, GOTE, WHITE_SENTE, Thermo
 from tengen.cgt.tree import STOP
+from tengen.endgame.results import UNSUPPORTED, RegionResult, region_label
 from tengen.endgame.tree import MISSING, LocalNode, LocalTree
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point, to_gtp
-
-KIND_NAMES = {"gote", "black_sente", "white_sente", "ko", "number", "infinitesimal", "unbounded"}
-
 
 def _fraction(x: float) -> Fraction:
     return Fraction(x).limit_denominator(1000)
@@ -71,7 +69,7 @@ def principal_line(node: LocalNode, first: int, index: dict[int, Variation],
             ta = analyse_local(index[id(node)])
         except (UnsupportedKo, ValueError):
             break
-        if line and ta.kind == "number":
+        if line and ta.kind == NUMBER:
             break
         best = ta.best_black if color == BLACK else ta.best_white
         points = [p for p in best if isinstance(p, tuple)]
@@ -101,7 +99,7 @@ def _as_float(t) -> Optional[float]:
     return None if t is None else math.inf if is_infinite(t) else float(t)
 
 
-def fill_from_tree(result, tree: LocalTree, height: int) -> None:
+def fill_from_tree(result: RegionResult, tree: LocalTree, height: int) -> None:
     """Mean, temperature, kind, best moves and principal lines of a grown, scored tree."""
     index: dict[int, Variation] = {}
     try:
@@ -111,20 +109,20 @@ def fill_from_tree(result, tree: LocalTree, height: int) -> None:
         try:
             ta = analyse_local(to_variation(tree.root, index, ko=False))
         except (UnsupportedKo, ValueError):
-            result.kind = "unsupported"
+            result.kind = UNSUPPORTED
             result.notes.append(f"unsupported ko: {exc}")
             return
         result.notes.append(f"ko approximated ({exc}): banned retakes left out")
     result.game = ta.game
-    result.kind = ta.kind if ta.kind in KIND_NAMES else "unsupported"
+    result.kind = ta.kind if ta.kind in KINDS else UNSUPPORTED
     result.count = None if ta.mean is None or is_infinite(ta.mean) else float(ta.mean)
     result.temperature = None if is_infinite(ta.temperature) else float(ta.temperature)
     result.best_black = [p for p in ta.best_black if isinstance(p, tuple)]
     result.best_white = [p for p in ta.best_white if isinstance(p, tuple)]
     result.game_text = _game_text(ta.game)
-    if ta.kind == "unbounded":
+    if ta.kind == UNBOUNDED:
         result.notes.append("a threat stays unanswered: the tree needs the reply to a forcing move")
-    if ta.kind == "number":
+    if ta.kind == NUMBER:
         result.cold_fight = cold_fight(ta.game, tree.root, height)
         if result.cold_fight:
             result.notes.append(result.cold_fight)
@@ -155,9 +153,7 @@ def cold_fight(game: Game, root: LocalNode, height: int, hot: float = 1) -> str:
 
 def _no_move_reason(results, default: str) -> str:
     """Why there is no orthodox move: `default`, unless a region only reads cold (`cold_fight`)."""
-    from tengen.io.report import region_label
-
-    cold = [region_label(i) for i, r in enumerate(results) if getattr(r, "cold_fight", "")]
+    cold = [region_label(i) for i, r in enumerate(results) if r.cold_fight]
     if not cold:
         return default
     return (f"no move gains by the regions' values, but region{'s' if len(cold) > 1 else ''} {', '.join(cold)} "
@@ -185,13 +181,13 @@ def solve_exhaustively(board, region, result, config=None):
     try:  # a user's mask vouches for its surroundings (local diagrams on an otherwise empty board)
         solved = solve_region(board, region.points, config)
     except RegionNotSealed as exc:
-        result.kind, result.declined = "unsupported", f"region not sealed: {exc}"
+        result.kind, result.declined = UNSUPPORTED, f"region not sealed: {exc}"
         result.notes.append(result.declined)
         return result
     result.seconds = solved.seconds
     result.notes += solved.notes
     if solved.status != OK:
-        result.kind, result.declined = "unsupported", f"{solved.status} ({solved.reason})"
+        result.kind, result.declined = UNSUPPORTED, f"{solved.status} ({solved.reason})"
         result.notes.append(f"exhaustive solver: {result.declined}")
         return result
     result.method = "exhaustive"
@@ -212,7 +208,7 @@ def solve_exhaustively(board, region, result, config=None):
 
 
 def _component(result):
-    ko = getattr(result, "ko", None)
+    ko = result.ko
     if result.kind == KO and ko is not None and ko.moves == 3:
         return SimpleKo(ko.black_exit, ko.white_exit, ko.taker)
     if isinstance(result.game, Game):
@@ -226,8 +222,6 @@ def _component(result):
 
 def whole_board_move(results, to_play: int) -> tuple[Optional[tuple[int, Move]], str]:
     """The orthodox move over all regions: sentestrat / ko rule / tedomari / hottest."""
-    from tengen.io.report import region_label
-
     comps, owners = [], []
     for i, r in enumerate(results):
         c = _component(r)
@@ -254,7 +248,7 @@ def whole_board_move(results, to_play: int) -> tuple[Optional[tuple[int, Move]],
     if region.kind == KO:
         reason = f"ko in region {region_label(r_index)} (ko rule, t_K = {t:g})"
     elif t >= hottest:
-        own_sente = (region.kind == "black_sente") == (to_play == BLACK) and region.kind in ("black_sente", "white_sente")
+        own_sente = (region.kind == BLACK_SENTE) == (to_play == BLACK) and region.kind in (BLACK_SENTE, WHITE_SENTE)
         reason = f"hottest region {region_label(r_index)}, temperature {t:g}" + (" (own sente first: tedomari)" if own_sente else "")
     else:
         reason = f"region {region_label(r_index)} by tedomari / sentestrat (temperature {t:g}, hottest {hottest:g})"

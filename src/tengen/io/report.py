@@ -5,26 +5,27 @@ import json
 import math
 from typing import Any, Optional
 
-from tengen.endgame.analysis import Analysis, RegionResult
+from tengen.cgt import BLACK_SENTE, GOTE, INFINITESIMAL, KO, NUMBER, UNBOUNDED, WHITE_SENTE
+from tengen.endgame.results import UNSUPPORTED, Analysis, RegionResult, region_label
 from tengen.endgame.tree import MISSING, LocalNode
 from tengen.go.colors import BLACK
 from tengen.go.coords import Move, to_gtp
 
 KIND_TEXT = {
-    "gote": "gote",
-    "black_sente": "Black sente (White reverse sente)",
-    "white_sente": "White sente (Black reverse sente)",
-    "ko": "ko",
-    "number": "settled (number)",
-    "infinitesimal": "no gain (temperature 0)",  # area scoring: a dame point is {1 | -1}, temperature 1
-    "unbounded": "unanswered threat (no count)",
-    "unsupported": "unsupported",
+    GOTE: "gote",
+    BLACK_SENTE: "Black sente (White reverse sente)",
+    WHITE_SENTE: "White sente (Black reverse sente)",
+    KO: "ko",
+    NUMBER: "settled (number)",
+    INFINITESIMAL: "no gain (temperature 0)",  # area scoring: a dame point is {1 | -1}, temperature 1
+    UNBOUNDED: "unanswered threat (no count)",
+    UNSUPPORTED: "unsupported",
 }
 
 
 def kind_text(r: RegionResult) -> str:
     """The type column: a number whose first moves start fights is 'cold', not 'settled'."""
-    return "cold (no start gains)" if r.kind == "number" and r.cold_fight else KIND_TEXT.get(r.kind, r.kind)
+    return "cold (no start gains)" if r.kind == NUMBER and r.cold_fight else KIND_TEXT.get(r.kind, r.kind)
 
 
 def _num(x: Optional[float], digits: int = 2) -> str:
@@ -54,16 +55,6 @@ def _follow_up(line: list[tuple[int, Move]], follow: Optional[float], height: in
     if follow < 0:
         return f" ({after}: settled)"
     return f" ({after}: no gain left, temperature 0)" if follow == 0 else f" ({after}: temperature {_num(follow)})"
-
-
-def region_label(index: int) -> str:
-    """Region names as they appear on boards: A, B, ..., Z, AA, ..."""
-    name = ""
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        name = chr(65 + rem) + name
-    return name
 
 
 def text_report(analysis: Analysis) -> str:

@@ -1,0 +1,126 @@
+"""What the endgame analyzer returns: one `RegionResult` per region and the whole-board `Analysis`, and the
+regions' names as boards and reports show them. Adapters (reports, GTP, JSON) read these types; they hold no
+logic beyond what a reader derives from the values (move values in Go conventions, the board count)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from tengen.cgt import BLACK_SENTE, GOTE, KO, WHITE_SENTE, KoChain
+from tengen.endgame.move_check import MoveCheck
+from tengen.endgame.regions import Region
+from tengen.endgame.tree import LocalTree
+from tengen.go.board import Board
+from tengen.go.coords import Move, Point
+
+UNSUPPORTED = "unsupported"  # a region the analyzer could not value (a ko it cannot value, a failed solve)
+
+
+def region_label(index: int) -> str:
+    """Region names as they appear on boards: A, B, ..., Z, AA, ..."""
+    name = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        name = chr(65 + rem) + name
+    return name
+
+
+@dataclass
+class RegionResult:
+    """What a player wants to know about one local region."""
+
+    region: Region
+    count: Optional[float] = None  # mean of the local game (area), Black's side
+    temperature: Optional[float] = None  # area temperature
+    kind: str = UNSUPPORTED  # one of tengen.cgt.KINDS (gote, black_sente, white_sente, ko, number, ...) or UNSUPPORTED
+    best_black: list[Point] = field(default_factory=list)
+    best_white: list[Point] = field(default_factory=list)
+    principal_black: list[tuple[int, Move]] = field(default_factory=list)
+    principal_white: list[tuple[int, Move]] = field(default_factory=list)
+    # the temperature left after each side's first orthodox move: how much its follow-up is worth (<= 0: the
+    # move settles the region; inf: it leaves an unanswered threat; None: no move or not known)
+    follow_black: Optional[float] = None
+    follow_white: Optional[float] = None
+    game_text: str = ""
+    tree: Optional[LocalTree] = None
+    evaluations: int = 0
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    game: object = None
+    exact_rules: bool = False  # a sealed region: the rules core ended lines and counted settled leaves
+    method: str = "tree"  # how the value was found: "tree" (a grown variation tree) or "exhaustive" (exact solver)
+    declined: str = ""  # why the exact solver, when asked, gave no value (not sealed, too large, a ko it cannot value)
+    cold_fight: str = ""  # a number whose first moves are hot: what each side's best start comes to (else empty)
+    ko: Optional[KoChain] = None  # the ko at the root (kind KO): its exits and taker, for orthodox play
+
+    @property
+    def miai_value(self) -> Optional[float]:
+        """Territory-scoring miai value = area temperature - 1 (a simple ko: swing / 3 is the temperature),
+        at least 0; none for a region with no hot move (a number, temperature 0, a threat, unsupported)."""
+        if self.temperature is None or self.kind not in HOT_KINDS:
+            return None
+        return max(self.temperature - 1, 0.0)
+
+    @property
+    def deiri_value(self) -> Optional[float]:
+        """Deiri value = 2 x miai for gote, = miai for sente and reverse sente."""
+        m = self.miai_value
+        if m is None or self.kind == KO:
+            return None  # a ko has no deiri value in this convention; see its miai (swing / 3)
+        return 2 * m if self.kind == GOTE else m
+
+
+# the kinds of region whose moves gain something: they have move values (miai, deiri)
+HOT_KINDS = (GOTE, BLACK_SENTE, WHITE_SENTE, KO)
+
+# points by which half the network's two-sided count difference may exceed the hottest region's temperature
+SWING_SLACK = 3.0
+
+
+@dataclass
+class Analysis:
+    """The whole-board analysis: the regions' results, the sure count outside them and the recommended move."""
+
+    board: Board
+    regions: list[RegionResult]
+    ownership: Optional[np.ndarray]  # what Black-first and White-first agree on (see regions.agreed_ownership)
+    sure_count: float
+    recommended: Optional[tuple[int, Move]] = None
+    recommended_reason: str = ""
+    evaluations: int = 0
+    seconds: float = 0.0
+    predictor: str = ""
+    # the network's own area count of the whole board (sum of its ownership) with Black and with White to
+    # move: a cross-check, since the board count (no one's move) should lie between them
+    network_counts: Optional[tuple[float, float]] = None
+    move_check: Optional[MoveCheck] = None  # the network's one-move look at the orthodox move (move_check.py)
+
+    def count_outside_network(self, slack: float = 1.0) -> bool:
+        """Whether the board count lies more than `slack` points outside the network's two counts (a count
+        with no one's move should lie between them): a region is then probably misjudged."""
+        count = self.board_count
+        if self.network_counts is None or count is None:
+            return False
+        low, high = sorted(self.network_counts)
+        return not low - slack <= count <= high + slack
+
+    def underread_swing(self, slack: float = SWING_SLACK) -> Optional[tuple[float, Optional[float]]]:
+        """(half the network's Black-first minus White-first count, the hottest region's temperature or None
+        when no region has one) when the first exceeds the second (taken as at least 0) by more than `slack`
+        points: with each side to move the count moves by about the hottest move's value, so a region is
+        then probably under-read (a cut tree). Else None."""
+        if self.network_counts is None or not self.regions:
+            return None
+        half_swing = abs(self.network_counts[0] - self.network_counts[1]) / 2
+        hottest = max((r.temperature for r in self.regions if r.temperature is not None), default=None)
+        return (half_swing, hottest) if half_swing - max(hottest or 0.0, 0.0) > slack else None
+
+    @property
+    def board_count(self) -> Optional[float]:
+        """Sure territory plus the regions' counts (area, Black's side, before komi)."""
+        if any(r.count is None for r in self.regions):
+            return None
+        return self.sure_count + sum(r.count for r in self.regions)
