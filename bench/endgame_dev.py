@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from tengen.endgame.analysis import analyze_region
+from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.devset import TreeOraclePredictor, load_problems
 from tengen.endgame.tree import GrowthConfig
 from tengen.go.colors import BLACK
@@ -59,14 +60,14 @@ def main() -> int:
     for p in problems:
         start = time.perf_counter()
         if args.predictor == "oracle":
-            result = analyze_region(p.board, p.region, evaluator, predictor=TreeOraclePredictor(p.tree, p.board.height),
-                                    growth=GrowthConfig(missing_colour="threat"),
-                                    leaf_scoring="exact" if args.leaves == "exact" else "evaluator")
+            result = analyze_region(p.board, p.region, evaluator, AnalysisOptions(
+                predictor=TreeOraclePredictor(p.tree, p.board.height), growth=GrowthConfig(missing_colour="threat"),
+                leaf_scoring="exact" if args.leaves == "exact" else "evaluator"))
         elif args.predictor == "exhaustive":
-            result = analyze_region(p.board, p.region, None, predictor="exhaustive")
+            result = analyze_region(p.board, p.region, None, AnalysisOptions(predictor="exhaustive"))
         else:
-            result = analyze_region(p.board, p.region, evaluator, predictor=args.predictor, growth=growth,
-                                    sealed_rules=not args.no_sealed_rules)
+            result = analyze_region(p.board, p.region, evaluator, AnalysisOptions(
+                predictor=args.predictor, growth=growth, sealed_rules=not args.no_sealed_rules))
         seconds = time.perf_counter() - start
         total_time += seconds
         t_ok = result.temperature is not None and abs(result.temperature - float(p.expected_temperature)) < 1e-6

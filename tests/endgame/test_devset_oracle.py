@@ -6,6 +6,7 @@ import pytest
 
 from datapaths import shared_data
 from tengen.endgame.analysis import analyze_region
+from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.devset import TreeOraclePredictor, load_problems
 from tengen.endgame.tree import GrowthConfig
 
@@ -21,8 +22,9 @@ def test_all_33_problems_match_with_oracle_trees_and_exact_leaves():
     assert len(problems) == 33
     misses = []
     for p in problems:
-        r = analyze_region(p.board, p.region, None, predictor=TreeOraclePredictor(p.tree, p.board.height),
-                           growth=GrowthConfig(missing_colour="threat"), leaf_scoring="exact")
+        r = analyze_region(p.board, p.region, None, AnalysisOptions(
+            predictor=TreeOraclePredictor(p.tree, p.board.height), growth=GrowthConfig(missing_colour="threat"),
+            leaf_scoring="exact"))
         if (r.temperature != pytest.approx(float(p.expected_temperature))
                 or r.count != pytest.approx(float(p.expected_mean)) or TYPE_OF.get(r.kind) != p.expected_type):
             misses.append((p.id, r.temperature, r.count, r.kind))
@@ -31,7 +33,8 @@ def test_all_33_problems_match_with_oracle_trees_and_exact_leaves():
 
 def test_correct_first_moves_are_among_the_best():
     for p in _problems():
-        r = analyze_region(p.board, p.region, None, predictor=TreeOraclePredictor(p.tree, p.board.height),
-                           growth=GrowthConfig(missing_colour="threat"), leaf_scoring="exact")
+        r = analyze_region(p.board, p.region, None, AnalysisOptions(
+            predictor=TreeOraclePredictor(p.tree, p.board.height), growth=GrowthConfig(missing_colour="threat"),
+            leaf_scoring="exact"))
         best = {(1, q) for q in r.best_black} | {(-1, q) for q in r.best_white}
         assert set(p.correct_moves) <= best, p.id

@@ -139,12 +139,12 @@ def test_exhaustive_solver_reads_a_diagram_on_an_empty_board(tmp_path, d, predic
     # The marked region vouches for its surroundings: the open board beyond the diagram belongs to the
     # colour of the nearest stones, so the exact solver needs no variations and no network; the default
     # predictor (auto) solves it exactly too and never loads a network.
-    import tengen.commands.analyze_cmd as analyze_cmd
+    import tengen.api
 
     def no_network(*args, **kwargs):
         raise AssertionError("a solvable local diagram must not load the network")
 
-    monkeypatch.setattr(analyze_cmd, "load_evaluator", no_network)
+    monkeypatch.setattr(tengen.api, "default_evaluator", no_network)
     path = tmp_path / "diagram.sgf"
     path.write_bytes(_sgf_bytes(d))
     out = tmp_path / "analysis.json"

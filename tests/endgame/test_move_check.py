@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tengen.endgame.analysis import analyze
+from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_check import check_move
 from tengen.go import BLACK, WHITE
 from tengen.go.coords import from_gtp
@@ -72,7 +73,8 @@ def test_a_self_atari_the_regions_cannot_see_is_overruled_by_the_policy_move():
 def test_the_check_can_be_turned_off():
     board = board_from_diagram(SHORTAGE)
     board.to_play = BLACK
-    analysis = analyze(board, TacticalStandIn(policy_point=from_gtp("C1", board.height, board.width)), move_check_margin=None)
+    analysis = analyze(board, TacticalStandIn(policy_point=from_gtp("C1", board.height, board.width)),
+                       AnalysisOptions(move_check_margin=None))
     assert analysis.move_check is None
     assert analysis.recommended == (BLACK, from_gtp("F1", board.height, board.width))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-
 from tengen.endgame.analysis import analyze_region
+from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.regions import Region
 from tengen.endgame.sealed import SealedRules
 from tengen.go import BLACK, WHITE, Board
@@ -14,6 +14,8 @@ from tengen.go.coords import from_gtp
 from tengen.go.diagram import board_from_diagram
 
 from standin_networks import StandInNetwork
+
+AUTO = AnalysisOptions(predictor="auto")
 
 
 def NaiveNetwork() -> StandInNetwork:
@@ -39,11 +41,11 @@ def _region(points: str, board: Board, source: str = "mask") -> Region:
 def test_the_rules_not_the_network_end_a_line_in_a_sealed_region():
     board = board_from_diagram(SENTE_HANE)
     region = _region("E1 F1", board)
-    naive = analyze_region(board, region, NaiveNetwork(), predictor="kata", sealed_rules=False)
+    naive = analyze_region(board, region, NaiveNetwork(), AnalysisOptions(predictor="kata", sealed_rules=False))
     # the network ends every line where its ownership looks settled (after B E1 it credits F1 to Black)
     # and never sees the threat to break in: no sente
     assert naive.kind != "black_sente" and not any(n.kind == "threat" for n in naive.tree.root.walk())
-    sealed = analyze_region(board, region, NaiveNetwork(), predictor="kata")
+    sealed = analyze_region(board, region, NaiveNetwork(), AnalysisOptions(predictor="kata"))
     assert (sealed.kind, sealed.temperature, sealed.count) == ("black_sente", 2.0, 0.0)
     assert sealed.best_black == [from_gtp("E1", board.height, board.width)]
     hane = dict(sealed.tree.root.children[BLACK])[from_gtp("E1", board.height, board.width)]
@@ -56,7 +58,7 @@ def test_the_rules_not_the_network_end_a_line_in_a_sealed_region():
 def test_moves_outside_a_sealed_region_are_not_local_moves():
     board = board_from_diagram(SENTE_HANE)
     region = _region("E1 F1", board)
-    result = analyze_region(board, region, NaiveNetwork(), predictor="kata")
+    result = analyze_region(board, region, NaiveNetwork(), AnalysisOptions(predictor="kata"))
     played = {p for node in result.tree.root.walk() for _, p in node.history}
     assert played <= region.points
 
@@ -76,8 +78,8 @@ def test_a_region_that_is_not_sealed_is_left_to_the_network():
     region = _region("B1 C2", board)
     rules = SealedRules(object(), board, [region])
     assert not rules.sealed(region)
-    with_rules = analyze_region(board, region, NaiveNetwork(), predictor="kata")
-    without = analyze_region(board, region, NaiveNetwork(), predictor="kata", sealed_rules=False)
+    with_rules = analyze_region(board, region, NaiveNetwork(), AnalysisOptions(predictor="kata"))
+    without = analyze_region(board, region, NaiveNetwork(), AnalysisOptions(predictor="kata", sealed_rules=False))
     assert with_rules.game_text == without.game_text
     assert not any(n.counted for n in with_rules.tree.root.walk())
 
@@ -95,14 +97,14 @@ def test_auto_solves_sealed_regions_exactly_and_hands_the_rest_to_kata():
     from tengen.endgame.analysis import NeedsNetwork, analyze_regions
 
     board = board_from_diagram(SENTE_HANE)
-    (solved,) = analyze_regions(board, [_region("E1 F1", board)], None, predictor="auto")  # no network needed
+    (solved,) = analyze_regions(board, [_region("E1 F1", board)], None, AUTO)  # no network needed
     assert (solved.kind, solved.temperature, solved.count) == ("black_sente", 2.0, 0.0)
     assert solved.tree is None and solved.method == "exhaustive" and "solved exactly" in solved.notes[0]
     open_board = board_from_diagram(OPEN)
     unsealed = _region("B1 C2", open_board)
     with pytest.raises(NeedsNetwork):
-        analyze_regions(open_board, [unsealed], None, predictor="auto")
-    (by_kata,) = analyze_regions(open_board, [unsealed], NaiveNetwork(), predictor="auto")
+        analyze_regions(open_board, [unsealed], None, AUTO)
+    (by_kata,) = analyze_regions(open_board, [unsealed], NaiveNetwork(), AUTO)
     assert by_kata.tree is not None and by_kata.tree.predictor == "kata"
 
 
@@ -122,6 +124,30 @@ def test_auto_leaves_a_mask_with_an_enclosed_wall_to_kata_and_says_why():
 
     board = board_from_diagram(ENCLOSED)
     region = _region("A1 B1 C1 A3 B3 C3", board)
-    (result,) = analyze_regions(board, [region], NaiveNetwork(), predictor="auto")
+    (result,) = analyze_regions(board, [region], NaiveNetwork(), AUTO)
     assert result.method == "tree"
     assert any("no liberty outside the region" in note for note in result.notes)
+
+
+def test_auto_loads_the_network_once_on_demand_and_never_repeats_an_exact_solve(monkeypatch):
+    # a sealed region (solved exactly) beside one the solver declines: the network is loaded when the second
+    # needs it, once, and the first region's exact solve is not run again
+    from tengen.endgame import cgt_bridge
+    from tengen.endgame.analysis import analyze_regions
+
+    board = board_from_diagram(ENCLOSED)
+    solvable = _region("F1 F2", board)
+    enclosed = Region(1, _region("A1 B1 C1 A3 B3 C3", board).points, source="mask")
+    solves, loads = [], []
+    real_solve = cgt_bridge.solve_exhaustively
+    monkeypatch.setattr(cgt_bridge, "solve_exhaustively",
+                        lambda board, region, *rest: solves.append(region.id) or real_solve(board, region, *rest))
+
+    def load():
+        loads.append(1)
+        return NaiveNetwork()
+
+    results = analyze_regions(board, [solvable, enclosed], None, AUTO, load_evaluator=load)
+    assert [r.method for r in results] == ["exhaustive", "tree"]
+    assert loads == [1]
+    assert sorted(solves) == [0, 1]  # each region tried once by the exact solver, never again

@@ -5,11 +5,13 @@ import argparse
 import os
 import re
 import sys
+from contextlib import contextmanager
+from dataclasses import replace
 
 from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
 from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.cli import CliError, command, finite_float
-from tengen.commands.position_args import add_position_arguments, warn_forced
+from tengen.commands.common import add_position_arguments, position_from_args
 from tengen.endgame.move_check import DEFAULT_MARGIN
 
 
@@ -50,8 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from tengen.api import analyze_position, load_position, region_points
-    from tengen.endgame.tree import GrowthConfig
+    from tengen.api import analyze, region_points
     from tengen.io.report import annotate_sgf, json_report, text_report, write_json_atomic
 
     if args.predictor == "net":
@@ -60,50 +61,24 @@ def run(args: argparse.Namespace) -> int:
         LocalNetPredictor()  # refuses in one line while no trained local-move network exists, before any loading
     if args.region is not None and not args.region.strip():
         raise CliError("--region: no points given")
-    game, board, node = load_position(args.sgf, args.move)
-    warn_forced(game)
-    points = region_points(args.region, board, node)
+    position = position_from_args(args)
+    points = region_points(args.region, position.board, position.node)
     if args.predictor == "exhaustive" and points is None:
         raise CliError("--predictor exhaustive needs a region (--region or SQ[] markup on the node)")
-    if args.max_nodes < 1 or args.max_total_nodes < 0:
-        raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
-    if not 0 < args.threshold <= 1 or args.margin < 0:
-        raise CliError("--threshold must lie in (0, 1] and --margin must not be negative")
+    options = options_from_args(args)
     check_outputs(args)
     if args.sgf_out:
         warn_other_games(args.sgf)
-    growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
-                          missing_colour=args.missing)
-    bar = None
-    progress = None
-    if not args.no_progress and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=0, unit="region", desc="analysing", file=sys.stderr)
-
-        def progress(stage: str, done: int, total: int) -> None:
-            bar.total = total
-            bar.n = done
-            bar.refresh()
-
-    try:
-        analysis = analyze_position(
-            board, points, predictor=args.predictor, evaluator=None,
-            load_evaluator=lambda: load_evaluator(args.model, progress=not args.no_progress),
-            threshold=args.threshold, margin=args.margin, growth=growth,
-            oracle_node=node if args.predictor == "oracle" else None, progress=progress,
-            sealed_rules=not args.no_sealed_rules, move_check_margin=None if args.move_check < 0 else args.move_check,
-            leaf_scoring="exact" if args.leaves == "exact" else "evaluator")
-    finally:
-        if bar is not None:
-            bar.close()
+    with progress_bar(enabled=not args.no_progress) as progress:
+        analysis = analyze(position, region=points, model=args.model, options=options, progress=progress)
     print(text_report(analysis))
     if args.json:
         write_json_atomic(json_report(analysis), args.json)
     if args.sgf_out:
         from tengen.io.sgf_write import write_game
 
-        annotate_sgf(game, node, analysis)
+        game = position.game
+        annotate_sgf(game, position.node, analysis)
         repaired = write_game(game, args.sgf_out)
         if repaired:
             print(f"tengen: warning: {args.sgf_out}: {repaired} value(s) of the record held bytes its charset "
@@ -112,6 +87,44 @@ def run(args: argparse.Namespace) -> int:
     if args.plots:
         write_plots(analysis, args.plots)
     return 0
+
+
+def options_from_args(args: argparse.Namespace):
+    """The analysis settings the flags give (one AnalysisOptions), each flag checked with its own name."""
+    from tengen.api import interactive_options
+    from tengen.endgame.tree import GrowthConfig
+
+    if args.max_nodes < 1 or args.max_total_nodes < 0:
+        raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
+    if not 0 < args.threshold <= 1 or args.margin < 0:
+        raise CliError("--threshold must lie in (0, 1] and --margin must not be negative")
+    growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
+                          missing_colour=args.missing)
+    return replace(interactive_options(), predictor=args.predictor, threshold=args.threshold, margin=args.margin,
+                   growth=growth, leaf_scoring="exact" if args.leaves == "exact" else "evaluator",
+                   sealed_rules=not args.no_sealed_rules,
+                   move_check_margin=None if args.move_check < 0 else args.move_check)
+
+
+@contextmanager
+def progress_bar(enabled: bool):
+    """A region progress bar on stderr when it is a terminal (yields the callback, or None)."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, unit="region", desc="analysing", file=sys.stderr)
+
+    def progress(stage: str, done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    try:
+        yield progress
+    finally:
+        bar.close()
 
 
 def check_outputs(args: argparse.Namespace) -> None:
@@ -139,16 +152,6 @@ def warn_other_games(path: str) -> None:
     if games > 1:
         print(f"tengen: warning: {path}: the file holds {games} games; the first is analysed and --sgf writes "
               "it alone", file=sys.stderr)
-
-
-def load_evaluator(model: str | None, progress: bool = True):
-    """The KataGo evaluator on the given file or the cached default network."""
-    from tengen.api import default_evaluator
-
-    try:
-        return default_evaluator(model)
-    except FileNotFoundError as exc:
-        raise CliError(str(exc)) from None
 
 
 PLOT_NAME = re.compile(r"region_[A-Z]+\.png")

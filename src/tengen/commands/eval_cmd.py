@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from tengen.cli import command
-from tengen.commands.position_args import add_position_arguments
+from tengen.commands.common import add_position_arguments
 
 
 @command("eval", "evaluate a position with the KataGo network")
@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from tengen.commands.analyze_cmd import load_evaluator
+    from tengen.commands.common import load_evaluator
     from tengen.eval.katago.report import evaluate_board, render_evaluation
     from tengen.go.sgf import load_game
 

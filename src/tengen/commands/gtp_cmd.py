@@ -35,7 +35,7 @@ def _lazy_network_finder(model):
 
     def find(board):
         if not loaded:
-            from tengen.commands.analyze_cmd import load_evaluator
+            from tengen.commands.common import load_evaluator
             from tengen.eval.katago.final_score import network_dead_stones
 
             loaded.append(network_dead_stones(load_evaluator(model)))

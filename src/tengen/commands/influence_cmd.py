@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from tengen.cli import command
-from tengen.commands.position_args import add_position_arguments, load_position
+from tengen.commands.common import add_position_arguments, position_from_args
 
 
 @command("influence", "influence map of a position (zobrist, bouzy, cross)")
@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from tengen.eval.influence import influence_map, render_ascii, render_png
     from tengen.files import check_output_file
 
-    _, board = load_position(args)
+    board = position_from_args(args).board
     if args.png is not None:
         check_output_file("--png", args.png, inputs=[args.sgf])
     influence = influence_map(board, args.model)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from tengen.cli import command
-from tengen.commands.position_args import add_position_arguments, load_position
+from tengen.commands.common import add_position_arguments, position_from_args
 
 
 @command("score", "score the final position of a game record")
@@ -20,7 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tengen.go.coords import to_gtp
 
-    game, board = load_position(args)
+    position = position_from_args(args)
+    game, board = position.game, position.board
     if args.benson:
         from tengen.go.scoring import benson_dead_stones, score
 
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         result = score(board, dead)
         method = "Benson's unconditional life"
     else:
-        from tengen.commands.analyze_cmd import load_evaluator
+        from tengen.commands.common import load_evaluator
         from tengen.eval.katago.final_score import score_game
 
         result = score_game([board], load_evaluator(args.model), [game.handicap])[0]

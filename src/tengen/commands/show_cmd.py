@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from tengen.cli import command
-from tengen.commands.position_args import add_position_arguments, load_position
+from tengen.commands.common import add_position_arguments, position_from_args
 
 
 @command("show", "print a position of a game record")
@@ -18,7 +18,8 @@ def run(args: argparse.Namespace) -> int:
     from tengen.go.coords import to_gtp
     from tengen.go.diagram import render
 
-    game, board = load_position(args)
+    position = position_from_args(args)
+    game, board = position.game, position.board
     n = len(game.moves) if args.move is None else args.move
     print(render(board))
     last = game.moves[n - 1] if n else None  # the record's, not the board's history (a forced move resets it)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from tengen.cli import CliError, command
-from tengen.commands.position_args import add_position_arguments, load_position
+from tengen.commands.common import add_position_arguments, position_from_args
 
 
 @command("winner", "predict the winner from influence (trained MLP)")
@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tengen.train.winner import predict_winner
 
-    _, board = load_position(args)
+    board = position_from_args(args).board
     if (board.width, board.height) != (19, 19):
         raise CliError("the winner networks are trained on 19x19 games only")
     move_number = len(board.moves) if args.move is None else args.move

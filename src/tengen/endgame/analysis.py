@@ -7,6 +7,7 @@ module so it can be called and tested alone.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Callable, Iterable, Optional, Sequence
 
 import numpy as np
@@ -14,13 +15,15 @@ import numpy as np
 from tengen.endgame import cgt_bridge
 from tengen.endgame.evalcache import cached
 from tengen.endgame.leaves import score_leaves_exactly, score_leaves_with_evaluator
-from tengen.endgame.move_check import DEFAULT_MARGIN, check_move
+from tengen.endgame.move_check import check_move
+from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
-from tengen.endgame.regions import (DEFAULT_HOT_SWING, DEFAULT_THRESHOLD, Region, agreed_ownership, find_regions,
+from tengen.endgame.regions import (Region, agreed_ownership, find_regions,
                                     ownership_swing, region_from_points, split_hot_spots, sure_territory, unsure_walls)
 from tengen.endgame.results import Analysis, RegionResult
 from tengen.endgame.sealed import SealedRules
-from tengen.endgame.tree import GrowthConfig, LocalTree, grow_trees
+from tengen.endgame.tree import LocalTree, grow_trees
+from tengen.eval.evaluation import Evaluator
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point, to_gtp
@@ -29,45 +32,60 @@ from tengen.go.coords import Point, to_gtp
 ProgressCallback = Callable[[str, int, int], None]
 
 
-def analyze(board: Board, evaluator=None, *, region_points: Optional[Iterable[Point]] = None,
-            predictor: str | LocalMovePredictor = "kata", threshold: float = DEFAULT_THRESHOLD, margin: int = 0,
-            growth: GrowthConfig | None = None, oracle_node=None, leaf_scoring: str = "evaluator",
-            progress: ProgressCallback | None = None, hot_swing: float = DEFAULT_HOT_SWING,
-            sealed_rules: bool = True, move_check_margin: Optional[float] = DEFAULT_MARGIN) -> Analysis:
-    """Analyse the endgame of `board`. `evaluator` is needed for ownership (decomposition and leaf scores)
-    unless a region is given and leaves are scored exactly. Regions holding several hot spots are split
-    (`hot_swing` 0 or less keeps them whole). On a whole board the orthodox move is checked by the
-    network one move ahead and overruled when it loses more than `move_check_margin` points (None: no check)."""
+def analyze(board: Board, evaluator: Optional[Evaluator] = None, options: Optional[AnalysisOptions] = None, *,
+            region_points: Optional[Iterable[Point]] = None, oracle_node=None,
+            progress: Optional[ProgressCallback] = None,
+            load_evaluator: Optional[Callable[[], Evaluator]] = None) -> Analysis:
+    """Analyze the endgame of `board` with `options` (defaults: `AnalysisOptions()`). The evaluator gives
+    ownership (decomposition and leaf scores); without one, `load_evaluator` is called the first time the
+    analysis needs a network (a marked region the exact solver finishes needs none), and with neither a
+    region must be given and every region solved or scored exactly."""
+    options = options or AnalysisOptions()
     start = time.perf_counter()
-    evaluator = cached(evaluator)
+    network = _NetworkOnDemand(evaluator, load_evaluator)
+    if region_points is None or options.needs_network(has_region=True):
+        network.get()  # the decomposition (or every region's leaves) needs it for sure
+    evaluator = network.evaluator
     ownership = swing = network_counts = None
     if evaluator is not None:
         first, second = root_ownerships(board, evaluator)
         ownership, swing = agreed_ownership(first, second), ownership_swing(first, second)
         network_counts = (float(first.sum()), float(second.sum()))
     if region_points is not None:
-        regions = [region_from_points(region_points, ownership, threshold)]
+        regions = [region_from_points(region_points, ownership, options.threshold)]
     elif ownership is not None:
-        regions = find_regions(ownership, threshold, margin)
-        if hot_swing > 0:
-            regions = split_hot_spots(regions, swing, hot_swing)
+        regions = find_regions(ownership, options.threshold, options.margin)
+        if options.hot_swing > 0:
+            regions = split_hot_spots(regions, swing, options.hot_swing)
     else:
         raise ValueError("no evaluator and no region: nothing to decompose the board with")
-    sure = sure_territory(ownership, regions, threshold) if ownership is not None else 0.0
-    results = analyze_regions(board, regions, evaluator, predictor=predictor, growth=growth,
-                              oracle_node=oracle_node, leaf_scoring=leaf_scoring, progress=progress,
-                              sealed_rules=sealed_rules)
+    sure = sure_territory(ownership, regions, options.threshold) if ownership is not None else 0.0
+    results = _analyze_regions(board, regions, network, options, oracle_node, progress)
     for result in results:
-        _note_unsure_walls(result, board, ownership, threshold, leaf_scoring)
-    analysis = Analysis(board, results, ownership, sure,
-                        predictor=predictor if isinstance(predictor, str) else predictor.name,
+        _note_unsure_walls(result, board, ownership, options.threshold, options.leaf_scoring)
+    analysis = Analysis(board, results, ownership, sure, predictor=options.predictor_name,
                         network_counts=network_counts)
     analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
-    if evaluator is not None and region_points is None and move_check_margin is not None:
-        _check_recommended_move(analysis, evaluator, move_check_margin)
-    analysis.evaluations = evaluator.evaluations if evaluator is not None else 0
+    if evaluator is not None and region_points is None and options.move_check_margin is not None:
+        _check_recommended_move(analysis, evaluator, options.move_check_margin)
+    analysis.evaluations = network.evaluator.evaluations if network.evaluator is not None else 0
     analysis.seconds = time.perf_counter() - start
     return analysis
+
+
+class _NetworkOnDemand:
+    """The analysis's evaluator, behind the evaluation cache: the one given, or loaded by `load` the first
+    time a stage needs it (once; `NeedsNetwork` when there is no way to get one)."""
+
+    def __init__(self, evaluator: Optional[Evaluator], load: Optional[Callable[[], Evaluator]] = None):
+        self.evaluator, self._load = cached(evaluator), load
+
+    def get(self) -> Evaluator:
+        if self.evaluator is None:
+            if self._load is None:
+                raise NeedsNetwork("the analysis needs a network (an evaluator) and none was given")
+            self.evaluator = cached(self._load())
+        return self.evaluator
 
 
 def _check_recommended_move(analysis: Analysis, evaluator, margin: float) -> None:
@@ -132,32 +150,43 @@ def make_predictor(name: str, evaluator, board: Board, oracle_node=None) -> Loca
     raise ValueError(f"unknown predictor {name!r} (kata, oracle, exhaustive, net)")
 
 
-def analyze_region(board: Board, region: Region, evaluator=None, *, predictor: str | LocalMovePredictor = "kata",
-                   growth: GrowthConfig | None = None, oracle_node=None, leaf_scoring: str = "evaluator",
-                   sealed_rules: bool = True) -> RegionResult:
+def analyze_region(board: Board, region: Region, evaluator: Optional[Evaluator] = None,
+                   options: Optional[AnalysisOptions] = None, *, oracle_node=None) -> RegionResult:
     """One region: grow (or solve) its local game and read off count, temperature, type and best moves."""
-    return analyze_regions(board, [region], evaluator, predictor=predictor, growth=growth,
-                           oracle_node=oracle_node, leaf_scoring=leaf_scoring, sealed_rules=sealed_rules)[0]
+    return analyze_regions(board, [region], evaluator, options, oracle_node=oracle_node)[0]
 
 
-def analyze_regions(board: Board, regions: Sequence[Region], evaluator=None, *,
-                    predictor: str | LocalMovePredictor = "kata", growth: GrowthConfig | None = None,
-                    oracle_node=None, leaf_scoring: str = "evaluator",
-                    progress: ProgressCallback | None = None, sealed_rules: bool = True) -> list[RegionResult]:
-    """Every region's local game. The trees grow together, one predictor batch per level for all regions;
-    each region is charged its own network evaluations, and the wall time in proportion to them. With
-    `sealed_rules`, a sealed region's lines end where the exact rules say (`tengen.endgame.sealed`)."""
-    if predictor == "exhaustive":
+def analyze_regions(board: Board, regions: Sequence[Region], evaluator: Optional[Evaluator] = None,
+                    options: Optional[AnalysisOptions] = None, *, oracle_node=None,
+                    progress: Optional[ProgressCallback] = None,
+                    load_evaluator: Optional[Callable[[], Evaluator]] = None) -> list[RegionResult]:
+    """Every region's local game (see `analyze` for the evaluator and `load_evaluator`)."""
+    return _analyze_regions(board, regions, _NetworkOnDemand(evaluator, load_evaluator),
+                            options or AnalysisOptions(), oracle_node, progress)
+
+
+def _analyze_regions(board: Board, regions: Sequence[Region], network: _NetworkOnDemand, options: AnalysisOptions,
+                     oracle_node, progress: Optional[ProgressCallback]) -> list[RegionResult]:
+    if options.predictor == "exhaustive":
         return [_solve_exhaustively(board, region, progress, i, len(regions)) for i, region in enumerate(regions)]
-    if predictor == "auto":
-        return _analyze_auto(board, regions, evaluator, growth=growth, leaf_scoring=leaf_scoring,
-                             progress=progress, sealed_rules=sealed_rules)
+    if options.predictor == "auto":
+        return _analyze_auto(board, regions, network, options, progress)
+    if options.needs_network(has_region=True):
+        network.get()
+    return _grow_regions(board, regions, network.evaluator, options, oracle_node, progress)
+
+
+def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[Evaluator], options: AnalysisOptions,
+                  oracle_node, progress: Optional[ProgressCallback]) -> list[RegionResult]:
+    """The regions' trees grow together, one predictor batch per level for all regions; each region is
+    charged its own network evaluations, and the wall time in proportion to them. With `sealed_rules`, a
+    sealed region's lines end where the exact rules say (`tengen.endgame.sealed`)."""
     start = time.perf_counter()
-    evaluator = cached(evaluator)
+    predictor = options.predictor
     pred = make_predictor(predictor, evaluator, board, oracle_node) if isinstance(predictor, str) else predictor
-    if sealed_rules and getattr(pred, "name", "") in ("kata", "net"):
+    if options.sealed_rules and getattr(pred, "name", "") in ("kata", "net"):
         pred = SealedRules(pred, board, regions)
-    trees = grow_trees(board, regions, pred, growth, progress=progress)
+    trees = grow_trees(board, regions, pred, options.growth, progress=progress)
     by_region = getattr(pred, "evaluations_by_region", {})
     results = []
     for i, (region, tree) in enumerate(zip(regions, trees)):
@@ -172,7 +201,7 @@ def analyze_regions(board: Board, regions: Sequence[Region], evaluator=None, *,
             settled = sum(n.counted for n in tree.root.walk()) + pred.settle_leaves(tree)
             result.notes.append(f"sealed region: the exact rules end lines and count {settled} settled leaves")
             result.notes.extend(pred.locals[region.id].notes)
-        result.evaluations += _score_leaves(tree, region, evaluator, leaf_scoring)
+        result.evaluations += _score_leaves(tree, region, evaluator, options.leaf_scoring)
         cgt_bridge.fill_from_tree(result, tree, board.height)
         results.append(result)
     if progress:
@@ -205,9 +234,11 @@ AUTO_SOLVER_NODES = 30_000
 AUTO_SOLVER_SECONDS = 8.0
 
 
-def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_options) -> list[RegionResult]:
+def _analyze_auto(board: Board, regions: Sequence[Region], network: _NetworkOnDemand, options: AnalysisOptions,
+                  progress: Optional[ProgressCallback]) -> list[RegionResult]:
     """Sealed regions the exact solver finishes within a small budget are solved exactly; the rest (every
-    region of an ordinary whole-board position, which is never sealed) go to kata, grown together."""
+    region of an ordinary whole-board position, which is never sealed) go to kata, grown together, with the
+    network loaded then if it was not yet."""
     from tengen.endgame.exhaustive import ExhaustiveConfig
 
     results: list[Optional[RegionResult]] = [None] * len(regions)
@@ -224,9 +255,12 @@ def _analyze_auto(board: Board, regions: Sequence[Region], evaluator, **kata_opt
             declined[i] = result.declined
     rest = [region for region, result in zip(regions, results) if result is None]
     if rest:
-        if evaluator is None:
-            raise NeedsNetwork(f"{len(rest)} region(s) need the network (not sealed, or too large to solve exactly)")
-        kata = iter(analyze_regions(board, rest, evaluator, predictor="kata", **kata_options))
+        try:
+            evaluator = network.get()
+        except NeedsNetwork:
+            raise NeedsNetwork(f"{len(rest)} region(s) need the network (not sealed, or too large to solve "
+                               "exactly)") from None
+        kata = iter(_grow_regions(board, rest, evaluator, replace(options, predictor="kata"), None, progress))
         results = [result if result is not None else next(kata) for result in results]
         for i, why in declined.items():
             results[i].notes.insert(0, f"exhaustive solver: {why}")

@@ -1,11 +1,13 @@
-"""Arguments shared by commands that take a game record and a move number."""
+"""What several commands share: the record-and-move arguments, loading that position with its warnings on
+stderr, and loading the network (one bring-up for every command)."""
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import Optional
 
-from tengen.go.board import Board
-from tengen.go.sgf import Game, load_game
+from tengen.go.position import Position, load_position
+from tengen.go.sgf import Game
 
 
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:
@@ -13,12 +15,11 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--move", type=int, default=None, help="position after this many moves (default: the end)")
 
 
-def load_position(args: argparse.Namespace) -> tuple[Game, Board]:
-    """The game and the board at `--move` (the end of the main line by default)."""
-    game = load_game(args.sgf)
-    board = game.board_at(args.move, strict=False)
-    warn_forced(game)
-    return game, board
+def position_from_args(args: argparse.Namespace) -> Position:
+    """The record's position at `--move` (the end of the main line by default), its warnings on stderr."""
+    position = load_position(args.sgf, args.move)
+    warn_forced(position.game)
+    return position
 
 
 def warn_forced(game: Game, shown: int = 3) -> None:
@@ -31,3 +32,10 @@ def warn_forced(game: Game, shown: int = 3) -> None:
             print(f"tengen: warning: {warning}", file=sys.stderr)
         if len(warnings) > shown:
             print(f"tengen: warning: {game.source}: {len(warnings) - shown} more {rest}", file=sys.stderr)
+
+
+def load_evaluator(model: Optional[str] = None):
+    """The KataGo evaluator on `model`, or on the cached default network (fetched once on first use)."""
+    from tengen.api import default_evaluator
+
+    return default_evaluator(model)
