@@ -18,8 +18,30 @@ import argparse
 import sys
 import threading
 
-from tengen.endgame.exhaustive import ExhaustiveConfig, edge_strip, solve_region
+from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+from tengen.go.board import Board
+from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import to_gtp
+from tengen.go.rules import Rules
+
+
+def edge_strip(n: int, rules: Rules | None = None) -> tuple[Board, list[tuple[int, int]]]:
+    """The benchmark shape: a 2 x n strip on the first and second lines (n even), bounded on the third
+    line by a Benson-alive Black wall over its left half and a White wall over its right half, the strip's
+    ends closed by the walls. Returns (board, region points)."""
+    if n < 2 or n % 2:
+        raise ValueError("the strip length must be even and at least 2")
+    half, width, height = n // 2, n + 2, 6
+    grid = [[BLACK] * (half + 1) + [WHITE] * (half + 1) for _ in range(height - 2)]
+    for r in (0, 2):  # two eyes for each wall
+        grid[r][0] = EMPTY
+        grid[r][-1] = EMPTY
+    grid += [[BLACK] + [EMPTY] * n + [WHITE] for _ in range(2)]
+    board = Board(width, height, rules=rules or Rules.chinese(komi=0))
+    board.setup(black=[(r, c) for r in range(height) for c in range(width) if grid[r][c] == BLACK],
+                white=[(r, c) for r in range(height) for c in range(width) if grid[r][c] == WHITE])
+    region = [(r, c) for r in (height - 2, height - 1) for c in range(1, n + 1)]
+    return board, region
 
 
 def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float | None:

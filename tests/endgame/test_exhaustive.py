@@ -14,7 +14,7 @@ from tengen.cgt.numbers import INF
 from tengen.go import BLACK, WHITE, Board, Rules
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import parse_diagram
-from tengen.endgame.exhaustive import ExhaustiveConfig, edge_strip, solve_region
+from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
 from tengen.endgame.local_game import LocalRegion, RegionNotSealed
 
 TOP = """
@@ -37,6 +37,59 @@ SHAPES = {
                                       ["F1"], ["F1"]),
     "simple ko": (". . . X O . . . .\n. . X O . O . . .", "C1 D1 E1 F1", F(-2, 3), F(4, 3), "ko", ["E1"], ["E1"]),
 }
+
+
+# 2 x n strips on the first and second lines (the region, *), Black's Benson-alive wall over the left half and
+# White's over the right (bench/exhaustive_size.py's edge_strip(n) builds them for any n)
+STRIPS = {
+    2: """
+. X O .
+X X O O
+. X O .
+X X O O
+X * * O
+X * * O
+""",
+    4: """
+. X X O O .
+X X X O O O
+. X X O O .
+X X X O O O
+X * * * * O
+X * * * * O
+""",
+    6: """
+. X X X O O O .
+X X X X O O O O
+. X X X O O O .
+X X X X O O O O
+X * * * * * * O
+X * * * * * * O
+""",
+}
+
+
+def strip(n: int) -> tuple[Board, list]:
+    """The strip of length n as (board, region points)."""
+    grid, marks = parse_diagram(STRIPS[n])
+    board = Board(grid.shape[1], grid.shape[0], rules=Rules.chinese(komi=0))
+    board.set_array(grid)
+    return board, marks["*"]
+
+
+def test_strips_are_the_bench_shape():
+    import importlib.util
+
+    from datapaths import REPO
+
+    spec = importlib.util.spec_from_file_location("exhaustive_size", REPO / "bench" / "exhaustive_size.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    for n in STRIPS:
+        ours, region = strip(n)
+        theirs, their_region = bench.edge_strip(n)
+        np.testing.assert_array_equal(ours.array(), theirs.array())
+        assert region == their_region and ours.rules == theirs.rules
 
 
 def board_of(bottom: str, rules=None) -> Board:
@@ -124,7 +177,7 @@ def test_local_rules_match_the_rules_core():
     """Random local move sequences (either colour may move twice: play elsewhere) on the strip: legality,
     captures and the simple-ko ban agree with tengen.go.Board."""
     rng = random.Random(3)
-    board0, region = edge_strip(6)
+    board0, region = strip(6)
     local = LocalRegion(board0, region)
     checked = 0
     for _ in range(25):
@@ -177,8 +230,8 @@ def test_not_sealed_and_budget():
     board = board_of(". . . X . . . . .\n. . . . . . . . .")  # E2 open: the two sides' areas meet
     with pytest.raises(RegionNotSealed):
         solve_region(board, points("E1"))
-    strip, region = edge_strip(6)
-    res = solve_region(strip, region, ExhaustiveConfig(max_nodes=50))
+    board, region = strip(6)
+    res = solve_region(board, region, ExhaustiveConfig(max_nodes=50))
     assert res.status == "too_large" and "too large" in res.reason and res.nodes == 51
 
 
@@ -211,7 +264,7 @@ def test_walls_whose_liberties_all_lie_in_the_region_are_not_walls():
 
 
 def test_small_strip_is_symmetric():
-    board, region = edge_strip(2)
+    board, region = strip(2)
     res = solve_region(board, region, ExhaustiveConfig(moves="all"))
     assert res.status == "ok" and res.mean == 0
 
@@ -306,10 +359,7 @@ def test_positions_the_thermograph_needs(name, needed):
 def test_independent_parts_are_cut_only_by_safe_stones():
     """The strip falls apart where a column holds safe stones (chains touching their own wall); the same
     column of unsafe stones (White under Black's wall) cuts nothing."""
-    from tengen.endgame.exhaustive import edge_strip
-    from tengen.endgame.local_game import LocalRegion
-
-    board, region = edge_strip(4)  # rows 4-5, columns 1-4; Black's wall over columns 0-2
+    board, region = strip(4)  # rows 4-5, columns 1-4; Black's wall over columns 0-2
     local = LocalRegion(board, region)
 
     def mask(*pts):

@@ -1,0 +1,420 @@
+"""The exhaustive search over a sealed region's local game (the conventions it implements: `tengen.endgame.exhaustive`).
+
+The search runs on `tengen.endgame.local_game`'s bitmask positions; every position is valued by its
+thermograph record (`tengen.cgt.thermo.combine` of its options' records), which is all the thermograph
+needs: dominated options drop out of the scaffold max / min, equal records are interned and combinations
+memoised. Loops are found as strongly connected components (Tarjan) and valued by fixed points; kos by
+phantoms. A transposition table on the local position (stones + ko ban) and a node budget or time limit
+(`BudgetExceeded`) keep it bounded.
+"""
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from typing import Optional
+
+from tengen.cgt.ko import KoChain, UnsupportedKo, simple_ko
+from tengen.cgt.numbers import INF, NEG_INF
+from tengen.cgt.thermo import Thermo, combine, number_thermo
+from tengen.endgame.local_game import LocalAnalysis, LocalRegion
+from tengen.go.colors import BLACK, WHITE
+
+
+class BudgetExceeded(Exception):
+    """The search met its node budget or time limit."""
+
+
+_OMIT = object()  # a banned retake left out (the ko's taker wins it)
+
+
+class _Open:
+    """A position whose immediate retake is banned: its options, with a hole where the phantom goes.
+    The parent (the position the retake would recreate) fills the hole and closes it."""
+
+    __slots__ = ("key", "banned_side", "banned_index", "lists", "opens", "cache", "stands")
+
+    def __init__(self, key, banned_side: int, banned_index: int, lists: tuple, opens: list, stands: Fraction):
+        self.key = key
+        self.stands = stands
+        self.banned_side = banned_side
+        self.banned_index = banned_index
+        self.lists = lists  # (rec, lo, hi) -> (lefts, rights); the banned entry and open children are None
+        self.opens = opens  # kos taken from this position (their phantoms refer to it)
+        self.cache: dict = {}
+
+
+class Solver:
+    """The search over one sealed region's positions; `value(root)` fills its tables (read by `exhaustive_readout`)."""
+
+    def __init__(self, local: LocalRegion, *, max_nodes: int, seconds: Optional[float], moves: str, sacrifices: bool,
+                 loop_passes: int):
+        self.local = local
+        self.max_nodes = max_nodes
+        self.moves = moves
+        self.sacrifices = sacrifices
+        self.loop_passes = loop_passes
+        self.bounds: dict[tuple, tuple[Thermo, Thermo]] = {}  # key -> (lowest, highest) possible count
+        self.tt: dict[tuple, object] = {}  # key -> (rec, lo, hi) or _Open
+        self.children: dict[tuple, tuple[list, list]] = {}
+        self.phantom: dict[tuple, Fraction] = {}  # anchor key -> phantom value used for its kos
+        self.kos: dict[tuple, KoChain] = {}  # anchors valued by the strict phantom rule
+        self.generalised: set[tuple] = set()  # anchors whose kos were valued with the taker winning
+        self.loop_valued: set[tuple] = set()  # positions valued by the cautious rule (no side wins a repetition)
+        self.cautious: dict[tuple, Thermo] = {}  # that value for positions inside an undecided loop
+        self.intern: dict[tuple, Thermo] = {}
+        self.combos: dict[tuple, Thermo] = {}
+        self.loops = 0
+        self.counter = 0
+        self.onstack: dict[tuple, int] = {}
+        self.stack: list[tuple] = []
+        self.low: dict[tuple, int] = {}
+        self.stands: dict[tuple, Fraction] = {}
+        self.nodes = 0
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+
+    def record(self, lefts: list, rights: list) -> Optional[Thermo]:
+        """Interned combine of option records (None if any option is unknown; _OMIT entries skipped)."""
+        if any(x is None for x in lefts) or any(x is None for x in rights):
+            return None
+        if _OMIT in lefts or _OMIT in rights:
+            lefts = [x for x in lefts if x is not _OMIT]
+            rights = [x for x in rights if x is not _OMIT]
+        key = (frozenset(map(id, lefts)), frozenset(map(id, rights)))
+        got = self.combos.get(key)
+        if got is not None:
+            return got
+        rec = combine(list({id(x): x for x in lefts}.values()), list({id(x): x for x in rights}.values()))
+        if rec.number is None:
+            ikey = (rec.left, rec.right, rec.ls, rec.rs, rec.ge_rs, rec.le_ls)
+            rec = self.intern.setdefault(ikey, rec)
+        self.combos[key] = rec
+        return rec
+
+    def options(self, key: tuple, info: Optional[LocalAnalysis] = None) -> tuple[list, list]:
+        """[(point index, child key, or None for a move the ko rule bans now)] for Black and for White."""
+        b, w, ban = key
+        info = info or self.local.analyse(b, w)
+        out: tuple[list, list] = ([], [])
+        for side, colour in ((0, BLACK), (1, WHITE)):
+            rest = self.local.candidates(b, w, colour, info, self.moves)
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                i = low.bit_length() - 1
+                nxt = self.local.play(b, w, colour, i)
+                if nxt is None:
+                    continue
+                if not self.sacrifices and self.local.pointless_sacrifice(b, w, colour, i, nxt, info):
+                    continue
+                out[side].append((i, None if ban == (i, colour) else nxt))
+        return out
+
+    def value(self, key: tuple):
+        """The node's result: (rec, lo, hi) records, or _Open when its immediate retake is banned."""
+        self._visit(key)
+        return self.tt[key]
+
+    def _visit(self, key: tuple) -> None:
+        """Depth-first search with Tarjan's strongly connected components: positions on a loop (a
+        sequence of moves repeating a position) are valued together once the loop is complete."""
+        b, w, ban = key
+        info = self.local.analyse(b, w)
+        if info.settled:
+            if info.threat:
+                rec = number_thermo(INF if info.threat == BLACK else NEG_INF)
+            else:
+                rec = number_thermo(info.count)
+            self.tt[key] = (rec, rec, rec)
+            return
+        self.bounds[key] = (number_thermo(info.bounds[0]), number_thermo(info.bounds[1]))
+        self.nodes += 1
+        if self.nodes > self.max_nodes or (self.deadline and self.nodes % 1024 == 0
+                                                 and time.perf_counter() > self.deadline):
+            raise BudgetExceeded()
+        index = self.counter
+        self.counter += 1
+        self.onstack[key] = index
+        self.stack.append(key)
+        low = index
+        opts = self.options(key, info)
+        self.children[key] = opts
+        self.stands[key] = info.as_it_stands
+        for side in (0, 1):
+            for _, child in opts[side]:
+                if child is None or child in self.tt:
+                    continue
+                if child in self.onstack:
+                    low = min(low, self.onstack[child])
+                    continue
+                self._visit(child)
+                if child not in self.tt:
+                    low = min(low, self.low[child])
+        self.low[key] = low
+        if low != index:
+            return
+        scc = []
+        while True:
+            k = self.stack.pop()
+            del self.onstack[k]
+            scc.append(k)
+            if k == key:
+                break
+        if len(scc) == 1:
+            self.tt[key] = self._acyclic(key)
+        else:
+            self.loops += 1
+            self._solve_loop(scc)
+
+    def _acyclic(self, key: tuple):
+        """Value of a position whose options are all valued (kos it takes are closed here)."""
+        opts = self.children[key]
+        lists = [([], []), ([], []), ([], [])]  # rec, lo, hi
+        opens: list[tuple[int, int, _Open]] = []
+        banned = None
+        plain = True
+        for side in (0, 1):
+            for i, child in opts[side]:
+                if child is None:
+                    banned = (side, len(lists[0][side]))
+                    for which in range(3):
+                        lists[which][side].append(None)
+                    plain = False
+                    continue
+                res = self.tt[child]
+                if isinstance(res, _Open):
+                    opens.append((side, len(lists[0][side]), res))
+                    for which in range(3):
+                        lists[which][side].append(None)
+                    plain = False
+                else:
+                    if plain and not (res[0] is res[1] is res[2]):
+                        plain = False
+                    for which in range(3):
+                        lists[which][side].append(res[which])
+                    if res[0] is None:  # into an undecided repetition: the mover assumes it goes against him
+                        lists[0][side][-1] = res[1 + side]
+                        self.loop_valued.add(key)
+        stands = self.stands[key]
+        if plain:
+            rec = self._at_rest(self.record(*lists[0]), lists[0], stands)
+            return rec, rec, rec
+        if banned is not None:
+            return _Open(key, banned[0], banned[1], tuple((l, r) for l, r in lists), opens, stands)
+        closed = self._close(key, lists, opens)
+        result = tuple(self._at_rest(r, lists[n] if not opens else None, stands) for n, r in enumerate(closed))
+        if result[1] is not None and result[1] is result[2]:
+            return result[1], result[1], result[1]
+        return result
+
+    def _solve_loop(self, scc: list[tuple]) -> None:
+        """Value the positions of a loop by iterating from the lowest and from the highest possible
+        counts (least and greatest fixed points). Where both agree the loop cannot matter; elsewhere the
+        exact value stays unknown (None) and the two iterates bracket it. Banned ko retakes inside a
+        loop are bracketed the same way."""
+        members = set(scc)
+        order = list(scc)  # popped order: descendants first
+        results = {}
+        for which in (1, 2):
+            est = {k: self.bounds[k][which - 1] for k in order}
+            for _ in range(self.loop_passes):
+                changed = False
+                for k in order:
+                    new = self._loop_record(k, est, members, which)
+                    if new is None:
+                        new = est[k]
+                    if not new.same_thermograph(est[k]):
+                        est[k] = new
+                        changed = True
+                if not changed:
+                    break
+            results[which] = est
+        cautious = None
+        if any(not results[1][k].same_thermograph(results[2][k]) for k in order):
+            cautious = self._cautious_loop_values(order, results)
+        for k in order:
+            lo, hi = results[1][k], results[2][k]
+            if lo.same_thermograph(hi):
+                self.tt[k] = (lo, lo, lo)
+            else:
+                self.tt[k] = (None, lo, hi)
+                self.cautious[k] = cautious[k]
+                self.loop_valued.add(k)
+
+    def _cautious_loop_values(self, order: list, results: dict) -> dict:
+        """Where the loop leaves a value open, nobody is credited with winning the repetition: the mover
+        assumes it goes against him (Black's moves at their lowest fixed point, White's at their highest).
+        Symmetric under a colour swap. Used for a root inside the loop; parents outside apply the same
+        rule to their options (`_acyclic`)."""
+        members = set(order)
+        out = {}
+        for k in order:
+            lists: tuple[list, list] = ([], [])
+            for side, which in ((0, 1), (1, 2)):
+                lists[side].extend(self._loop_option(k, child, results[which], members, which)
+                                   for _, child in self.children[k][side])
+            out[k] = self._at_rest(self.record(*lists), lists, self.stands[k])
+        return out
+
+    def _loop_record(self, key, est, members, which) -> Optional[Thermo]:
+        lists: tuple[list, list] = ([], [])
+        for side in (0, 1):
+            lists[side].extend(self._loop_option(key, child, est, members, which) for _, child in self.children[key][side])
+        return self._at_rest(self.record(*lists), lists, self.stands[key])
+
+    def _loop_option(self, key, child, est, members, which) -> Optional[Thermo]:
+        """An option's record while valuing a loop from its lowest (which=1) or highest (2) counts."""
+        if child is None:  # a banned retake: the phantom at this position's bound
+            return self.bounds[key][which - 1]
+        if child in members:
+            return est[child]
+        res = self.tt[child]
+        if isinstance(res, _Open):
+            return self.close_open(res, which, self.bounds[key][which - 1])
+        return res[which]
+
+    @staticmethod
+    def _at_rest(rec: Optional[Thermo], lists, stands: Fraction) -> Optional[Thermo]:
+        """A cold but unsettled position (nobody wants to move: seki, mutual damezumari) counts as it
+        stands, kept between the stops of the options: area scoring lets both sides pass, so the
+        normal-play number (like 1/2 = {0 | 1}) is not a Go count."""
+        if rec is None or rec.number is None:
+            return rec
+        x = rec.number
+        if x == stands:
+            return rec
+        if lists is not None:
+            lefts, rights = lists
+            ls0 = max((o.rs for o in lefts if o is not None and o is not _OMIT), default=NEG_INF)
+            rs0 = min((o.ls for o in rights if o is not None and o is not _OMIT), default=INF)
+            return number_thermo(min(max(stands, ls0), rs0))
+        return number_thermo(stands) if rec.ls <= stands <= rec.rs else rec
+
+    def _close(self, key, lists, opens) -> tuple:
+        """(rec, lo, hi) of a position, valuing the kos its options take (their retakes return here).
+
+        lo / hi put the lowest / highest count this position can reach in place of every banned
+        retake; when they agree the kos cannot matter. Otherwise a simple ko with one exit per side is
+        valued by the phantom rule (rec = lo = hi); any other ko is valued with the banned retake
+        unavailable (the taker wins it: no ko threats), and lo / hi stay apart to say so."""
+        if not opens:
+            rec = self.record(*lists[0])
+            lo = self.record(*lists[1])
+            hi = self.record(*lists[2])
+            if lo is hi or (lo is not None and hi is not None and lo.same_thermograph(hi)):
+                return rec if rec is not None else hi, hi, hi
+            return rec, lo, hi
+
+        def filled(which: int, phantom: Optional[Thermo]) -> tuple[list, list]:
+            lefts, rights = list(lists[which][0]), list(lists[which][1])
+            for side, j, op in opens:
+                (lefts, rights)[side][j] = self.close_open(op, which, phantom)
+            return lefts, rights
+
+        ph_lo, ph_hi = self.bounds[key]  # the phantom is this position's count: within its bounds
+        lo = self.record(*filled(1, ph_lo))
+        hi = self.record(*filled(2, ph_hi))
+        if lo is not None and hi is not None and lo.same_thermograph(hi):
+            return hi, hi, hi
+        if len(opens) == 1 and not opens[0][2].opens:
+            chain = self._strict_chain(key, lists, opens)
+            if chain is not None:
+                rec = self.record(*filled(0, number_thermo(chain.mean)))
+                if rec is not None and rec.mean == chain.mean and rec.temperature == chain.temperature:
+                    self.kos[key] = chain
+                    self.phantom[key] = chain.mean
+                    return rec, rec, rec
+        self.generalised.add(key)
+        return self.record(*filled(0, None)), lo, hi
+
+    def _strict_chain(self, key, lists, opens) -> Optional[KoChain]:
+        """The KoChain when the ko here is a simple ko with one exit per side (the textbook rule)."""
+        if any(x is _OMIT for which in (1, 2) for half in lists[which] for x in half):
+            return None
+        side, k, op = opens[0]
+        other = 1 - side
+        ph_lo, ph_hi = self.bounds[key]
+        x_lo_l, x_lo_r = _fill(op, 1, ph_lo)
+        x_hi_l, x_hi_r = _fill(op, 2, ph_hi)
+        if essential_options(x_lo_l, x_lo_r, x_hi_l, x_hi_r, other, keep=op.banned_index) != [op.banned_index]:
+            return None
+        exits = essential_options(x_lo_l, x_lo_r, x_hi_l, x_hi_r, side, keep=None)
+        if len(exits) != 1 or (x_lo_l, x_lo_r)[side][exits[0]] is not (x_hi_l, x_hi_r)[side][exits[0]]:
+            return None
+        exit_taker = (x_lo_l, x_lo_r)[side][exits[0]]
+        a_lo = list(lists[1][0]), list(lists[1][1])
+        a_hi = list(lists[2][0]), list(lists[2][1])
+        a_lo[side][k] = self.record(x_lo_l, x_lo_r)
+        a_hi[side][k] = self.record(x_hi_l, x_hi_r)
+        if any(x is None for half in (*a_lo, *a_hi) for x in half):
+            return None
+        if essential_options(a_lo[0], a_lo[1], a_hi[0], a_hi[1], side, keep=k) != [k]:
+            return None
+        others = essential_options(a_lo[0], a_lo[1], a_hi[0], a_hi[1], other, keep=None)
+        if len(others) != 1 or a_lo[other][others[0]] is not a_hi[other][others[0]]:
+            return None
+        exit_other = a_lo[other][others[0]]
+        l_rec, r_rec = (exit_taker, exit_other) if side == 0 else (exit_other, exit_taker)
+        if l_rec.mean is None or r_rec.mean is None:
+            return None
+        try:
+            chain = simple_ko(l_rec.mean, r_rec.mean, "black" if side == 0 else "white")
+        except UnsupportedKo:
+            return None
+        if any(e.number is None and e.temperature > chain.temperature for e in (l_rec, r_rec)):
+            return None
+        return chain
+
+    # ------------------------------------------------------------ reading results
+    def child_record(self, parent, child) -> Optional[Thermo]:
+        """The value of a child as its parent sees it (kos it takes valued with the parent's phantom)."""
+        res = self.tt.get(child)
+        if res is None:
+            return None
+        if isinstance(res, _Open):
+            m = self.phantom.get(parent)
+            return self.close_open(res, 0, None if m is None else number_thermo(m))
+        if res[0] is None and res[1] is not None and res[2] is not None and res[1].same_thermograph(res[2]):
+            return res[1]
+        return res[0]
+
+    def close_open(self, op: _Open, which: int, phantom: Optional[Thermo]) -> Optional[Thermo]:
+        """The record (rec / lo / hi by `which`) of an open position whose banned retake is worth
+        `phantom` (None: unavailable); kos taken from it are valued against it in turn."""
+        ck = (which, None if phantom is None else id(phantom))
+        if ck in op.cache:
+            return op.cache[ck]
+        if not op.opens:
+            lists = _fill(op, which, phantom)
+            out = self._at_rest(self.record(*lists), lists, op.stands)
+        else:
+            lists = [_fill(op, w, phantom) for w in range(3)]
+            out = self._at_rest(self._close(op.key, lists, op.opens)[which], None, op.stands)
+        op.cache[ck] = out
+        return out
+
+
+def _fill(op: _Open, which: int, phantom: Optional[Thermo]) -> tuple[list, list]:
+    """An open position's option lists with the phantom in the banned slot (dropped for None)."""
+    lefts, rights = list(op.lists[which][0]), list(op.lists[which][1])
+    (lefts, rights)[op.banned_side][op.banned_index] = _OMIT if phantom is None else phantom
+    return lefts, rights
+
+
+def essential_options(lo_l, lo_r, hi_l, hi_r, side, keep) -> list[int]:
+    """Greedily drop options of `side` that change neither extreme's record; returns the ones left."""
+    idx = list(range(len((lo_l, lo_r)[side])))
+    base = (combine(lo_l, lo_r), combine(hi_l, hi_r))
+    for j in list(idx):
+        if j == keep:
+            continue
+        trial = [x for x in idx if x != j]
+        ok = True
+        for (L, R), ref in zip(((lo_l, lo_r), (hi_l, hi_r)), base):
+            cut_l = [L[x] for x in trial] if side == 0 else L
+            cut_r = [R[x] for x in trial] if side == 1 else R
+            if (not cut_l and not cut_r) or not combine(cut_l, cut_r).same_thermograph(ref):
+                ok = False
+                break
+        if ok:
+            idx = trial
+    return idx
