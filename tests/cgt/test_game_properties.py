@@ -19,7 +19,7 @@ def game_trees(max_leaves: int = 7, leaves=LEAVES):
     )
 
 
-SETTINGS = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=150)
 
 
 # ---------------------------------------------------------------- brute force helpers
@@ -117,7 +117,7 @@ def test_walls_bracket_the_mast(g):
     assert th.left.at(t) == th.mean == th.right.at(t)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=120)
 @given(game_trees(4, [F(n) for n in range(-2, 3)] + [F(1, 2), F(-1, 2)]),
        game_trees(4, [F(n) for n in range(-2, 3)] + [F(1, 2), F(-1, 2)]))
 def test_order_agrees_with_normal_play_brute_force(g, h):

@@ -47,7 +47,7 @@ def test_printing():
     assert format_game(parse_game("{0, {1|0} | {| 3}}"), bars=True) == "{0,{1|0}|{|3}}"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(game_trees(10, [F(n) for n in range(-3, 4)] + [F(-2, 3), F(5, 2), float("inf"), float("-inf")]),
        st.booleans())
 def test_round_trip(g, bars):

@@ -284,14 +284,14 @@ def _naive(board: np.ndarray, model: str) -> np.ndarray:
     return v
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(boards)
 def test_vectorised_models_match_the_definitions(board):
     for model in MODELS:
         np.testing.assert_array_equal(influence_map(board, model), _naive(board, model))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(boards)
 def test_colour_swap_and_symmetry(board):
     for model in MODELS:
