@@ -20,7 +20,7 @@ from pathlib import Path
 
 from tengen.endgame.analysis import analyze_region
 from tengen.endgame.options import AnalysisOptions
-from tengen.endgame.devset import TreeOraclePredictor, load_problems
+from tengen.endgame.devset import load_problems, tree_oracle
 from tengen.endgame.tree import GrowthConfig
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
@@ -61,7 +61,7 @@ def main() -> int:
         start = time.perf_counter()
         if args.predictor == "oracle":
             result = analyze_region(p.board, p.region, evaluator, AnalysisOptions(
-                predictor=TreeOraclePredictor(p.tree, p.board.height), growth=GrowthConfig(missing_colour="threat"),
+                predictor=tree_oracle(p), growth=GrowthConfig(missing_colour="threat"),
                 leaf_scoring="exact" if args.leaves == "exact" else "evaluator"))
         elif args.predictor == "exhaustive":
             result = analyze_region(p.board, p.region, None, AnalysisOptions(predictor="exhaustive"))

@@ -7,7 +7,7 @@ import pytest
 from datapaths import shared_data
 from tengen.endgame.analysis import analyze_region
 from tengen.endgame.options import AnalysisOptions
-from tengen.endgame.devset import TreeOraclePredictor, load_problems
+from tengen.endgame.devset import load_problems, tree_oracle
 from tengen.endgame.tree import GrowthConfig
 
 TYPE_OF = {"gote": "gote", "black_sente": "sente", "white_sente": "sente", "ko": "ko"}
@@ -23,7 +23,7 @@ def test_all_33_problems_match_with_oracle_trees_and_exact_leaves():
     misses = []
     for p in problems:
         r = analyze_region(p.board, p.region, None, AnalysisOptions(
-            predictor=TreeOraclePredictor(p.tree, p.board.height), growth=GrowthConfig(missing_colour="threat"),
+            predictor=tree_oracle(p), growth=GrowthConfig(missing_colour="threat"),
             leaf_scoring="exact"))
         if (r.temperature != pytest.approx(float(p.expected_temperature))
                 or r.count != pytest.approx(float(p.expected_mean)) or TYPE_OF.get(r.kind) != p.expected_type):
@@ -34,7 +34,7 @@ def test_all_33_problems_match_with_oracle_trees_and_exact_leaves():
 def test_correct_first_moves_are_among_the_best():
     for p in _problems():
         r = analyze_region(p.board, p.region, None, AnalysisOptions(
-            predictor=TreeOraclePredictor(p.tree, p.board.height), growth=GrowthConfig(missing_colour="threat"),
+            predictor=tree_oracle(p), growth=GrowthConfig(missing_colour="threat"),
             leaf_scoring="exact"))
         best = {(1, q) for q in r.best_black} | {(-1, q) for q in r.best_white}
         assert set(p.correct_moves) <= best, p.id

@@ -140,9 +140,9 @@ def make_predictor(name: str, evaluator, board: Board, oracle_node=None) -> Loca
     if name == "oracle":
         if oracle_node is None:
             raise ValueError("the oracle predictor needs an SGF node whose children are the local variations")
-        from tengen.endgame.predictors import OraclePredictor
+        from tengen.endgame.oracle import OraclePredictor, SgfVariations
 
-        return OraclePredictor(oracle_node, board.height)
+        return OraclePredictor(SgfVariations(oracle_node, board.height), board.height)
     if name == "net":
         from tengen.endgame.predictors import LocalNetPredictor
 

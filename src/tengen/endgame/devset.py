@@ -1,15 +1,15 @@
 """The endgame dev set (../shared/data/endgame_dev/problems.json): sealed 9x9 boards with verified
 temperature, mean, type and correct moves, and their variation trees. Loading them as boards and regions,
-and a predictor that replays a problem's own tree (the "oracle" for these problems)."""
+and each problem's own tree as entered variations for the oracle predictor."""
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator
 
-from tengen.endgame.predictors import LocalPrediction, PredictionRequest
+from tengen.endgame.oracle import Entry, OraclePredictor
 from tengen.endgame.regions import Region
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
@@ -52,37 +52,23 @@ def load_problems(path: str | Path) -> list[DevProblem]:
     return out
 
 
-class TreeOraclePredictor:
-    """Replays a problem's variation tree: non-threat children are the moves; a threat child is left out,
-    so tree growth (with missing_colour='threat') puts the ±inf threat leaf back."""
-
-    name = "oracle"
+class DevTreeVariations:
+    """A dev-set problem's variation tree as entered variations (`tengen.endgame.oracle`): its non-threat
+    children are the moves; a threat child is left out, so tree growth (with missing_colour='threat') puts
+    the ±inf threat leaf back, and a counted leaf ("area") has no moves."""
 
     def __init__(self, tree: dict[str, Any], size: int):
-        self.tree = tree
-        self.size = size
+        self.tree, self.size = tree, size
 
-    def _node(self, history):
-        node = self.tree
-        for color, point in history:
-            key = next((k for k in node if isinstance(node[k], dict) and _move(k, self.size) == (color, point)), None)
-            if key is None:
-                return None
-            node = node[key]
-        return node
+    def entries(self) -> Iterator[Entry]:
+        if "area" in self.tree or "threat" in self.tree:
+            return
+        for key, child in self.tree.items():
+            if isinstance(child, dict) and "threat" not in child:
+                color, point = _move(key, self.size)
+                yield Entry(color, point, DevTreeVariations(child, self.size))
 
-    def predict(self, requests: Sequence[PredictionRequest]) -> list[LocalPrediction]:
-        out = []
-        for req in requests:
-            node = self._node(req.history)
-            pred = LocalPrediction()
-            if node is None or "area" in node or "threat" in node:
-                pred.no_move, pred.reason = 1.0, "leaf of the given tree"
-            else:
-                for key, child in node.items():
-                    if not isinstance(child, dict) or "threat" in child:
-                        continue
-                    color, point = _move(key, self.size)
-                    pred.moves(color)[point] = 1.0
-            out.append(pred)
-        return out
+
+def tree_oracle(problem: DevProblem) -> OraclePredictor:
+    """The oracle predictor that replays `problem`'s own variation tree."""
+    return OraclePredictor(DevTreeVariations(problem.tree, problem.board.height), problem.board.height)

@@ -3,7 +3,7 @@ Black's local moves, White's local moves and "no move" (the region is settled).
 
 All predictors share one interface so tree growth does not care where the moves come from:
 `kata` (KataGo's policy for each colour, restricted to the region and its neighbourhood), `oracle`
-(variations a person entered as SGF children), and `net` (the trained 723-output local-move network,
+(entered variations, `tengen.endgame.oracle`), and `net` (the trained 723-output local-move network,
 a slot until that model is trained). The exact solver for sealed regions lives in `exhaustive`.
 """
 from __future__ import annotations
@@ -17,8 +17,7 @@ from tengen.endgame.evalcache import fresh_flags
 from tengen.endgame.regions import DEFAULT_THRESHOLD, Region
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
-from tengen.go.coords import Move, Point, to_gtp
-from tengen.go.sgf import is_tengen_line
+from tengen.go.coords import Move, Point
 
 
 @dataclass
@@ -119,86 +118,6 @@ class KataPolicyPredictor:
             made = int(fresh[2 * i]) + int(fresh[2 * i + 1])
             self.evaluations += made
             self.evaluations_by_region[req.region.id] = self.evaluations_by_region.get(req.region.id, 0) + made
-
-
-class OraclePredictor:
-    """Moves read from an SGF node's children: each child line is a local move a person entered.
-
-    A node without children is a leaf. Probabilities are equal among the entered moves of a colour, and
-    each colour's mass is 1, so tree growth keeps every entered move. Entered moves tengen cannot play (off
-    the board, illegal there, a pass) are left out and named in `problems` (per region id), which the
-    analysis adds to the region's notes.
-    """
-
-    name = "oracle"
-
-    def __init__(self, root_node, size: int):
-        self.root = root_node
-        self.size = size
-        self.problems: dict[int, list[str]] = {}
-
-    def _problem(self, req: PredictionRequest, what: str) -> None:
-        line = " ".join(f"{'B' if c == BLACK else 'W'} {to_gtp(p, self.size)}" for c, p in req.history)
-        text = f"SGF variation {'after ' + line if line else 'at the analysed node'}: {what}"
-        found = self.problems.setdefault(req.region.id, [])
-        if text not in found:
-            found.append(text)
-
-    def _node_for(self, history):
-        node = self.root
-        for color, point in history:
-            nxt = None
-            for child in node:
-                colour, move = child.get_move()
-                if colour is None:
-                    continue
-                c = BLACK if colour == "b" else WHITE
-                p = None if move is None else (self.size - 1 - move[0], move[1])
-                if c == color and p == point:
-                    nxt = child
-                    break
-            if nxt is None:
-                return None
-            node = nxt
-        return node
-
-    def predict(self, requests: Sequence[PredictionRequest]) -> list[LocalPrediction]:
-        out = []
-        for req in requests:
-            node = self._node_for(req.history)
-            pred = LocalPrediction()
-            if node is None:
-                pred.no_move, pred.reason = 1.0, "line not in the SGF"
-                out.append(pred)
-                continue
-            entered = 0
-            for child in node:
-                if is_tengen_line(child):
-                    continue  # tengen's own earlier analysis, not an entered answer
-                try:
-                    colour, move = child.get_move()
-                except ValueError:
-                    self._problem(req, f"a move off the {self.size}x{self.size} board, left out")
-                    continue
-                if colour is None:
-                    continue
-                entered += 1
-                if move is None:
-                    self._problem(req, f"{colour.upper()} passes: the line ends there")
-                    continue
-                p = (self.size - 1 - move[0], move[1])
-                color = BLACK if colour == "b" else WHITE
-                illegal = req.board.legality(color, p)
-                if illegal and illegal not in ("ko", "superko"):  # a banned ko retake is the ko rule's to see
-                    self._problem(req, f"{colour.upper()} {to_gtp(p, self.size)} is illegal ({illegal}), left out")
-                    continue
-                (pred.black if color == BLACK else pred.white)[p] = 1.0
-            if not pred.black and not pred.white:
-                pred.no_move, pred.reason = 1.0, "no further variation"
-                if not req.history and not entered:
-                    self._problem(req, "none entered (the node has no child moves), so nothing is read")
-            out.append(pred)
-        return out
 
 
 class UntrainedModelError(ValueError):
