@@ -16,7 +16,7 @@ import tarfile
 import time
 from pathlib import Path
 
-from tengen.endgame.analysis import analyze
+from tengen.endgame.analysis import analyze_board
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.tree import GrowthConfig
 from tengen.go.sgf import SgfError, load_game, load_game_bytes
@@ -56,7 +56,7 @@ def late_positions(n: int, seed: int):
 
 def measure(label: str, board, evaluator, growth: GrowthConfig) -> tuple[int, int, float]:
     start = time.perf_counter()
-    analysis = analyze(board, evaluator, AnalysisOptions(growth=growth))
+    analysis = analyze_board(board, evaluator, AnalysisOptions(growth=growth))
     seconds = time.perf_counter() - start
     cut = sum(1 for r in analysis.regions if r.tree is not None and r.tree.budget_exhausted)
     per_region = ", ".join(f"{len(r.region)}pt/{r.evaluations}ev/{r.seconds:.1f}s"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
 from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
-from tengen.endgame.analysis import analyze
+from tengen.endgame.analysis import analyze_board
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_check import policy_move
 from tengen.endgame.tree import GrowthConfig
@@ -52,7 +52,7 @@ def main() -> int:
         board = game.board_at(None if case.move is None else max(case.move - 1, 0), strict=False)
         board.to_play = parse_color(case.args[0])
         start = time.perf_counter()
-        analysis = analyze(board, evaluator, AnalysisOptions(margin=args.margin, threshold=args.threshold,
+        analysis = analyze_board(board, evaluator, AnalysisOptions(margin=args.margin, threshold=args.threshold,
                                                              predictor=args.predictor, growth=growth))
         exact = sum(r.method == "exhaustive" for r in analysis.regions)
         move = "PASS" if analysis.recommended is None else to_gtp(analysis.recommended[1], board.height)

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame_cost import GAMES, late_positions  # noqa: E402
 
-from tengen.endgame.analysis import analyze  # noqa: E402
+from tengen.endgame.analysis import analyze_board  # noqa: E402
 from tengen.endgame.move_check import policy_move, scores_after  # noqa: E402
 from tengen.go.colors import BLACK  # noqa: E402
 from tengen.go.coords import to_gtp  # noqa: E402
@@ -52,7 +52,7 @@ def main() -> int:
             print(f"{name}: skipped (the record's next move is not a legal move for the side to play)")
             continue
         start = time.perf_counter()
-        analysis = analyze(board, evaluator)
+        analysis = analyze_board(board, evaluator)
         seconds = time.perf_counter() - start
         if analysis.recommended is None or analysis.recommended[1] is None:
             print(f"{name} (move {move}): skipped (no recommended move: {analysis.recommended_reason})")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
 from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
-from tengen.endgame.analysis import analyze
+from tengen.endgame.analysis import analyze_board
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_check import policy_move
 from tengen.endgame.tree import GrowthConfig
@@ -128,7 +128,7 @@ def main() -> int:
         h = p.board.height
         region = p.region()
         start = time.perf_counter()
-        analysis = analyze(p.board, evaluator, AnalysisOptions(predictor=args.predictor, growth=growth,
+        analysis = analyze_board(p.board, evaluator, AnalysisOptions(predictor=args.predictor, growth=growth,
                                                              sealed_rules=not args.no_sealed_rules),
                            region_points=region)
         seconds = time.perf_counter() - start

@@ -42,7 +42,7 @@ def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optiona
     points. `options` (default `interactive_options()`), with any of its fields overridden by keyword
     (`predictor="kata"`, `leaf_scoring="exact"`, ...). The default network is loaded (and fetched once into
     the cache) only if needed; `model` picks another file, `evaluator` passes one in."""
-    from tengen.endgame.analysis import analyze as analyze_board
+    from tengen.endgame.analysis import analyze_board
     from tengen.go.board import Board
     from tengen.go.position import Position, load_position
 

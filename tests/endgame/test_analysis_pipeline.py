@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tengen.endgame.analysis import analyze
+from tengen.endgame.analysis import analyze_board
 from tengen.endgame.evalcache import CachedEvaluator
 from tengen.endgame.predictors import KataPolicyPredictor, LocalPrediction, PredictionRequest
 from tengen.endgame.regions import Region, agreed_ownership, find_regions, split_hot_spots
 from tengen.endgame.tree import GrowthConfig, grow_tree
 from tengen.go import BLACK, WHITE, Board
 from tengen.go.coords import from_gtp
-from tengen.go.diagram import board_from_diagram
+from tengen.go.diagram import board_from_diagram, parse_diagram
 
 from standin_networks import ONE_DAME, StandInNetwork
 
@@ -29,7 +29,7 @@ def test_a_point_the_side_to_move_would_take_is_a_region_and_the_move():
     for to_play in (BLACK, WHITE):
         board = board_from_diagram(ONE_DAME)
         board.to_play = to_play
-        analysis = analyze(board, ContestedEvaluator())
+        analysis = analyze_board(board, ContestedEvaluator())
         assert [sorted(r.region.points) for r in analysis.regions] == [[from_gtp("C4", 5)]]
         (result,) = analysis.regions
         assert result.temperature == 1 and result.count == 0 and result.kind == "gote"
@@ -42,17 +42,23 @@ def test_agreed_ownership_keeps_the_weaker_of_two_same_sign_values():
     assert agreed_ownership(first, second).tolist() == [[0.0, 0.92, -0.9, 0.1]]
 
 
-def _maps(rows):
-    """'B' / 'W' settled, '?' lukewarm (-0.8 whoever moves), '!' hot (0 agreed, swing 1.8)."""
-    own = {"B": 1.0, "W": -1.0, "?": -0.8, "!": 0.0}
-    swing = {"B": 0.0, "W": 0.0, "?": 0.1, "!": 1.8}
-    return (np.array([[own[ch] for ch in row] for row in rows]), np.array([[swing[ch] for ch in row] for row in rows]))
+def _maps(diagram: str) -> tuple[np.ndarray, np.ndarray]:
+    """Ownership and swing maps drawn as a board diagram: X / O settled (+1 / -1, swing 0), ? lukewarm
+    (-0.8 whoever moves, swing 0.1), ! hot (0 agreed, swing 1.8)."""
+    grid, marks = parse_diagram(diagram)
+    own, swing = grid.astype(float), np.zeros(grid.shape)
+    for mark, (value, change) in (("?", (-0.8, 0.1)), ("!", (0.0, 1.8))):
+        for point in marks.get(mark, []):
+            own[point], swing[point] = value, change
+    return own, swing
 
 
 def test_two_hot_spots_joined_by_quiet_points_become_two_regions():
-    own, swing = _maps(["??!!?",
-                        "!WWW?",
-                        "BBBBB"])  # a fight on the top edge and one on the left, joined through the corner
+    own, swing = _maps("""
+        ? ? ! ! ?
+        ! O O O ?
+        X X X X X
+    """)  # a fight on the top edge and one on the left, joined through the corner
     (joined,) = find_regions(own)
     parts = split_hot_spots([joined], swing)
     assert [sorted(r.points) for r in parts] == [[(0, 1), (0, 2), (0, 3), (0, 4), (1, 4)], [(0, 0), (1, 0)]]
@@ -60,16 +66,20 @@ def test_two_hot_spots_joined_by_quiet_points_become_two_regions():
     assert all("split from a region with several hot spots" in r.notes for r in parts)
 
 
-@pytest.mark.parametrize("rows", [
-    ["!?!??",
-     "WWWW?",
-     "BBBBB"],  # hot points two steps apart are one spot
-    ["??!!?",
-     "?WWW?",
-     "BBBBB"],  # one hot spot
+@pytest.mark.parametrize("diagram", [
+    """
+        ! ? ! ? ?
+        O O O O ?
+        X X X X X
+    """,  # hot points two steps apart are one spot
+    """
+        ? ? ! ! ?
+        ? O O O ?
+        X X X X X
+    """,  # one hot spot
 ], ids=["two-steps-apart", "one-spot"])
-def test_one_hot_spot_keeps_the_region_whole(rows):
-    own, swing = _maps(rows)
+def test_one_hot_spot_keeps_the_region_whole(diagram):
+    own, swing = _maps(diagram)
     (joined,) = find_regions(own)
     assert split_hot_spots([joined], swing) == [joined]
 
@@ -174,7 +184,7 @@ TWO_DAME = """
 def test_regions_grow_together_and_each_is_charged_its_own_evaluations():
     inner = ContestedEvaluator()
     board = board_from_diagram(TWO_DAME)
-    analysis = analyze(board, inner)
+    analysis = analyze_board(board, inner)
     assert len(analysis.regions) == 2
     assert analysis.evaluations == inner.rows
     # the root (2 colours) once for all; then each region's two children, 2 colours each
@@ -232,7 +242,7 @@ def test_a_shared_node_budget_cuts_every_tree_alike_and_flags_them():
 def test_the_board_count_lies_between_the_networks_counts_for_each_side_to_move():
     from tengen.io.report import json_report, text_report
 
-    analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
+    analysis = analyze_board(board_from_diagram(ONE_DAME), ContestedEvaluator())
     black_first, white_first = analysis.network_counts
     assert (black_first, white_first) == (analysis.sure_count + 1, analysis.sure_count - 1)  # C4 goes to the mover
     assert white_first < analysis.board_count < black_first
@@ -243,7 +253,7 @@ def test_the_board_count_lies_between_the_networks_counts_for_each_side_to_move(
 def test_a_board_count_outside_the_networks_range_is_flagged():
     from tengen.io.report import text_report
 
-    analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
+    analysis = analyze_board(board_from_diagram(ONE_DAME), ContestedEvaluator())
     assert "warning" not in text_report(analysis)
     analysis.regions[0].count = 5.0  # as if the region were misjudged by five points
     assert "warning: the board count lies outside the network's range" in text_report(analysis)
@@ -252,7 +262,7 @@ def test_a_board_count_outside_the_networks_range_is_flagged():
 def test_a_network_swing_far_beyond_the_hottest_region_is_flagged():
     from tengen.io.report import text_report
 
-    analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
+    analysis = analyze_board(board_from_diagram(ONE_DAME), ContestedEvaluator())
     black_first, white_first = analysis.network_counts
     assert black_first - white_first == 2 and analysis.regions[0].temperature == 1  # one dame: t 1 each way
     assert analysis.underread_swing() is None and "under-read" not in text_report(analysis)
@@ -265,7 +275,7 @@ def test_the_underread_warning_quotes_the_temperature_the_table_shows():
     """A settled region (a number, temperature -1 in the table) is quoted as -1, not clamped to 0."""
     from tengen.io.report import text_report
 
-    analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
+    analysis = analyze_board(board_from_diagram(ONE_DAME), ContestedEvaluator())
     analysis.regions[0].temperature, analysis.regions[0].kind = -1.0, "number"
     analysis.network_counts = (12.0, -8.0)
     assert analysis.underread_swing() == (10.0, -1.0)
@@ -295,7 +305,7 @@ def test_a_node_where_a_colour_cannot_play_is_worth_the_other_colours_stop():
 def test_the_report_names_every_kind_in_words():
     from tengen.io.report import text_report
 
-    analysis = analyze(board_from_diagram(ONE_DAME), ContestedEvaluator())
+    analysis = analyze_board(board_from_diagram(ONE_DAME), ContestedEvaluator())
     for kind, words in (("infinitesimal", "no gain (temperature 0)"), ("unbounded", "unanswered threat (no count)")):
         analysis.regions[0].kind = kind
         assert words in text_report(analysis)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tengen.endgame.analysis import analyze
+from tengen.endgame.analysis import analyze_board
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_check import check_move
 from tengen.go import BLACK, WHITE
@@ -58,7 +58,7 @@ def test_a_self_atari_the_regions_cannot_see_is_overruled_by_the_policy_move():
     board.to_play = BLACK
     h = board.height
     net = TacticalStandIn(policy_point=from_gtp("C1", h, board.width))
-    analysis = analyze(board, net)
+    analysis = analyze_board(board, net)
     assert [sorted(r.region.points) for r in analysis.regions] == [[from_gtp("F1", h, board.width)]]
     check = analysis.move_check
     assert check is not None and check.orthodox == from_gtp("F1", h, board.width) and check.policy == from_gtp("C1", h, board.width)
@@ -73,7 +73,7 @@ def test_a_self_atari_the_regions_cannot_see_is_overruled_by_the_policy_move():
 def test_the_check_can_be_turned_off():
     board = board_from_diagram(SHORTAGE)
     board.to_play = BLACK
-    analysis = analyze(board, TacticalStandIn(policy_point=from_gtp("C1", board.height, board.width)),
+    analysis = analyze_board(board, TacticalStandIn(policy_point=from_gtp("C1", board.height, board.width)),
                        AnalysisOptions(move_check_margin=None))
     assert analysis.move_check is None
     assert analysis.recommended == (BLACK, from_gtp("F1", board.height, board.width))
@@ -83,7 +83,7 @@ def test_a_sound_orthodox_move_is_kept_and_the_check_reported():
     # the policy spreads over every legal point and picks one inside Black's own area: a point behind
     board = board_from_diagram(ONE_DAME)
     board.to_play = WHITE
-    analysis = analyze(board, TacticalStandIn(policy="anywhere"))
+    analysis = analyze_board(board, TacticalStandIn(policy="anywhere"))
     check = analysis.move_check
     assert analysis.recommended == (WHITE, from_gtp("C4", 5))
     assert check is not None and not check.overruled and check.loss < 0
@@ -110,7 +110,7 @@ def test_the_real_network_overrules_a_self_atari_in_a_fuego_endgame(real_evaluat
     (case,) = [c for c in parse_suite(suite) if c.number == 50]
     board = load_game(case.sgf).board_at(case.move - 1, strict=False)
     board.to_play = parse_color(case.args[0])
-    analysis = analyze(board, real_evaluator)
+    analysis = analyze_board(board, real_evaluator)
     check = analysis.move_check
     assert check is not None and check.orthodox == from_gtp("J1", 9) and check.overruled
     assert analysis.recommended == (BLACK, from_gtp("F1", 9))

@@ -1,8 +1,8 @@
 """The endgame analyzer end to end: evaluator -> regions -> local trees -> leaf scores -> CGT values ->
 per-region results and the orthodox whole-board move.
 
-`analyze(board, evaluator, ...)` is the library entry point; every stage is a plain function of its own
-module so it can be called and tested alone.
+`analyze_board(board, evaluator, options)` is the engine's entry point (`tengen.analyze` is the library's
+front door over it); every stage is a plain function of its own module so it can be called and tested alone.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from tengen.go.coords import Point, to_gtp
 ProgressCallback = Callable[[str, int, int], None]
 
 
-def analyze(board: Board, evaluator: Optional[Evaluator] = None, options: Optional[AnalysisOptions] = None, *,
+def analyze_board(board: Board, evaluator: Optional[Evaluator] = None, options: Optional[AnalysisOptions] = None, *,
             region_points: Optional[Iterable[Point]] = None, oracle_node=None,
             progress: Optional[ProgressCallback] = None,
             load_evaluator: Optional[Callable[[], Evaluator]] = None) -> Analysis:
@@ -160,7 +160,7 @@ def analyze_regions(board: Board, regions: Sequence[Region], evaluator: Optional
                     options: Optional[AnalysisOptions] = None, *, oracle_node=None,
                     progress: Optional[ProgressCallback] = None,
                     load_evaluator: Optional[Callable[[], Evaluator]] = None) -> list[RegionResult]:
-    """Every region's local game (see `analyze` for the evaluator and `load_evaluator`)."""
+    """Every region's local game (see `analyze_board` for the evaluator and `load_evaluator`)."""
     return _analyze_regions(board, regions, _NetworkOnDemand(evaluator, load_evaluator),
                             options or AnalysisOptions(), oracle_node, progress)
 
