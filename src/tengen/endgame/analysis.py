@@ -229,9 +229,9 @@ class NeedsNetwork(RuntimeError):
 
 
 # what `auto` lets the exact solver spend on one sealed region before handing it to kata (the largest dev-set
-# region, a 10-point hane-connect with repetitions, needs ~26,000 positions and ~6 s)
+# region, a 10-point hane-connect with repetitions, needs ~26,000 positions, ~6 s here). A count of positions,
+# not seconds: which regions are solved exactly must not depend on how busy the machine is
 AUTO_SOLVER_NODES = 30_000
-AUTO_SOLVER_SECONDS = 8.0
 
 
 def _analyze_auto(board: Board, regions: Sequence[Region], network: _NetworkOnDemand, options: AnalysisOptions,
@@ -245,7 +245,7 @@ def _analyze_auto(board: Board, regions: Sequence[Region], network: _NetworkOnDe
     declined: dict[int, str] = {}  # why the exact solver left a user's mask to kata
     for i, region in enumerate(regions):
         # sealed as `tengen.endgame.sealed` means it: a region the network found needs pass-alive walls
-        budget = ExhaustiveConfig(max_nodes=AUTO_SOLVER_NODES, seconds=AUTO_SOLVER_SECONDS,
+        budget = ExhaustiveConfig(max_nodes=AUTO_SOLVER_NODES, seconds=None,
                                   require_benson=region.source != "mask")
         result = _solve_exhaustively(board, region, None, i, len(regions), budget)
         if result.count is not None:  # not sealed, too large or unsupported: kata takes it
