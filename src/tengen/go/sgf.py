@@ -10,17 +10,23 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from typing import Optional
 
 from sgfmill import sgf as sgfmill_sgf
 
-from tengen.go.board import Board, IllegalMove
+from tengen.go.board import MAX_MOVES, Board, IllegalMove
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point, neighbours, to_gtp
 from tengen.go.rules import Rules
 
 MAX_SGF_BYTES = 16 * 1024 * 1024
+# What one game may hold, checked on the bytes before sgfmill builds anything (it keeps every token and node:
+# 250,000 nodes with a value each take ~2 s and 135 MB on the 2-core VM; 10 million empty ones ran past 60 s).
+MAX_NODES = 250_000  # nodes, and also variations ('(') of the first game
+MAX_DEPTH = 2 * MAX_MOVES  # variations nested in variations (some editors nest every move of the main line)
+MAX_VALUES = 1_000_000  # property values, and also property names
 FALLBACK_ENCODINGS = ("utf-8", "gb18030", "latin-1")
 
 
@@ -243,6 +249,53 @@ def _size_problem(message: str) -> Optional[str]:
     return None
 
 
+_GAME_START_RE = re.compile(rb"\(\s*;")  # where sgfmill starts reading
+# sgfmill's tokens: a value (escaped ']' and '\\' inside), a delimiter, a property name
+_TOKEN_RE = re.compile(rb"\[[^\\\]]*(?:\\.[^\\\]]*)*\]|[();]|[A-Za-z]{1,64}", re.DOTALL)
+_LETTERS = bytes(ord("a") if chr(b).isascii() and chr(b).isalpha() else ord(" ") for b in range(256))
+
+
+def check_game_bounds(data: bytes, source: str = "<sgf>") -> None:
+    """SgfError when the first game (the one sgfmill reads) holds more than MAX_NODES nodes or variations,
+    variations nested deeper than MAX_DEPTH, or more than MAX_VALUES property values or names, before
+    sgfmill tokenises it. Counts of the raw bytes settle most files at C speed; otherwise the tokens are
+    counted one by one (values whole, so that brackets, parentheses and ';' inside them count for nothing),
+    stopping at the first bound passed or at the end of the first game."""
+    start = _GAME_START_RE.search(data)
+    if start is None:
+        return  # no game: sgfmill says so
+    letters = data.translate(_LETTERS)
+    if (data.count(b";") <= MAX_NODES and data.count(b"(") <= MAX_DEPTH and data.count(b"[") <= MAX_VALUES
+            and letters.count(b" a") + letters.startswith(b"a") <= MAX_VALUES):
+        return
+    nodes = variations = depth = values = names = 0
+    for token in _TOKEN_RE.finditer(data, start.start()):
+        first = data[token.start()]
+        if first == 0x5B:  # [
+            values += 1
+            if values > MAX_VALUES:
+                raise SgfError(source, f"too many property values (more than {MAX_VALUES})")
+        elif first == 0x3B:  # ;
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise SgfError(source, f"too many nodes (more than {MAX_NODES})")
+        elif first == 0x28:  # (
+            depth += 1
+            variations += 1
+            if depth > MAX_DEPTH:
+                raise SgfError(source, f"variations are nested too deep (more than {MAX_DEPTH} levels)")
+            if variations > MAX_NODES:
+                raise SgfError(source, f"too many variations (more than {MAX_NODES})")
+        elif first == 0x29:  # )
+            depth -= 1
+            if depth == 0:
+                return
+        else:
+            names += 1
+            if names > MAX_VALUES:
+                raise SgfError(source, f"too many property names (more than {MAX_VALUES})")
+
+
 def parse_sgf_bytes(data: bytes, source: str = "<sgf>"):
     """sgfmill game from bytes with the repairs above; SgfError on failure."""
     if len(data) > MAX_SGF_BYTES:
@@ -250,6 +303,7 @@ def parse_sgf_bytes(data: bytes, source: str = "<sgf>"):
     data, forced = _repair(data)
     if not data:
         raise SgfError(source, "empty file")
+    check_game_bounds(data, source)
     last_error: Exception | None = None
     for encoding in ((forced,) if forced else (None,) + FALLBACK_ENCODINGS):
         try:
@@ -362,6 +416,8 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
             if not any(e.is_move for e in events):
                 first_player = color
             events.append(Event(color=color, point=_point(move, size), node=node))
+    if len(events) > MAX_MOVES:  # each would be a board snapshot (tengen.go.board.MAX_MOVES)
+        raise SgfError(source, f"the main line is too long ({len(events)} moves and setup nodes; limit {MAX_MOVES})")
     first_player = stated_first or first_player
     return Game(size, size, rules, handicap, result, events, game, source, first_player, notes=notes)
 
@@ -411,17 +467,33 @@ def load_game_bytes(data: bytes, source: str = "<sgf>") -> Game:
 def load_game(path: str | os.PathLike) -> Game:
     """Read an SGF file into a Game. Raises SgfError with a one-line message naming the file."""
     source = os.fspath(path)
+    return load_game_bytes(_read_regular_file(source), source)
+
+
+def _read_regular_file(source: str) -> bytes:
+    """The bytes of a regular file of at most MAX_SGF_BYTES; SgfError for anything else (a FIFO with no
+    writer would block for ever, a device never ends), so the open does not wait and the type is checked."""
     try:
-        size = os.path.getsize(source)
-        if size > MAX_SGF_BYTES:
-            raise SgfError(source, f"file is too large ({size} bytes; limit {MAX_SGF_BYTES})")
-        with open(source, "rb") as f:  # devices and pipes report no size: never read past the limit
-            data = f.read(MAX_SGF_BYTES + 1)
-        if len(data) > MAX_SGF_BYTES:
-            raise SgfError(source, f"file is too large (more than {MAX_SGF_BYTES} bytes)")
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            info = os.fstat(fd)
+            if stat.S_ISDIR(info.st_mode):
+                raise SgfError(source, "is a directory, not a file")
+            if not stat.S_ISREG(info.st_mode):
+                raise SgfError(source, "is not a regular file (a pipe or a device); give a file")
+            if info.st_size > MAX_SGF_BYTES:
+                raise SgfError(source, f"file is too large ({info.st_size} bytes; limit {MAX_SGF_BYTES})")
+            with os.fdopen(fd, "rb") as f:
+                fd = -1  # closed with f
+                data = f.read(MAX_SGF_BYTES + 1)
+        finally:
+            if fd >= 0:
+                os.close(fd)
     except OSError as exc:
         raise SgfError(source, exc.strerror or str(exc)) from None
-    return load_game_bytes(data, source)
+    if len(data) > MAX_SGF_BYTES:  # grown since fstat
+        raise SgfError(source, f"file is too large (more than {MAX_SGF_BYTES} bytes)")
+    return data
 
 
 SGF_HEADING = "tengen endgame analysis"  # starts the comment tengen adds to an analysed node
