@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from tengen.cli import command, finite_float
 
@@ -25,7 +26,13 @@ def run(args: argparse.Namespace) -> int:
 
     rules = Rules.from_name(args.rules, args.komi)
     finder = _lazy_network_finder(args.model) if args.dead_stones == "network" else benson_dead_stones
-    GtpEngine(size=args.size, rules=rules, dead_stones=finder).run()
+    engine = GtpEngine(size=args.size, rules=rules, dead_stones=finder)
+    protocol = sys.stdout
+    sys.stdout = sys.stderr  # stdout carries GTP responses only: whatever else the session prints goes to stderr
+    try:
+        engine.run(sys.stdin, protocol)
+    finally:
+        sys.stdout = protocol
     return 0
 
 
@@ -37,7 +44,12 @@ def _lazy_network_finder(model):
         if not loaded:
             from tengen.commands.common import load_evaluator
             from tengen.eval.katago.final_score import network_dead_stones
+            from tengen.io.gtp import GtpError
 
-            loaded.append(network_dead_stones(load_evaluator(model)))
+            try:
+                evaluator = load_evaluator(model)
+            except (OSError, ValueError) as e:  # offline with no cached network, a corrupt model file
+                raise GtpError(f"cannot load the network: {' '.join(str(e).split())}") from None
+            loaded.append(network_dead_stones(evaluator))
         return loaded[0](board)
     return find

@@ -33,7 +33,7 @@ def from_gtp(vertex: str, height: int, width: int | None = None) -> Move:
     if len(v) < 2 or v[0] not in GTP_COLUMNS or not (v[1:].isascii() and v[1:].isdigit()):
         raise CoordinateError(f"invalid vertex {vertex!r}")
     col = GTP_COLUMNS.index(v[0])
-    number = int(v[1:])
+    number = int(v[1:]) if len(v) <= 8 else 0  # longer: off any board (int() refuses over 4,300 digits)
     row = height - number
     if not (0 <= col < width and 0 <= row < height and number >= 1):
         raise CoordinateError(f"vertex {vertex!r} is off the {width}x{height} board")

@@ -4,14 +4,18 @@ prefix stands for the `kgs-` extension prefix, as in `kgs-genmove_cleanup`). Nam
 Responses are framed `=[id] result` / `?[id] message`, each followed by a blank line. Error texts are
 the canonical ones where GTP has them (illegal move, unacceptable size, cannot undo, unknown command,
 cannot load file, syntax error).
+
+Input is read as bytes and decoded here, the same under every locale: a command holding bytes that are not
+UTF-8, or longer than MAX_LINE_BYTES, is answered `?` and the session goes on.
 """
 from __future__ import annotations
 
+import io
 import math
 import sys
-from typing import Callable, Optional, TextIO
+from typing import IO, Callable, Iterator, Optional
 
-from tengen.go.board import MAX_SIDE, MIN_SIDE, Board, IllegalMove
+from tengen.go.board import MAX_SIDE, MIN_SIDE, Board, IllegalMove, MoveLimitError
 from tengen.go.colors import BLACK, WHITE, parse_color
 from tengen.go.coords import CoordinateError, from_gtp, to_gtp
 from tengen.go.diagram import render
@@ -21,6 +25,10 @@ from tengen.go.scoring import benson_dead_stones, score
 from tengen.go.sgf import SgfError, load_game
 
 ENGINE_NAME = "tengen"
+MAX_LINE_BYTES = 64 * 1024  # one command line; a longer one is answered `? command too long` and skipped
+# Integers longer than this are read as +-10**MAX_DIGITS, past every range a command checks: never given to
+# int(), which refuses more than 4,300 digits (and is slow long before).
+MAX_DIGITS = 18
 
 
 class GtpError(Exception):
@@ -67,17 +75,18 @@ class GtpEngine:
         return table
 
     def handle(self, line: str) -> Optional[str]:
-        """One input line -> framed response (None for empty/comment lines)."""
-        line = "".join(ch for ch in line if ch in "\t\n" or 32 <= ord(ch) != 127).replace("\t", " ")
-        line = line.split("#", 1)[0].strip()
-        if not line:
+        """One input line -> framed response (None for empty/comment lines). Bytes that were not UTF-8
+        arrive as lone surrogates (run's decoding): such a command is answered `?`, not run."""
+        parts = _split(line)
+        if not parts:
             return None
-        parts = line.split()
         cmd_id = ""
         if parts[0].isascii() and parts[0].isdigit():
             cmd_id = parts.pop(0)
             if not parts:
                 return f"?{cmd_id} syntax error\n\n"
+        if any("\udc80" <= ch <= "\udcff" for part in parts for ch in part):
+            return f"?{cmd_id} invalid command: not UTF-8 text\n\n"
         name, args = parts[0], parts[1:]
         attr = self._command_table().get(name)
         if attr is None:
@@ -85,7 +94,7 @@ class GtpEngine:
         method = getattr(self, attr)
         try:
             result = method(args)
-        except GtpError as exc:
+        except (GtpError, MoveLimitError) as exc:
             return f"?{cmd_id} {exc}\n\n"
         except Exception as exc:  # an engine bug must not kill the session
             return f"?{cmd_id} internal error: {' '.join(str(exc).split()) or type(exc).__name__}\n\n"
@@ -93,13 +102,17 @@ class GtpEngine:
         sep = " " if result and not result.startswith("\n") else ""
         return f"={cmd_id}{sep}{result}\n\n"
 
-    def run(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
-        """Read commands until `quit` or end of input."""
-        for line in stdin:
-            response = self.handle(line)
+    def run(self, stdin: Optional[IO] = None, stdout: Optional[IO] = None) -> None:
+        """Read commands until `quit` or end of input (default: sys.stdin / sys.stdout, read as bytes; a
+        closed stdin or stdout, None, is a session with nothing to read or nowhere to answer)."""
+        stdin = sys.stdin if stdin is None else stdin
+        stdout = sys.stdout if stdout is None else stdout
+        if stdin is None or stdout is None:
+            return
+        for line, whole in _read_lines(stdin):
+            response = self.handle(line) if whole else _refuse(line, "command too long")
             if response is not None:
-                stdout.write(response)
-                stdout.flush()
+                _write(stdout, response)
             if self.quit_requested:
                 break
 
@@ -146,10 +159,7 @@ class GtpEngine:
     # ------------------------------------------------------------ setup
     def cmd_boardsize(self, args):
         self._nargs(args, 1)
-        try:
-            size = int(args[0])
-        except ValueError:
-            raise GtpError("syntax error") from None
+        size = _integer(args[0])
         if not MIN_SIDE <= size <= MAX_SIDE:
             raise GtpError("unacceptable size")
         self.board = Board(size, rules=self.rules)
@@ -173,10 +183,7 @@ class GtpEngine:
     def _handicap_count(self, args) -> int:
         """The stone count argument of a handicap command, on an empty board only."""
         self._nargs(args, 1)
-        try:
-            n = int(args[0])
-        except ValueError:
-            raise GtpError("syntax error") from None
+        n = _integer(args[0])
         if self.board.moves or self.board.array().any():
             raise GtpError("board not empty")
         return n
@@ -263,7 +270,7 @@ class GtpEngine:
             limit = None
             if len(args) > 1:
                 if args[1].isascii() and args[1].isdigit():
-                    limit = max(0, min(int(args[1]) - 1, len(game.moves)))
+                    limit = max(0, min(_integer(args[1]) - 1, len(game.moves)))
                 else:
                     try:
                         target = from_gtp(args[1], game.height, game.width)
@@ -321,10 +328,7 @@ class GtpEngine:
 
     def cmd_time_settings(self, args):
         self._nargs(args, 3)
-        try:
-            values = tuple(int(a) for a in args[:3])
-        except ValueError:
-            raise GtpError("syntax error") from None
+        values = tuple(_integer(a) for a in args[:3])
         if min(values) < 0:
             raise GtpError("syntax error: times and stones cannot be negative")
         self.time_settings = values  # type: ignore[assignment]
@@ -332,13 +336,68 @@ class GtpEngine:
     def cmd_time_left(self, args):
         self._nargs(args, 3)
         color = self._color(args[0])
-        try:
-            left = (int(args[1]), int(args[2]))
-        except ValueError:
-            raise GtpError("syntax error") from None
+        left = (_integer(args[1]), _integer(args[2]))
         if min(left) < 0:
             raise GtpError("syntax error: time and stones left cannot be negative")
         self.time_left[color] = left
+
+
+def _integer(text: str) -> int:
+    """A GTP integer argument (an optional sign, ASCII digits); GtpError 'syntax error' otherwise."""
+    sign, digits = (-1, text[1:]) if text[:1] == "-" else (1, text[1:] if text[:1] == "+" else text)
+    if not (digits.isascii() and digits.isdigit()):
+        raise GtpError("syntax error")
+    return sign * (int(digits) if len(digits) <= MAX_DIGITS else 10 ** MAX_DIGITS)
+
+
+def _split(line: str) -> list[str]:
+    """A command line's words: control characters dropped, tabs as spaces, the comment removed (GTP 2.2)."""
+    line = "".join(ch for ch in line if ch in "\t\n" or 32 <= ord(ch) != 127).replace("\t", " ")
+    return line.split("#", 1)[0].split()
+
+
+def _refuse(line: str, message: str) -> str:
+    """`?[id] message` for a line that is not run (its id, when it starts with one)."""
+    parts = _split(line)
+    cmd_id = parts[0] if parts and parts[0].isascii() and parts[0].isdigit() else ""
+    return f"?{cmd_id} {message}\n\n"
+
+
+def _read_lines(stream: IO) -> Iterator[tuple[str, bool]]:
+    """(line, whole) for each input line. A binary stream (or a text stream's binary buffer, as sys.stdin)
+    is read in lines of at most MAX_LINE_BYTES, decoded as UTF-8 with undecodable bytes kept as lone
+    surrogates (whatever the locale), the rest of a longer line skipped (whole False); a text stream with no
+    buffer (io.StringIO) gives its own lines."""
+    binary = getattr(stream, "buffer", stream)
+    if isinstance(binary, io.TextIOBase):
+        for line in binary:
+            yield line, True
+        return
+    while True:
+        raw = binary.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        whole = len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n")
+        rest = raw
+        while not rest.endswith(b"\n") and not whole:
+            rest = binary.readline(MAX_LINE_BYTES)
+            if not rest:
+                break
+        yield (raw if whole else raw[:MAX_LINE_BYTES]).decode("utf-8", "surrogateescape"), whole
+
+
+def _write(stream: IO, text: str) -> None:
+    """One response, flushed: as UTF-8 bytes to a binary stream or a text stream's binary buffer (the
+    locale's encoding cannot refuse it), else as text."""
+    binary = stream if isinstance(stream, (io.RawIOBase, io.BufferedIOBase)) else getattr(stream, "buffer", None)
+    if binary is not None:
+        if binary is not stream:
+            stream.flush()
+        binary.write(text.encode("utf-8", "replace"))
+        binary.flush()
+    else:
+        stream.write(text)
+        stream.flush()
 
 
 def main(argv: list[str] | None = None) -> int:
