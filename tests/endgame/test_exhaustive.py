@@ -69,12 +69,17 @@ X * * * * * * O
 }
 
 
-def strip(n: int) -> tuple[Board, list]:
-    """The strip of length n as (board, region points)."""
-    grid, marks = parse_diagram(STRIPS[n])
+def marked(diagram: str) -> tuple[Board, list]:
+    """A diagram's board (area scoring, no komi) and its region, the points marked *."""
+    grid, marks = parse_diagram(diagram)
     board = Board(grid.shape[1], grid.shape[0], rules=Rules.chinese(komi=0))
     board.set_array(grid)
     return board, marks["*"]
+
+
+def strip(n: int) -> tuple[Board, list]:
+    """The strip of length n as (board, region points)."""
+    return marked(STRIPS[n])
 
 
 def test_strips_are_the_bench_shape():
@@ -237,27 +242,28 @@ def test_not_sealed_and_budget():
 
 def test_untrusted_walls_are_noted():
     # walls that are not pass-alive but keep liberties outside the region (rows 0 and 4)
-    grid = np.zeros((5, 4), dtype=np.int8)
-    grid[1, :] = BLACK
-    grid[3, :] = WHITE
-    board = Board(4, 5, rules=Rules.chinese(komi=0))
-    board.set_array(grid)
-    res = solve_region(board, [(2, c) for c in range(4)], ExhaustiveConfig(max_nodes=10_000))
+    board, region = marked("""
+        . . . .
+        X X X X
+        * * * *
+        O O O O
+        . . . .
+    """)
+    res = solve_region(board, region, ExhaustiveConfig(max_nodes=10_000))
     assert res.status == "ok"
     assert any("not Benson" in n for n in res.notes)
     with pytest.raises(RegionNotSealed):
-        solve_region(board, [(2, c) for c in range(4)], ExhaustiveConfig(require_benson=True))
+        solve_region(board, region, ExhaustiveConfig(require_benson=True))
 
 
 def test_walls_whose_liberties_all_lie_in_the_region_are_not_walls():
     # Black's and White's lines live or die by the row between them: the local game, which takes walls
     # as safe, would answer another question; kata's sealed rules may still trust them
-    grid = np.zeros((3, 4), dtype=np.int8)
-    grid[0, :] = BLACK
-    grid[2, :] = WHITE
-    board = Board(4, 3, rules=Rules.chinese(komi=0))
-    board.set_array(grid)
-    region = [(1, c) for c in range(4)]
+    board, region = marked("""
+        X X X X
+        * * * *
+        O O O O
+    """)
     with pytest.raises(RegionNotSealed, match="no liberty outside the region"):
         solve_region(board, region, ExhaustiveConfig(max_nodes=10_000))
     assert LocalRegion(board, region, trust_enclosed_walls=True).n == 4

@@ -19,18 +19,24 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from sgfmill import sgf as sgfmill_sgf
 
 from tengen.cli import main
+from tengen.go import BLACK, WHITE
 from tengen.go.coords import from_gtp
+from tengen.go.diagram import parse_diagram
 
 SIZE = 19
 
 DIAGRAMS = [
     dict(
         name="first-line hane-connect",
-        rows=["X X X X O O O O", ". . . . . . . ."],
+        diagram="""
+            X X X X O O O O
+            . . . . . . . .
+        """,
         region="C1 D1 E1 F1",
         variations={"B E1": {"W F1": {"B D1": {}}}, "W D1": {"B C1": {"W E1": {}}}},
         count=0, temperature=2, kind="gote", black="E1", white="D1",
@@ -38,7 +44,10 @@ DIAGRAMS = [
     ),
     dict(
         name="sente hane",
-        rows=[". . . X O O O O", ". . . X . . . ."],
+        diagram="""
+            . . . X O O O O
+            . . . X . . . .
+        """,
         region="E1 F1",
         variations={"B E1": {"W F1": {}}, "W E1": {}},
         count=0, temperature=2, kind="black_sente", black="E1", white="E1",
@@ -46,7 +55,10 @@ DIAGRAMS = [
     ),
     dict(
         name="capture or connect",
-        rows=[". . . X O O O O", ". . X O . . . ."],
+        diagram="""
+            . . . X O O O O
+            . . X O . . . .
+        """,
         region="C1 D1 E1 F1",
         variations={"B E1": {"W F1": {"B D1": {}}}, "W E1": {}},
         count=0, temperature=2, kind="gote", black="E1", white="E1",
@@ -54,7 +66,10 @@ DIAGRAMS = [
     ),
     dict(
         name="ko",
-        rows=[". . . X O O O O", ". . X O . O . ."],
+        diagram="""
+            . . . X O O O O
+            . . X O . O . .
+        """,
         region="C1 D1 E1 F1",
         variations={"B E1": {"B D1": {}, "W D1": {}}, "W E1": {}},
         count=-2 / 3, temperature=4 / 3, kind="ko", black="E1", white="E1",
@@ -62,7 +77,10 @@ DIAGRAMS = [
     ),
     dict(
         name="first-line corridor",
-        rows=["X X X X O O O O", ". . . . O . . ."],
+        diagram="""
+            X X X X O O O O
+            . . . . O . . .
+        """,
         region="A1 B1 C1 D1",
         variations={"B D1": {}, "W D1": {"B C1": {}, "W C1": {"B B1": {}, "W B1": {}}}},
         count=17 / 8, temperature=15 / 8, kind="gote", black="D1", white="D1",
@@ -83,16 +101,14 @@ def assert_follow_ups(region: dict, expected: tuple) -> None:
 
 
 def _sgf_bytes(d) -> bytes:
-    """Stones on the bottom lines (the last row is the first line), SQ on the region, children = variations."""
+    """The diagram's stones in the bottom-left corner (its last row on the first line), SQ on the region,
+    children = variations."""
     game = sgfmill_sgf.Sgf_game(size=SIZE)
     root = game.get_root()
-    black, white = set(), set()
-    for i, row in enumerate(reversed(d["rows"])):
-        for col, ch in enumerate(row.split()):
-            if ch == "X":
-                black.add((i, col))
-            elif ch == "O":
-                white.add((i, col))
+    grid, _ = parse_diagram(d["diagram"])
+    height = grid.shape[0]
+    black = {(height - 1 - int(r), int(c)) for r, c in zip(*np.nonzero(grid == BLACK))}  # sgfmill: rows from the bottom
+    white = {(height - 1 - int(r), int(c)) for r, c in zip(*np.nonzero(grid == WHITE))}
     root.set_setup_stones(black, white)
     root.set("SQ", {_sgfmill(v) for v in d["region"].split()})
 

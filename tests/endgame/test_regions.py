@@ -4,21 +4,26 @@ from __future__ import annotations
 import numpy as np
 
 from tengen.endgame.regions import find_regions, region_from_points, sure_territory
+from tengen.go.diagram import parse_diagram
 
 
-def _ownership(rows: list[str]) -> np.ndarray:
-    """'B' = +1, 'W' = -1, '?' = 0.5 (undecided), '-' = -0.5 (undecided)."""
-    table = {"B": 1.0, "W": -1.0, "?": 0.5, "-": -0.5}
-    return np.array([[table[ch] for ch in row] for row in rows])
+def _ownership(diagram: str) -> np.ndarray:
+    """An ownership map drawn as a board diagram: X = +1 (Black's), O = -1, ? = 0.5 and - = -0.5 (undecided)."""
+    grid, marks = parse_diagram(diagram)
+    own = grid.astype(float)
+    for mark, value in (("?", 0.5), ("-", -0.5)):
+        for point in marks.get(mark, []):
+            own[point] = value
+    return own
 
 
-OWN = _ownership([
-    "BB?WW",
-    "BB?WW",
-    "BBBWW",
-    "B-?WW",
-    "BBBWW",
-])
+OWN = _ownership("""
+    X X ? O O
+    X X ? O O
+    X X X O O
+    X - ? O O
+    X X X O O
+""")
 
 
 def test_undecided_points_form_4_connected_regions():

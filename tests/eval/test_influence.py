@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 
 from tengen.eval.influence import (MODELS, bouzy, cross, cross_kernel, influence_map, render_ascii, render_png,
                                    territory, zobrist)
+from tengen.go.diagram import parse_diagram
 
 
-def board_from(diagram: str) -> np.ndarray:
-    """ASCII diagram ('X' black, 'O' white, '.' empty, spaces ignored) -> int8 array."""
-    rows = [line.replace(" ", "") for line in diagram.strip().splitlines()]
-    table = {"X": 1, "O": -1, ".": 0}
-    return np.array([[table[ch] for ch in row] for row in rows], dtype=np.int8)
+def diagram(text: str) -> np.ndarray:
+    """A board diagram's stones (tengen.go.diagram: X Black, O White, . empty) as an int8 array; territory
+    diagrams use its lowercase x / o for Black's / White's points."""
+    return parse_diagram(text)[0]
 
 
 def grid(text: str) -> np.ndarray:
@@ -23,13 +23,7 @@ def grid(text: str) -> np.ndarray:
     return np.array([[int(v) for v in line.split()] for line in text.strip().splitlines()], dtype=np.int32)
 
 
-def marks(text: str) -> np.ndarray:
-    """Territory diagram: 'x' Black territory, 'o' White territory; anything else 0."""
-    rows = [line.replace(" ", "") for line in text.strip().splitlines()]
-    return np.array([[1 if ch == "x" else -1 if ch == "o" else 0 for ch in row] for row in rows], dtype=np.int8)
-
-
-LONE = board_from("""
+LONE = diagram("""
 . . . . . . . . .
 . . . . . . . . .
 . . . . . . . . .
@@ -41,7 +35,7 @@ LONE = board_from("""
 . . . . . . . . .
 """)
 
-JUMP = board_from("""
+JUMP = diagram("""
 . . . . . . . . .
 . . . . . . . . .
 . . . . . . . . .
@@ -53,7 +47,7 @@ JUMP = board_from("""
 . . . . . . . . .
 """)
 
-WALL = board_from("""
+WALL = diagram("""
 . . X . . . . . .
 . . X . . . . . .
 . . X . . . . . .
@@ -106,7 +100,7 @@ def test_zobrist_wall():
 
 
 def test_zobrist_opposite_stones_cancel_in_the_middle():
-    b = board_from("""
+    b = diagram("""
     . . . . .
     . . . . .
     . X . O .
@@ -132,7 +126,7 @@ def test_bouzy_lone_stone_makes_no_territory():
 
 def test_bouzy_one_space_jump_claims_the_gap():
     v = bouzy(JUMP)
-    expected = marks("""
+    expected = diagram("""
     . . . . . . . . .
     . . . . . . . . .
     . . . . . . . . .
@@ -149,7 +143,7 @@ def test_bouzy_one_space_jump_claims_the_gap():
 
 def test_bouzy_wall_claims_the_edge_side_and_one_line_beyond():
     v = bouzy(WALL)
-    expected = marks("""
+    expected = diagram("""
     x x . x . . . . .
     x x . x x . . . .
     x x . x x . . . .
@@ -165,7 +159,7 @@ def test_bouzy_wall_claims_the_edge_side_and_one_line_beyond():
 
 
 def test_bouzy_contact_blocks_dilation():
-    b = board_from("""
+    b = diagram("""
     . . .
     X . O
     . . .
@@ -178,7 +172,7 @@ def test_bouzy_contact_blocks_dilation():
 
 
 def test_bouzy_erosion_never_crosses_zero():
-    b = board_from("""
+    b = diagram("""
     X . . . O
     """)
     v = bouzy(b, dilations=0, erosions=200)

@@ -8,6 +8,7 @@ from tengen.eval.katago import KataGoEvaluator, UnsupportedModelError
 from tengen.eval.katago.evaluator import transform, untransform
 from tengen.eval.katago.tiny import random_model
 from tengen.go import BLACK, WHITE, Board, Rules
+from tengen.go.diagram import board_from_diagram
 
 
 @pytest.fixture(scope="module")
@@ -70,10 +71,29 @@ def test_symmetry_inverse():
 
 def test_eight_symmetries_make_the_evaluation_equivariant():
     ev8 = KataGoEvaluator(random_model(12, 15), symmetries=8)
-    board = Board(9)
-    board.setup(black=[(2, 3), (5, 5)], white=[(3, 6)])
-    mirrored = Board(9)
-    mirrored.setup(black=[(2, 9 - 1 - 3), (5, 3)], white=[(3, 2)])
+    board = board_from_diagram("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . X . . . . .
+        . . . . . . O . .
+        . . . . . . . . .
+        . . . . . X . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """)
+    mirrored = board_from_diagram("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . X . . .
+        . . O . . . . . .
+        . . . . . . . . .
+        . . . X . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """)
+    np.testing.assert_array_equal(board.array(), mirrored.array()[:, ::-1])  # left-right mirror images
     a, b = ev8.evaluate([board, mirrored])
     assert a.win == pytest.approx(b.win, abs=1e-5)
     np.testing.assert_allclose(a.ownership, b.ownership[:, ::-1], atol=1e-5)

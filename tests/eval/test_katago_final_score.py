@@ -3,7 +3,7 @@ import numpy as np
 
 from tengen.eval.katago.final_score import dead_stones, score_final_position, seki_chains
 from tengen.go import Rules
-from tengen.go.diagram import board_from_diagram
+from tengen.go.diagram import board_from_diagram, parse_diagram
 
 POSITION = """
     . X O . X
@@ -12,8 +12,14 @@ POSITION = """
     . X O O O
     . X O . .
 """
-# Black owns columns 0-1, White the rest; the X at (0,4) is dead.
-OWNERSHIP = np.array([[1, 1, -1, -1, -1]] * 5, dtype=np.float32) * 0.9
+# Black owns columns 0-1, White the rest (drawn as owners, 0.9 sure); the X at (0,4) is dead.
+OWNERSHIP = parse_diagram("""
+    X X O O O
+    X X O O O
+    X X O O O
+    X X O O O
+    X X O O O
+""")[0].astype(np.float32) * 0.9
 
 
 def test_dead_stone_from_ownership():
