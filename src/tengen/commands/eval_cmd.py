@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
     from tengen.commands.common import load_evaluator
-    from tengen.eval.katago.report import evaluate_board, render_evaluation
+    from tengen.eval.katago.one_position import evaluate_board
+    from tengen.io.eval_report import render_evaluation
     from tengen.go.sgf import load_game
 
     board = load_game(args.sgf).board_at(args.move)  # a bad record or move number fails before the network loads

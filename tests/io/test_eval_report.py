@@ -1,8 +1,8 @@
 """`evaluate_sgf` and the text report behind `tengen eval`, on a tiny random network."""
 import pytest
 
-from tengen.eval.katago import KataGoEvaluator, evaluate_sgf, render_evaluation
-from tengen.eval.katago.report import ownership_map
+from tengen.eval.katago import KataGoEvaluator, evaluate_sgf
+from tengen.io.eval_report import ownership_map, render_evaluation
 from tengen.eval.katago.tiny import random_model
 
 SGF = "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese];B[ee];W[cc];B[gc];W[cg];B[gg])"
