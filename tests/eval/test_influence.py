@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tengen.eval.influence import (MODELS, bouzy, cross, cross_kernel, influence_map, render_ascii, render_png,
-                                   territory, zobrist)
+from tengen.eval.influence import MODELS, bouzy, cross, cross_kernel, influence_map, territory, zobrist
 from tengen.go.diagram import parse_diagram
+from tengen.io.influence_report import render_ascii, render_png
 
 
 def diagram(text: str) -> np.ndarray:

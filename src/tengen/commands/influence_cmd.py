@@ -18,7 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from tengen.eval.influence import influence_map, render_ascii, render_png
+    from tengen.eval.influence import influence_map
+    from tengen.io.influence_report import render_ascii, render_png
     from tengen.files import check_output_file
 
     board = position_from_args(args).board
