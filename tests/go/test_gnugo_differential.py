@@ -104,9 +104,22 @@ def test_full_differential_200_real_200_random():
     assert sum(tally.scored.values()) >= 380
 
 
+def _removed_with_a_move(path, size: int) -> set:
+    """Points emptied by AE in a node that also holds a move (FF[4] forbids mixing them; Cgoban writes its
+    dead-stone removal that way): tengen applies the AE, GNU Go keeps those stones."""
+    from tengen.go.sgf import parse_sgf_bytes
+
+    removed = set()
+    for node in parse_sgf_bytes(path.read_bytes(), str(path)).get_main_sequence():
+        if node.has_property("AE") and node.get_move()[0] is not None:
+            removed |= {(size - 1 - row, col) for row, col in node.get("AE")}
+    return removed
+
+
 def _loadsgf_agrees(gnugo: GtpClient, folder, argument: str = "") -> int:
     """loadsgf every SGF under `folder` in tengen's engine and in GNU Go: both load it or both refuse, and
-    the stones, the player to move and the prisoners agree. Returns the number of files compared."""
+    the stones (but for an AE mixed into a move node, see above), the player to move and the prisoners
+    agree. Returns the number of files compared."""
     from tengen.io.gtp import GtpEngine
 
     compared = 0
@@ -125,7 +138,10 @@ def _loadsgf_agrees(gnugo: GtpClient, folder, argument: str = "") -> int:
         answers = gnugo.query_many(["list_stones black", "list_stones white", "captures black", "captures white"])
         for color, answer in zip((1, -1), answers[:2]):
             ours_stones = {(int(r), int(c)) for r, c in zip(*(grid == color).nonzero())}
-            assert checker._points(answer.text, board.height) == ours_stones, (command, color)
+            theirs_stones = checker._points(answer.text, board.height)
+            if ours_stones != theirs_stones:  # only where tengen applied an AE that GNU Go ignored
+                theirs_stones -= _removed_with_a_move(path, board.height)
+            assert theirs_stones == ours_stones, (command, color)
         assert [int(a.text) for a in answers[2:]] == [board.captures[1], board.captures[-1]], command
         compared += 1
     return compared
