@@ -70,6 +70,8 @@ class Game:
     first_player: int = BLACK
     forced: list[str] = field(default_factory=list)  # illegal moves the last lenient `board_at` placed anyway
     notes: list[str] = field(default_factory=list)  # what loading read leniently (an unreadable KM, unknown RU)
+    repairs: list[str] = field(default_factory=list)  # fixes with one obvious meaning: 'komi_x100', 'komi_stones'
+    komi_stated: bool = True  # False when the record gives no readable KM (`komi` is then 0, not the record's)
 
     def forced_warnings(self) -> list[str]:
         """One line per illegal move the last lenient `board_at` placed anyway, naming the file."""
@@ -358,10 +360,13 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
     if kind != "1":
         raise SgfError(source, f"not a Go record (GM[{kind}]; Go is GM[1])")
     notes: list[str] = []
+    komi_stated = root.has_property("KM")
     try:
         raw_komi = game.get_komi()
     except ValueError:
-        raw_komi = _lenient_float(root.get_raw("KM"), notes) if root.has_property("KM") else 0.0
+        noted = len(notes)
+        raw_komi = _lenient_float(root.get_raw("KM"), notes) if komi_stated else 0.0
+        komi_stated = komi_stated and len(notes) == noted
     try:
         handicap = game.get_handicap() or 0
     except ValueError:
@@ -376,7 +381,8 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
         except ValueError:
             result = None
     komi_text = root.get_raw("KM").decode("ascii", "replace").strip() if root.has_property("KM") else None
-    komi = normalise_komi(raw_komi, komi_text)
+    repairs: list[str] = []
+    komi = normalise_komi(raw_komi, komi_text, repairs)
     if not math.isfinite(komi):
         raise SgfError(source, f"komi KM[{komi_text}] is not a finite number")
     rules = _rules_from_root(root, komi, notes)
@@ -387,9 +393,9 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
     except ValueError as exc:
         raise SgfError(source, _one_line(exc)) from None
     stated_first: int = 0  # PL before the first move
+    moved = False  # whether the main line has had a move before this node
     for index, node in enumerate(nodes):
         player = _player(node, notes)
-        moved = any(e.is_move for e in events)
         if player and not moved:
             stated_first = player
         try:
@@ -413,13 +419,15 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
                                    f"for a {size}x{size} board") from None
         if colour is not None:
             color = BLACK if colour == "b" else WHITE
-            if not any(e.is_move for e in events):
+            if not moved:
                 first_player = color
             events.append(Event(color=color, point=_point(move, size), node=node))
+            moved = True
     if len(events) > MAX_MOVES:  # each would be a board snapshot (tengen.go.board.MAX_MOVES)
         raise SgfError(source, f"the main line is too long ({len(events)} moves and setup nodes; limit {MAX_MOVES})")
     first_player = stated_first or first_player
-    return Game(size, size, rules, handicap, result, events, game, source, first_player, notes=notes)
+    return Game(size, size, rules, handicap, result, events, game, source, first_player, notes=notes,
+                repairs=repairs, komi_stated=komi_stated)
 
 
 def _player(node, notes: Optional[list[str]] = None) -> int:
