@@ -15,19 +15,18 @@ import math
 import os
 import re
 import sys
-import tarfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator
 
+from tengen.files import shared_data_path
 from tengen.go.sgf import SgfError, load_game, load_game_bytes
+from tengen.train.archives import iter_archive  # the one archive streamer (bench/gnugo_differential.py uses it too)
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("TENGEN_SHARED_DATA", REPO.parent / "shared" / "data"))
-CORPORA_DIR = SHARED_DATA / "sgf_corpora"
-GAMES_DIR = SHARED_DATA / "games"
+CORPORA_DIR = shared_data_path("sgf_corpora", must_exist=False)
+GAMES_DIR = shared_data_path("games", must_exist=False)
 ARCHIVES = (
     "pro_aeb_gosei-kifu_71934.tar.xz",
     "tom_9d_yenw_50956_sgf.tar.xz",
@@ -126,35 +125,6 @@ def check_bytes(data: bytes, source: str) -> Outcome:
 def corpora_files(root: Path = CORPORA_DIR) -> list[Path]:
     """Every regular file under the corpora folder (licences and images included: they must fail cleanly)."""
     return sorted(p for p in root.rglob("*") if p.is_file())
-
-
-def iter_archive(archive: Path, every: int = 1, limit: Optional[int] = None,
-                 wanted: Optional[set[str]] = None) -> Iterator[tuple[str, bytes]]:
-    """Stream SGF members of a tar.xz without unpacking it: every `every`-th .sgf member (or only the
-    members named in `wanted`), at most `limit` of them."""
-    count = taken = 0
-    with tarfile.open(archive, mode="r|xz") as tar:
-        for member in tar:
-            if not member.isfile():
-                continue
-            if wanted is not None:
-                if member.name not in wanted:
-                    continue
-            elif not member.name.lower().endswith(".sgf"):
-                continue
-            else:
-                count += 1
-                if (count - 1) % every:
-                    continue
-            f = tar.extractfile(member)
-            if f is None:
-                continue
-            yield member.name, f.read()
-            taken += 1
-            if limit is not None and taken >= limit:
-                return
-            if wanted is not None and taken >= len(wanted):
-                return
 
 
 def archive_sample(total: int, archives: Iterable[str] = ARCHIVES,

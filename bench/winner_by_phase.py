@@ -23,9 +23,10 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from tengen.train.records import PHASES, dataset_dir, load_split  # noqa: E402
-from tengen.train.winner import (MODELS_DIR, SEED_ACCURACY, assemble_inputs, board_features,  # noqa: E402
-                                 cached_board_features, load_index, load_model, metrics, naive_count)
+from tengen.train.records.store import COLLECTIONS, PHASES, dataset_dir, load_split  # noqa: E402
+from tengen.train.winner.features import assemble_inputs, board_features, cached_board_features  # noqa: E402
+from tengen.train.winner.metrics import SEED_ACCURACY, metrics, naive_count  # noqa: E402
+from tengen.train.winner.model import MODELS_DIR, load_index, load_model  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,8 +154,6 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("GNU Go reference: not measured (python -m tengen.train.winner gnugo)")
     if args.by_collection:
-        from tengen.train.records import COLLECTIONS
-
         col = test.games["game_collection"][test.game]
         print("\nbest model by collection (accuracy, positions):")
         print(f"{'collection':24s}" + "".join(f"{'move ' + str(q):>15s}" for q in PHASES))

@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 
 from tengen.eval.influence import influence_map
-from tengen.train import winner
 from tengen.train.reference import parse_estimate
-from tengen.train.winner import (TrainConfig, WinnerNet, assemble_inputs, board_features, dihedral_permutations,
-                                 load_model, metrics, nearest_phase, predict_winner, save_model, train_model)
+from tengen.train.winner.features import assemble_inputs, board_features, dihedral_permutations
+from tengen.train.winner.metrics import metrics, naive_count
+from tengen.train.winner.model import MODELS_DIR, WinnerNet, load_model, save_model
+from tengen.train.winner.predict import nearest_phase, predict_winner
+from tengen.train.winner.training import TrainConfig, train_model
 
 
 def test_metrics_by_hand():
@@ -127,16 +129,29 @@ def test_predict_winner_with_a_board_and_an_array(tmp_path):
 
 
 def test_committed_models_predict_a_probability():
-    index_path = winner.MODELS_DIR / "index.json"
-    if not index_path.exists():
-        pytest.skip(f"no trained models in {winner.MODELS_DIR} (python -m tengen.train.winner train)")
     from tengen.go import BLACK, Board
+
+    index_path = MODELS_DIR / "index.json"
 
     b = Board(19)
     b.play(BLACK, (3, 3))
     for move in (30, 80, 130, 180):
         p, name, phase = predict_winner(b, move)
         assert 0.0 < p < 1.0 and phase == move and name in json.loads(index_path.read_text())["models"]
+
+
+def test_committed_models_were_trained_on_the_full_dataset():
+    """index.json records the dataset the models saw: >= 20,000 held-out test games, every phase in each split."""
+    data = json.loads((MODELS_DIR / "index.json").read_text())["data"]
+    assert data["test"]["games"] >= 20000
+    assert all(data[s]["positions"][str(q)] > 1000 for s in ("train", "val", "test") for q in (30, 80, 130, 180))
+
+
+@pytest.mark.parametrize("komi, count", [(0.0, 2.0), (7.5, -5.5), (-3.0, 5.0), (math.nan, 2.0)])
+def test_naive_count_is_the_influence_balance_minus_komi(komi, count):
+    maps = np.zeros((1, 361), np.int16)
+    maps[0, :3], maps[0, 3] = 5, -2  # three points Black's, one White's
+    assert naive_count(maps, np.array([komi]))[0] == count  # unknown komi (NaN) counts as 0
 
 
 @pytest.mark.parametrize("text, score", [("W+7.5 (upper bound: 7.5, lower: 7.5)", -7.5), ("B+12.0", 12.0),

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tengen.train import records, winner
+from tengen.train.records.build import build
+from tengen.train.winner.card import write_model_card
+from tengen.train.winner.training import TrainConfig, train_all
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -40,13 +42,13 @@ def test_build_train_bench(tmp_path, capsys):
             info = tarfile.TarInfo(f"kgs/{n}.sgf")
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
-    records.build(data_dir, cache, workers=1, chunk_size=50, progress=False)
-    cfg = winner.TrainConfig(hidden=8, max_epochs=2, patience=1, threads=1)
-    index = winner.train_all(cache, models, sources=("cross",), kinds=("logreg", "mlp"), phases=("180", "all"),
+    build(data_dir, cache, workers=1, chunk_size=50, progress=False)
+    cfg = TrainConfig(hidden=8, max_epochs=2, patience=1, threads=1)
+    index = train_all(cache, models, sources=("cross",), kinds=("logreg", "mlp"), phases=("180", "all"),
                              cfg=cfg)
     assert set(index["models"]) == {"logreg-cross-180", "logreg-cross-all", "mlp-cross-180", "mlp-cross-all"}
     assert index["best"]["180"] in index["models"]
-    card = winner.write_model_card(models, cache).read_text()
+    card = write_model_card(models, cache).read_text()
     assert "mlp-cross-180" in card and "| seed (original) | 52.1 | 61.8 | 76.7 | 89.3 |" in card
 
     spec = importlib.util.spec_from_file_location("winner_by_phase", REPO / "bench" / "winner_by_phase.py")

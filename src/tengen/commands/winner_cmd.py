@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from tengen.train.winner import predict_winner
+    from tengen.train.winner.predict import predict_winner
 
     board = position_from_args(args).board
     if (board.width, board.height) != (19, 19):

@@ -2,7 +2,7 @@
 
 Positions are set up stone by stone with GTP ``play`` (a legal position never captures while it is being
 built; the player to move places its stones first so that the right side is on move), under Chinese rules
-with the game's komi (0 when the record has none). Results go to ``models/winner/gnugo_reference.json``
+with the game's komi as the dataset stores it (0 where unknown). Results go to ``models/winner/gnugo_reference.json``
 so the benchmark can compare on exactly the same positions without running GNU Go again.
 """
 
@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 
 from tengen.eval.gtp_client import GtpClient, find_gnugo
-from tengen.train.records import PHASES, load_split
+from tengen.train.records.store import PHASES, load_split
+from tengen.train.winner.metrics import metrics
+from tengen.train.winner.model import MODELS_DIR
 
 log = logging.getLogger("tengen.train.reference")
 
@@ -38,12 +40,17 @@ def parse_estimate(text: str) -> float:
     return value if m.group(1) == "B" else -value
 
 
+def gnugo_komi(komi: float) -> float:
+    """The komi GNU Go is given for a game: the dataset's, 0 where it is unknown (NaN)."""
+    return komi if math.isfinite(komi) else 0.0
+
+
 def gnugo_estimate(engine: GtpClient, stones: np.ndarray, to_play: int, komi: float) -> float:
     """Set up ``stones`` on a fresh board and return GNU Go's estimate_score from Black's side."""
     from tengen.go import coords
 
     h, w = stones.shape
-    commands = [f"boardsize {h}", "clear_board", f"komi {0.0 if not math.isfinite(komi) else komi}"]
+    commands = [f"boardsize {h}", "clear_board", f"komi {gnugo_komi(komi)}"]
     for colour in (to_play, -to_play):  # the side NOT to move plays last, so `to_play` is on move
         letter = "B" if colour == 1 else "W"
         for r, c in zip(*np.nonzero(stones == colour)):
@@ -68,10 +75,9 @@ def select_positions(per_phase: int, cache_dir: Path | str | None = None, seed: 
 
 def gnugo_reference(cache_dir: Path | str | None = None, models_dir: Path | str | None = None,
                     per_phase: int = 500, seed: int = 0, gnugo: str | None = None) -> Path:
-    """Run GNU Go on the sample and write ``gnugo_reference.json`` (resumes from a partial file)."""
+    """Run GNU Go on the sample and write ``gnugo_reference.json``; resumes from an earlier file, keeping the
+    scores of positions measured with the komi the dataset now gives them (each position stores its komi)."""
     from tqdm import tqdm
-
-    from tengen.train.winner import MODELS_DIR, metrics
 
     gnugo = gnugo or find_gnugo()
     if gnugo is None:
@@ -79,11 +85,11 @@ def gnugo_reference(cache_dir: Path | str | None = None, models_dir: Path | str 
     out = Path(models_dir or MODELS_DIR) / "gnugo_reference.json"
     test, chosen = select_positions(per_phase, cache_dir, seed)
     keys = test.games["game_key"]
-    done: dict[str, float] = {}
+    done: dict[str, tuple[float, float]] = {}  # "key:phase" -> (komi given to GNU Go, score)
     if out.exists():
         old = json.loads(out.read_text())
         if old.get("per_phase") == per_phase and old.get("seed") == seed:
-            done = {f"{p['game_key']}:{p['phase']}": p["score"] for p in old["positions"]}
+            done = {f"{p['game_key']}:{p['phase']}": (p["komi"], p["score"]) for p in old["positions"] if "komi" in p}
     argv = [gnugo, "--mode", "gtp", "--chinese-rules"]
     positions = []
     t0 = time.time()
@@ -91,11 +97,11 @@ def gnugo_reference(cache_dir: Path | str | None = None, models_dir: Path | str 
         version = engine.send("version")
         for n, i in enumerate(tqdm(chosen, desc="gnugo", unit="pos")):
             key = f"{int(keys[test.game[i]])}:{int(test.phase[i])}"
-            if key not in done:
-                komi = float(test.games["game_komi"][test.game[i]])
-                done[key] = gnugo_estimate(engine, test.boards[i], int(test.to_play[i]), komi)
+            komi = gnugo_komi(float(test.games["game_komi"][test.game[i]]))
+            if done.get(key, (None,))[0] != komi:
+                done[key] = (komi, gnugo_estimate(engine, test.boards[i], int(test.to_play[i]), komi))
             positions.append({"game_key": str(int(keys[test.game[i]])), "phase": int(test.phase[i]),
-                              "score": done[key], "winner": int(test.winner[i])})
+                              "komi": komi, "score": done[key][1], "winner": int(test.winner[i])})
             if n % 100 == 99:
                 _write(out, positions, per_phase, seed, version, argv)
     result = _write(out, positions, per_phase, seed, version, argv)
@@ -104,8 +110,6 @@ def gnugo_reference(cache_dir: Path | str | None = None, models_dir: Path | str 
 
 
 def _write(out: Path, positions: list[dict], per_phase: int, seed: int, version: str, argv: list[str]) -> dict:
-    from tengen.train.winner import metrics
-
     acc = {}
     for phase in PHASES:
         rows = [p for p in positions if p["phase"] == phase]

@@ -1,0 +1,93 @@
+"""The winner dataset on disk: its constants (phases, splits, collections), where it is cached, the split of a
+game (a pure function of its moves), and one split loaded as a `PositionSet`."""
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tengen.files import write_atomic
+
+PHASES: tuple[int, ...] = (30, 80, 130, 180)
+SPLITS: tuple[str, ...] = ("train", "val", "test")
+# Split by hash of the moves: bucket = key % 100; [0, 15) test, [15, 25) val, the rest train.
+TEST_PERCENT, VAL_PERCENT = 15, 10
+BOARD_SIZE = 19
+# v3: an even game that states no komi (or 0) takes its collection's default komi (records.komi); v2 kept 0
+DATASET = "winner-v3"
+CHUNK_SIZE = 2000
+COLLECTIONS: dict[str, int] = {"pro_aeb": 0, "tom": 1, "kgs": 2, "yenw_ai": 3, "fox_pro": 4, "other": 5}
+
+
+def default_cache_dir() -> Path:
+    """``$TENGEN_CACHE/datasets``, default ``~/.cache/tengen/datasets``."""
+    root = os.environ.get("TENGEN_CACHE")
+    base = Path(root).expanduser() if root else Path("~/.cache/tengen").expanduser()
+    return base / "datasets"
+
+
+def dataset_dir(cache_dir: Path | str | None = None) -> Path:
+    """Folder of this dataset version inside the cache."""
+    return (Path(cache_dir).expanduser() if cache_dir else default_cache_dir()) / DATASET
+
+
+def split_of(key: int) -> int:
+    """0 = train, 1 = val, 2 = test, from the move hash (15 % test, 10 % validation)."""
+    bucket = key % 100
+    if bucket < TEST_PERCENT:
+        return 2
+    if bucket < TEST_PERCENT + VAL_PERCENT:
+        return 1
+    return 0
+
+
+def split_note() -> str:
+    """The split's proportions in words (for the model card)."""
+    return f"{TEST_PERCENT} % test, {VAL_PERCENT} % validation, the rest training"
+
+
+def atomic_savez(path: Path, **arrays: np.ndarray) -> None:
+    """np.savez_compressed written atomically (a killed build never leaves half a checkpoint)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = io.BytesIO()
+    np.savez_compressed(data, **arrays)
+    write_atomic(path, data.getvalue())
+
+
+@dataclass
+class PositionSet:
+    """One split in memory, one row per position: stones (N, 19, 19) int8, captures (N, 2) [by Black, by
+    White], phase = move number (N,), winner (N,) +-1, to_play (N,) +-1, game (N,) index into ``games``."""
+
+    boards: np.ndarray
+    captures: np.ndarray
+    phase: np.ndarray
+    winner: np.ndarray
+    to_play: np.ndarray
+    game: np.ndarray
+    games: dict[str, np.ndarray]
+
+    def __len__(self) -> int:
+        return len(self.phase)
+
+    def select(self, mask: np.ndarray) -> "PositionSet":
+        """The positions where ``mask`` is true (games table shared)."""
+        return PositionSet(self.boards[mask], self.captures[mask], self.phase[mask], self.winner[mask],
+                           self.to_play[mask], self.game[mask], self.games)
+
+
+def load_split(split: str, cache_dir: Path | str | None = None) -> PositionSet:
+    """Load ``train``, ``val`` or ``test`` from the cache (built by ``python -m tengen.train.records build``)."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}")
+    path = dataset_dir(cache_dir) / f"{split}.npz"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: run `python -m tengen.train.records build` first")
+    with np.load(path) as z:
+        games = {k: z[k] for k in z.files if k.startswith("game_")}
+        game = z["game"]
+        return PositionSet(z["boards"], z["captures"], z["phase"], games["game_winner"][game], z["to_play"],
+                           game, games)
