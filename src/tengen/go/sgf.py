@@ -337,7 +337,10 @@ def _point(node_point, size: int) -> Move:
 
 def _rules_from_root(root, komi: float, notes: list[str]) -> Rules:
     """The record's rules (Chinese when RU is absent); an RU tengen does not know is noted, Japanese assumed."""
-    ru = root.get("RU") if root.has_property("RU") else None
+    try:
+        ru = root.get("RU") if root.has_property("RU") else None
+    except ValueError:  # several values, or bytes the record's charset cannot decode: the first, as read
+        ru = root.get_raw("RU").decode("utf-8", "replace")
     if ru is None:
         return Rules.chinese(komi)
     try:
