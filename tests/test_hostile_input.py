@@ -201,8 +201,9 @@ def test_5_a_line_past_the_length_limit_is_answered_and_skipped():
     from tengen.io.gtp import MAX_LINE_BYTES
 
     out = io.BytesIO()
-    GtpEngine().run(io.BytesIO(b"7 name " + b"x" * (2 * MAX_LINE_BYTES) + b"\n8 name\n"), out)
-    assert out.getvalue() == b"?7 command too long\n\n=8 tengen\n\n"
+    long_comment = b"9 name # " + b"x" * (2 * MAX_LINE_BYTES)  # the command itself is short
+    GtpEngine().run(io.BytesIO(b"7 name " + b"x" * (2 * MAX_LINE_BYTES) + b"\n8 name\n" + long_comment + b"\n"), out)
+    assert out.getvalue() == b"?7 command too long\n\n=8 tengen\n\n=9 tengen\n\n"
 
 
 # ---------------------------------------------------------------- 6. closed stdin

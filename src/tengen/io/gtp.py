@@ -6,7 +6,7 @@ the canonical ones where GTP has them (illegal move, unacceptable size, cannot u
 cannot load file, syntax error).
 
 Input is read as bytes and decoded here, the same under every locale: a command holding bytes that are not
-UTF-8, or longer than MAX_LINE_BYTES, is answered `?` and the session goes on.
+UTF-8, or longer than MAX_LINE_BYTES (a comment may run past it), is answered `?` and the session goes on.
 """
 from __future__ import annotations
 
@@ -110,7 +110,8 @@ class GtpEngine:
         if stdin is None or stdout is None:
             return
         for line, whole in _read_lines(stdin):
-            response = self.handle(line) if whole else _refuse(line, "command too long")
+            # past the length limit: refused, unless its comment starts within it (the command is then whole)
+            response = self.handle(line) if whole or "#" in line else _refuse(line, "command too long")
             if response is not None:
                 _write(stdout, response)
             if self.quit_requested:
