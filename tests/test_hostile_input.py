@@ -302,6 +302,18 @@ def test_9_offline_without_a_model_says_what_to_do_in_one_line(tmp_path, monkeyp
     assert ("failed its checksum and was removed" in err) == corrupt
 
 
+def test_9_gtp_offline_without_a_model_answers_final_score_with_what_to_do(tmp_path, monkeypatch, capfd):
+    from tengen.eval.katago import weights
+
+    monkeypatch.setenv(weights.ENV_VAR, str(tmp_path / "models"))
+    _offline_pip(monkeypatch)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1 final_score\n2 name\n")))
+    assert main(["gtp", "--dead-stones", "network"]) == 0
+    first, second, end = capfd.readouterr().out.split("\n\n")
+    assert first.startswith("?1 cannot load the network: could not download") and "--model FILE" in first
+    assert (second, end) == ("=2 tengen", "")
+
+
 def test_9_two_fetches_at_once_use_their_own_temporary_files(tmp_path, monkeypatch):
     import hashlib
 
