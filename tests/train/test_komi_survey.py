@@ -35,9 +35,10 @@ def test_survey_of_one_archive(tmp_path):
     assert collection == "fox_pro"
     assert dict(counts) == {
         "unreadable": 1, "even": 5, "stated 7.5": 1, "stated 6.5": 1, "zero": 2, "unstated": 1,
-        "unstated counted half": 1, "unstated counted whole": 1, "unstated RU Japanese": 2, "unstated RU (none)": 1,
+        "zero counted half": 1, "zero counted whole": 1, "unstated RU Japanese": 2, "unstated RU (none)": 1,
         "ha1": 1, "ha1 counted whole": 1,
     }
     text = "\n".join(survey_lines({collection: counts}))
-    assert "KM[0] in 2, no readable KM in 1; their counted results: 2, ending in a half point 1" in text
+    assert "KM[0] in 2; counted results 2: ending in a half point 1, a whole point 1" in text
+    assert "no readable KM in 1; counted results 0" in text
     assert "dataset komi for them: 7.5" in text

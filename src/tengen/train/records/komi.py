@@ -1,27 +1,30 @@
 """The records' komi: the record's own when it states one; for an even game that states none, or 0, in a
 collection whose records are known to drop it, the collection's documented default.
 
-Measured on the archives (even = HA 0 or 1 and no setup stones; a counted result is B+n / W+n with n > 0;
-`python -m tengen.train.records komi` prints the table):
+Measured on the archives by ``python -m tengen.train.records komi`` (even = HA 0 and no stones set up; a
+counted result is B+n / W+n with n > 0):
 
-- yenw_ai (bot games, most of them played on the Fox server): 2,144 even games state KM[0] or none, yet 234
-  of their 238 counted results end in a half point (3 more in quarter points, Chinese 'zi'): impossible
-  without komi. The same bots' games that state a komi say 7.5 in 4,451 of 5,101 even games (6.5 in 650,
-  mostly DeepZenGo's and Master's, whose folders have no KM[0] games but DeepZenGo's 87). Default 7.5.
-- fox_pro (Fox server games with a pro): 2,875 even games state KM[0], and 327 of their 340 counted results
-  end in a half point. 2,523 of them are the server's own online games (no event name; 2,382 with at most
-  10 minutes' main time), and the online games that state a komi say 3.75 stones or 7.5 points (6 of 7).
-  The stated-komi even games (569 at 6.5, 569 at 7.5) are broadcast events: Korean leagues at 6.5, Chinese
-  ones at 7.5. All KM[0] games say RU[Japanese], as do 477 of the 569 stated 7.5 games, so the RU does not
-  decide it. Default 7.5.
-- pro_aeb: 9,174 even games state KM[0] and all 3,685 of their counted results are whole points: no komi
+- yenw_ai (bot games, most of them played on the Fox server): 2,140 even games state KM[0] (2,132) or none
+  (8), yet 234 of their 237 counted results end in a half point and the other 3 in a quarter (a count in
+  Chinese 'zi' stones): impossible without komi. The even games that state a komi say 7.5 in 4,451 and
+  6.5 in 650 (DeepZenGo's and Master's folders, the 11th UEC Cup). Default 7.5.
+- fox_pro (Fox server games with a pro): 2,814 even games state KM[0], and 327 of their 335 counted results
+  end in a half point (the other 8 in .02). Measured apart from the survey: 2,523 of the 2,875 KM[0]
+  games with HA 0 or 1 are the server's own online games (no event name, most with 10 minutes' main time
+  or less), and the online games that state a komi say 3.75 stones or 7.5 points (6 of 7). The
+  stated-komi even games (569 at 6.5, 569 at 7.5) are broadcast events: Korean leagues at 6.5, Chinese
+  ones at 7.5. Every KM[0] game says RU[Japanese], as do most stated 7.5 games, so RU does not decide it.
+  Default 7.5, the same server's komi as in yenw_ai.
+- HA[1] with KM[0] is a no-komi game, not an even one with the komi dropped: fox_pro's 61 such games have
+  whole-point counted results (5) and draws (14). Kept as 0.
+- pro_aeb: 9,174 even games state KM[0] and all 3,684 of their counted results are whole points: no komi
   (older professional games), kept as 0. 3,150 state no komi, and their counted results split 598 half /
   491 whole points: no default fits, the komi stays unknown (NaN).
-- tom and kgs: every game states its komi (kgs: KM[0] in 4 even games, kept).
+- tom and kgs: every even game states its komi (kgs: KM[0] in 4 games with no counted result, kept).
 
-Half points cannot tell 7.5 from 6.5 here: the results are not area counts (RU[Japanese], or a count in
-'zi' stones), so the parity of the margin says nothing (KGS's Chinese-rules 7.5 games, area-counted, show it:
-167 of 198 fit 7.5's parity).
+Half points cannot tell 7.5 from 6.5 here: these results are not area counts (RU[Japanese], or a count in
+stones), so the parity of the margin says nothing (measured apart: on KGS, where 7.5 goes with area
+counting, 167 of the 198 counted 7.5-komi games have 7.5's parity; here it is about even).
 """
 from __future__ import annotations
 

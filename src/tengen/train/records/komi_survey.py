@@ -27,9 +27,9 @@ def margin_ending(result: str | None) -> str | None:
 
 
 def survey_archive(path: str) -> tuple[str, Counter]:
-    """One archive's counts: 'even', 'stated <komi>', 'unstated' / 'zero' (even games with no KM or KM 0),
-    'unstated counted <ending>' and 'unstated RU <rules>' for those two together; 'ha1' (HA[1], no stones
-    set up), 'ha1 counted <ending>', 'ha1 draw'; 'unreadable'."""
+    """One archive's counts: 'even', 'stated <komi>', 'zero' / 'unstated' (even games with KM 0 / no readable
+    KM) with '<group> counted <ending>', 'unstated RU <rules>' for both groups together; 'ha1' (HA[1], no
+    stones set up), 'ha1 counted <ending>', 'ha1 draw'; 'unreadable'."""
     counts: Counter[str] = Counter()
     for name, data in iter_archive(path):
         try:
@@ -54,10 +54,11 @@ def survey_archive(path: str) -> tuple[str, Counter]:
         if game.komi_stated and game.komi != 0:
             counts[f"stated {game.komi:g}"] += 1
             continue
-        counts["zero" if game.komi_stated else "unstated"] += 1
+        group = "zero" if game.komi_stated else "unstated"
+        counts[group] += 1
         ending = margin_ending(game.result)
         if ending:
-            counts[f"unstated counted {ending}"] += 1
+            counts[f"{group} counted {ending}"] += 1
         root = game.sgf.get_root()
         counts[f"unstated RU {root.get_raw('RU').decode('latin-1') if root.has_property('RU') else '(none)'}"] += 1
     return collection_of(path), counts
@@ -78,15 +79,13 @@ def survey_lines(totals: dict[str, Counter]) -> list[str]:
     lines = []
     for collection, c in sorted(totals.items()):
         stated = sorted(((n, k.split()[1]) for k, n in c.items() if k.startswith("stated ")), reverse=True)
-        counted = {e: c[f"unstated counted {e}"] for e in ("half", "whole", "quarter", "other")}
         rules = sorted(((n, k[len("unstated RU "):]) for k, n in c.items() if k.startswith("unstated RU ")),
                        reverse=True)
         default = UNSTATED_KOMI_DEFAULTS.get(collection)
         lines += [
             f"{collection}: {c['even']} even games; stated komi " + ", ".join(f"{k} in {n}" for n, k in stated[:4]),
-            f"  KM[0] in {c['zero']}, no readable KM in {c['unstated']}; their counted results: "
-            f"{sum(counted.values())}, ending in a half point {counted['half']}, a whole point {counted['whole']}, "
-            f"a quarter {counted['quarter']}, other {counted['other']}",
+            f"  KM[0] in {c['zero']}; " + _counted(c, "zero"),
+            f"  no readable KM in {c['unstated']}; " + _counted(c, "unstated"),
             "  their rules: " + (", ".join(f"RU {k} in {n}" for n, k in rules[:3]) or "-"),
             f"  HA[1] games (no stones set up, not even): {c['ha1']}; counted results ending in a whole point "
             f"{c['ha1 counted whole']}, a half point {c['ha1 counted half']}; draws {c['ha1 draw']}",
@@ -94,3 +93,10 @@ def survey_lines(totals: dict[str, Counter]) -> list[str]:
             "  dataset komi for them: KM[0] kept as 0, none stated stays unknown (NaN)",
         ]
     return lines
+
+
+def _counted(c: Counter, group: str) -> str:
+    """'counted results: N, ending in a half point a, ...' for one group of even games."""
+    endings = {e: c[f"{group} counted {e}"] for e in ("half", "whole", "quarter", "other")}
+    return (f"counted results {sum(endings.values())}: ending in a half point {endings['half']}, a whole point "
+            f"{endings['whole']}, a quarter {endings['quarter']}, other {endings['other']}")
