@@ -682,7 +682,7 @@ def _expect_cli_error(args: list[str], problem: str, **kwargs) -> Callable[[Path
         last = result["err"].strip().splitlines()[-1:] or [""]
         if result["outcome"] == "clean error" and problem not in last[0]:
             return "traceback", f"unexpected message: {last[0]}"
-        return result["outcome"], last[0][:160]
+        return result["outcome"], last[0]
     return check
 
 
@@ -1048,7 +1048,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             except Exception as exc:  # noqa: BLE001  (a bench bug must show, not stop the run)
                 outcome, detail = "traceback", f"bench: {type(exc).__name__}: {exc}"
             failures += outcome in FAILURES
-            print(f"  {case.name}: {outcome} ({time.monotonic() - t0:.1f} s): {' '.join(detail.split())[:200]}")
+            detail = " ".join(detail.replace(str(case_dir), "<tmp>").split())  # the same text on every run
+            print(f"  {case.name}: {outcome} ({time.monotonic() - t0:.1f} s): {detail[:240]}")
 
         t0 = time.monotonic()
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
