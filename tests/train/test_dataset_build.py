@@ -78,11 +78,11 @@ def test_replay_matches_sgfmill_on_real_games(shared):
         board, plays = sgf_moves.get_setup_and_moves(sgf.Sgf_game.from_bytes(data))
         caps = {"b": 0, "w": 0}
         snaps = {}
-        for i, (colour, move) in enumerate(plays, 1):
+        for i, (color, move) in enumerate(plays, 1):
             if move is not None:
-                before = sum(1 for c, _ in board.list_occupied_points() if c != colour)
-                board.play(move[0], move[1], colour)
-                caps[colour] += before - sum(1 for c, _ in board.list_occupied_points() if c != colour)
+                before = sum(1 for c, _ in board.list_occupied_points() if c != color)
+                board.play(move[0], move[1], color)
+                caps[color] += before - sum(1 for c, _ in board.list_occupied_points() if c != color)
             if i in PHASES:
                 arr = np.zeros((19, 19), np.int8)
                 for c, (r, col) in board.list_occupied_points():

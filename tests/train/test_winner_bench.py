@@ -23,10 +23,10 @@ def _long_game(seed: int) -> bytes:
     points = rng.choice(361, size=12, replace=False)
     moves, black_left = [], 0
     for i, p in enumerate(points):
-        colour = "B" if i % 2 == 0 else "W"
+        color = "B" if i % 2 == 0 else "W"
         r, c = divmod(int(p), 19)
-        black_left += (colour == "B") * (c < 9) - (colour == "W") * (c < 9)
-        moves.append(f"{colour}[{letters[c]}{letters[r]}]")
+        black_left += (color == "B") * (c < 9) - (color == "W") * (c < 9)
+        moves.append(f"{color}[{letters[c]}{letters[r]}]")
     for i in range(len(points), 190):
         moves.append(("B" if i % 2 == 0 else "W") + "[]")
     result = "B+R" if black_left > 0 else "W+R"

@@ -23,8 +23,8 @@ def capture_game(n_moves: int, props: str = "KM[6.5]RE[B+R]") -> bytes:
     """Black takes White's corner stone at A19 with move 5, then both sides fill a block from G13 down."""
     seq = ["B[ba]", "W[aa]", "B[pd]", "W[dp]", "B[ab]"]
     far = [f"{c}{r}" for c in "ghijklmnop" for r in "ghijklmnop"]
-    colour = "W"
+    color = "W"
     for point in far[: n_moves - len(seq)]:
-        seq.append(f"{colour}[{point}]")
-        colour = "B" if colour == "W" else "W"
+        seq.append(f"{color}[{point}]")
+        color = "B" if color == "W" else "W"
     return sgf(seq, props)

@@ -51,9 +51,9 @@ def gnugo_estimate(engine: GtpClient, stones: np.ndarray, to_play: int, komi: fl
 
     h, w = stones.shape
     commands = [f"boardsize {h}", "clear_board", f"komi {gnugo_komi(komi)}"]
-    for colour in (to_play, -to_play):  # the side NOT to move plays last, so `to_play` is on move
-        letter = "B" if colour == 1 else "W"
-        for r, c in zip(*np.nonzero(stones == colour)):
+    for color in (to_play, -to_play):  # the side NOT to move plays last, so `to_play` is on move
+        letter = "B" if color == 1 else "W"
+        for r, c in zip(*np.nonzero(stones == color)):
             commands.append(f"play {letter} {coords.to_gtp((int(r), int(c)), h)}")
     for command, answer in zip(commands, engine.query_many(commands)):
         if not answer.ok:

@@ -67,9 +67,9 @@ def process_chunk(archive: str, items: list[tuple[str, bytes]], out_path: str,
         g_hand.append(max(record.handicap, 0))
         g_kind.append(record.result_kind)
         g_path.append(name)
-        for n, stones, cap_b, cap_w, next_colour in positions:
+        for n, stones, cap_b, cap_w, next_color in positions:
             boards.append(stones)
-            to_play.append(next_colour)
+            to_play.append(next_color)
             caps.append((cap_b, cap_w))
             phase.append(n)
             pos_game.append(gi)

@@ -22,12 +22,12 @@ def extract_positions(record: GameRecord, phases: tuple[int, ...] = PHASES
     wanted = set(p for p in phases if p <= len(record.moves))
     out: list[tuple[int, np.ndarray, int, int, int]] = []
     last = max(wanted, default=0)
-    for n, (colour, point) in enumerate(record.moves[:last], start=1):
+    for n, (color, point) in enumerate(record.moves[:last], start=1):
         try:
-            board.play(colour, point)
+            board.play(color, point)
         except IllegalMove as exc:
             raise SkipGame(f"illegal_move_{exc.reason.replace(' ', '_')}", f"move {n}") from None
         if n in wanted:
             caps = board.captures
-            out.append((n, board.array(), caps[BLACK], caps[WHITE], -colour))
+            out.append((n, board.array(), caps[BLACK], caps[WHITE], -color))
     return out

@@ -28,7 +28,7 @@ def write_model_card(models_dir: Path | str = MODELS_DIR, cache_dir: Path | str 
         "(`tengen.eval.influence`: zobrist, bouzy 5/21, cross) plus the two prisoner counts: the seed's MLP",
         "363-200-1 with sigmoid units (`mlp-<map>-<phase>`), one network over all phases with the move number",
         "as a 364th input (`mlp-<map>-all`), and logistic-regression baselines (`logreg-*`, also on the raw",
-        "stones). Inputs are standardised with training statistics stored in each file. Weights are float16",
+        "stones). Inputs are standardized with training statistics stored in each file. Weights are float16",
         "in `.npz` files (`tengen.train.winner.model.load_model`); `index.json` holds every model's metadata,",
         "validation and test metrics, and the model validation picked per phase (used by `predict_winner`).",
         "",

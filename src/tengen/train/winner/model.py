@@ -1,4 +1,4 @@
-"""The winner network (standardised inputs, then an MLP or logistic regression) and its storage: float16
+"""The winner network (standardized inputs, then an MLP or logistic regression) and its storage: float16
 weights in one ``.npz`` per model, and ``index.json`` naming every stored model and the best per phase."""
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ MODELS_DIR = Path(__file__).resolve().parents[4] / "models" / "winner"
 
 
 class WinnerNet(nn.Module):
-    """Standardise the inputs, then an MLP (hidden sigmoid units) or, with ``hidden=0``, logistic regression.
+    """Standardize the inputs, then an MLP (hidden sigmoid units) or, with ``hidden=0``, logistic regression.
 
     ``forward`` returns the logit of P(Black wins); ``predict_proba`` the probability.
     """
@@ -42,7 +42,7 @@ class WinnerNet(nn.Module):
         t = torch.as_tensor(np.asarray(x, dtype=np.float32))
         return torch.sigmoid(self(t)).numpy()
 
-    def fit_standardisation(self, x: np.ndarray) -> None:
+    def fit_standardization(self, x: np.ndarray) -> None:
         """Mean and std per input from training data; board points averaged over the 8 symmetries."""
         mean, std = x.mean(axis=0).astype(np.float64), x.std(axis=0).astype(np.float64)
         perms = dihedral_permutations()
@@ -59,7 +59,7 @@ def model_name(kind: str, source: str, phase: int | str) -> str:
 
 
 def save_model(net: WinnerNet, path: Path, meta: dict[str, Any]) -> None:
-    """Weights as float16 (small enough to commit) plus standardisation and metadata, in one .npz."""
+    """Weights as float16 (small enough to commit) plus standardization and metadata, in one .npz."""
     arrays = {k: v.detach().numpy().astype(np.float16 if k.startswith("body") else np.float32)
               for k, v in net.state_dict().items()}
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -53,7 +53,7 @@ def train_model(x_train: np.ndarray, y_train: np.ndarray, x_val: np.ndarray, y_v
     torch.set_num_threads(cfg.threads)
     gen = torch.Generator().manual_seed(cfg.seed)
     net = WinnerNet(x_train.shape[1], cfg.hidden)
-    net.fit_standardisation(x_train)
+    net.fit_standardization(x_train)
     xt = torch.as_tensor(x_train, dtype=torch.float32)
     yt = torch.as_tensor((y_train > 0).astype(np.float32))
     perms = torch.as_tensor(dihedral_permutations(), dtype=torch.long)
