@@ -28,7 +28,7 @@ def sgfmill_game(rng: random.Random) -> int:
     board = boards.Board(SIZE)
     empties = [(r, c) for r in range(SIZE) for c in range(SIZE)]
     ko = None
-    colour, other = "b", "w"
+    color, other = "b", "w"
     passes = moves = 0
 
     def neighbours(r: int, c: int):
@@ -45,12 +45,12 @@ def sgfmill_game(rng: random.Random) -> int:
             if p == ko:
                 continue
             nbrs = neighbours(*p)
-            colours = [board.get(*n) for n in nbrs]
-            if all(c == colour for c in colours):
+            colors = [board.get(*n) for n in nbrs]
+            if all(c == color for c in colors):
                 continue  # own single-point eye
-            if None not in colours:
+            if None not in colors:
                 trial = board.copy()  # no liberty next to it: legal only if it captures or joins a live chain
-                trial.play(p[0], p[1], colour)
+                trial.play(p[0], p[1], color)
                 if trial.get(*p) is None:
                     continue  # suicide
             chosen = p
@@ -61,13 +61,13 @@ def sgfmill_game(rng: random.Random) -> int:
         else:
             passes = 0
             enemy_before = [n for n in neighbours(*chosen) if board.get(*n) == other]
-            ko = board.play(chosen[0], chosen[1], colour)
+            ko = board.play(chosen[0], chosen[1], color)
             if any(board.get(*n) is None for n in enemy_before):
                 empties = [(r, c) for r in range(SIZE) for c in range(SIZE) if board.get(r, c) is None]
             else:
                 empties.remove(chosen)
         moves += 1
-        colour, other = other, colour
+        color, other = other, color
     return moves
 
 
@@ -97,18 +97,18 @@ def late_game_copies(seconds: float) -> tuple[float, float, int]:
         for c in range(SIZE):
             if grid[r, c]:
                 theirs.play(r, c, "b" if grid[r, c] > 0 else "w")
-    colour = ours.to_play
-    empties = ours.legal_moves(colour)
+    color = ours.to_play
+    empties = ours.legal_moves(color)
 
     def tengen_copy(i: int) -> int:
         copy = ours.copy()
-        copy.play(colour, empties[i % len(empties)])
+        copy.play(color, empties[i % len(empties)])
         return 1
 
     def sgfmill_copy(i: int) -> int:
         copy = theirs.copy()
         r, c = empties[i % len(empties)]
-        copy.play(r, c, "b" if colour > 0 else "w")
+        copy.play(r, c, "b" if color > 0 else "w")
         return 1
 
     n_t, _, s_t = measure(tengen_copy, seconds)

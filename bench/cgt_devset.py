@@ -17,12 +17,12 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from tengen.cgt import analyse_tree, format_game, variation_from_dict
+from tengen.cgt import analyze_tree, format_game, variation_from_dict
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "endgame_dev" / "problems.json"
 KIND = {("gote", None): "gote", ("ko", None): "ko", ("sente", "B"): "black_sente", ("sente", "W"): "white_sente"}
 
-# Why the exact search differs from the hand-made tree, per shape (rotated / mirrored / colour-swapped
+# Why the exact search differs from the hand-made tree, per shape (rotated / mirrored / color-swapped
 # copies share the explanation of their original).
 EXPLAIN = {
     "P05": "the search finds a first move the hand tree does not list: Black's first-line slide F1 instead of"
@@ -33,7 +33,7 @@ EXPLAIN = {
            " t 3 against -1/2, 5/2. Both answers are conventions of the 5-point region: with White's outside"
            " points F3 G2 H1 in the region too, Black's invasion F2 becomes the hot move (last line). The"
            " solver's values of those positions, checked:",
-    "P12": "same shape as P05 with colours swapped: White's slide C1 instead of the push D2 (with Black's outside"
+    "P12": "same shape as P05 with colors swapped: White's slide C1 instead of the push D2 (with Black's outside"
            " points C3 B2 A1 in the region too, White's invasion C2 becomes the hot move); checked:",
     "P11": "the hand tree scores White's second push (W C1 after W D1) as a -inf disaster; the exact search"
            " plays the corridor out: after W D1 the position {2 | {0 | -3}} (after W B1 the last point A1 is"
@@ -65,7 +65,7 @@ def trees(problems: list[dict]) -> int:
     print("== variation trees -> games ==")
     ok = 0
     for p in problems:
-        a = analyse_tree(variation_from_dict(p["tree"]))
+        a = analyze_tree(variation_from_dict(p["tree"]))
         good = (a.temperature == Fraction(p["expected_temperature"]) and a.mean == Fraction(p["expected_mean_area"])
                 and a.kind == expected_kind(p))
         ok += good
@@ -118,8 +118,8 @@ def _solve_after(problem, line: str, moves: str, seconds: float) -> str:
 
     board = problem.board.copy()
     tokens = line.split()
-    for colour, vertex in zip(tokens[::2], tokens[1::2]):
-        board.play(BLACK if colour == "B" else WHITE, from_gtp(vertex, board.height))
+    for color, vertex in zip(tokens[::2], tokens[1::2]):
+        board.play(BLACK if color == "B" else WHITE, from_gtp(vertex, board.height))
     res = solve_region(board, problem.region.points, ExhaustiveConfig(moves=moves, seconds=seconds))
     if res.status != "ok":
         return res.reason

@@ -61,7 +61,7 @@ def main() -> int:
         start = time.perf_counter()
         if args.predictor == "oracle":
             result = analyze_region(p.board, p.region, evaluator, AnalysisOptions(
-                predictor=tree_oracle(p), growth=GrowthConfig(missing_colour="threat"),
+                predictor=tree_oracle(p), growth=GrowthConfig(missing_color="threat"),
                 leaf_scoring="exact" if args.leaves == "exact" else "evaluator"))
         elif args.predictor == "exhaustive":
             result = analyze_region(p.board, p.region, None, AnalysisOptions(predictor="exhaustive"))

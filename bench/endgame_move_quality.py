@@ -47,8 +47,8 @@ def main() -> int:
     overruled = 0
     n = 0
     for name, game, move, board in late_positions(args.games, args.seed):
-        colour, played = game.moves[move]
-        if colour != board.to_play or played is None or not board.is_legal(colour, played):
+        color, played = game.moves[move]
+        if color != board.to_play or played is None or not board.is_legal(color, played):
             print(f"{name}: skipped (the record's next move is not a legal move for the side to play)")
             continue
         start = time.perf_counter()

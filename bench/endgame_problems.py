@@ -2,8 +2,8 @@
 
 The problems are the endgame chapters of Lee Changho's tesuji volumes in sanderland/tsumego (a partial
 19x19 diagram, the side to play, the accepted first moves), read straight from the shared archive. Each
-is analysed the way a player would set it up, with the region given as a mask: the diagram's contested
-points (empty points near stones of both colours, `Problem.region`), with the CLI's predictor and tree
+is analyzed the way a player would set it up, with the region given as a mask: the diagram's contested
+points (empty points near stones of both colors, `Problem.region`), with the CLI's predictor and tree
 budgets. Anchors, from the same runs: the network's policy move alone, on the whole board (on a sparse
 diagram it often prefers a big point elsewhere) and within the diagram (its most likely move among the
 region's points). Also counted: the roots that come out a number (tengen passes), and among them the cold
@@ -45,7 +45,7 @@ class Problem:
 
     def region(self, reach: int = 3) -> list[Point]:
         """The diagram's contested points: empty points of the stones' bounding box (one line wider, clipped
-        to the board) within `reach` steps of a stone of each colour. The open areas a partial diagram
+        to the board) within `reach` steps of a stone of each color. The open areas a partial diagram
         leaves empty are not part of the question (the whole box would let a big point elsewhere win);
         with reach 3 the book's answer lies inside for 70 of the 71 problems."""
         grid = self.board.array()
@@ -55,8 +55,8 @@ class Problem:
         r0, r1 = max(min(r for r, _ in every) - 1, 0), min(max(r for r, _ in every) + 1, h - 1)
         c0, c1 = max(min(q for _, q in every) - 1, 0), min(max(q for _, q in every) + 1, w - 1)
 
-        def near(p: Point, colour: int) -> bool:
-            return any(abs(p[0] - r) + abs(p[1] - q) <= reach for r, q in stones[colour])
+        def near(p: Point, color: int) -> bool:
+            return any(abs(p[0] - r) + abs(p[1] - q) <= reach for r, q in stones[color])
 
         return [(r, q) for r in range(r0, r1 + 1) for q in range(c0, c1 + 1)
                 if not grid[r, q] and near((r, q), BLACK) and near((r, q), WHITE)]

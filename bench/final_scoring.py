@@ -5,7 +5,7 @@ recorded result in 895 of them), take the final position, evaluate it with the d
 (as it stood before the closing passes: the networks are much less sure of positions already ended),
 call a stone dead when its ownership points the other way by more than --dead (default 0.5), count the
 position under the game's rules with `tengen.eval.katago.final_score` (territory: empty points of
-single-colour regions + prisoners + dead stones, without seki regions; area: stones + regions) and
+single-color regions + prisoners + dead stones, without seki regions; area: stones + regions) and
 compare with the recorded result (RE). GNU Go 3.4 scored 82.2 % of pro games exactly.
 
     python bench/final_scoring.py [--limit N] [--threads 2]

@@ -12,7 +12,7 @@ played on a tengen Board and in GNU Go side by side. After every move:
 
 At the end, GNU Go's dead stones (`final_status_list dead`) go into tengen's `area_score` and the margin is
 compared with GNU Go's `final_score` under Chinese rules. The two count different boards (SCORING_NOTE),
-so the check is: (1) no point that GNU Go gives to one colour (alive or dead stones, territory) is
+so the check is: (1) no point that GNU Go gives to one color (alive or dead stones, territory) is
 counted by tengen for the other one; (2) the margins are equal, or differ by no more than the points
 GNU Go settles in its playout (dame and seki) can account for. Anything else is a disagreement.
 
@@ -58,9 +58,9 @@ SCORING_NOTE = (
     "capturing -- and only then count area (engine/aftermath.c; play_gtp.c finish_and_score_game). "
     "tengen's area_score counts the position as it stands, Tromp-Taylor style, after removing the given "
     "dead stones. So the margins differ by the dame each side fills in GNU Go's playout, by empty points "
-    "GNU Go calls dame although one colour surrounds them (a liberty an atari'd chain must still fill, a "
-    "seki eye), and by points GNU Go assigns although they still touch both colours (an open border, a "
-    "dead stone next to both colours, a pending ko). Random games end with only single-point eyes left, "
+    "GNU Go calls dame although one color surrounds them (a liberty an atari'd chain must still fill, a "
+    "seki eye), and by points GNU Go assigns although they still touch both colors (an open border, a "
+    "dead stone next to both colors, a pending ko). Random games end with only single-point eyes left, "
     "so they mostly agree exactly."
 )
 
@@ -193,7 +193,7 @@ class Checker:
         """GNU Go's dead stones into tengen's area count, against GNU Go's final_score (see SCORING_NOTE).
 
         Every point has one GNU Go status. Where the status fixes the owner (alive, dead, territory)
-        tengen must never count the point for the other colour; it may count it for nobody (an unclosed
+        tengen must never count the point for the other color; it may count it for nobody (an unclosed
         border). Dame and seki points are settled by GNU Go's playout, each worth at most 1 + |tengen's
         count there|. A margin difference larger than what these account for is a disagreement.
         """
@@ -221,7 +221,7 @@ class Checker:
         opposite = sorted(p for p, owner in fixed.items() if own[p] == -owner)
         if opposite:
             where = " ".join(to_gtp(p, size) for p in opposite[:6])
-            self.disagree(board, f"tengen counts {len(opposite)} points for the other colour than GNU Go: {where}")
+            self.disagree(board, f"tengen counts {len(opposite)} points for the other color than GNU Go: {where}")
             return
         if ours == theirs:
             self.tally.score_equal[kind] += 1
@@ -231,7 +231,7 @@ class Checker:
         slack = sum(1 + abs(int(own[p])) for p in status["dame"] | status["seki"])
         inside = sum(1 for p in status["dame"] if own[p])
         line = (f"{self.game}: tengen {ours:+g}, GNU Go {theirs_text}: {len(open_border)} points GNU Go assigns "
-                f"but tengen counts for nobody, {len(status['dame'])} dame ({inside} inside one colour's area), "
+                f"but tengen counts for nobody, {len(status['dame'])} dame ({inside} inside one color's area), "
                 f"{len(status['seki'])} seki stones")
         if abs((ours - theirs) - known) <= slack:
             self.tally.score_explained.append(line)

@@ -1,6 +1,6 @@
 """Rule-based stand-ins for the KataGo network in analyzer tests (no weights, deterministic).
 
-Stones belong to their colour; an empty point to the one colour it touches, else to the side to move (a
+Stones belong to their color; an empty point to the one color it touches, else to the side to move (a
 dame-like point looks owned by whoever is to move, as KataGo's ownership does). `policy="contested"` puts
 the policy on the contested empty points only; `policy="anywhere"` spreads it over every legal point (like
 KataGo on a sparse local diagram, it then plays anywhere and calls a fresh hane's neighbour settled)."""

@@ -70,11 +70,11 @@ def test_malformed_sgf_is_a_clean_error(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("sgf,argv,message,exit_code", [
-    (b"(;GM[1]SZ[9]SQ[zz])", ["--predictor", "exhaustive"], "SQ[] on the analysed node holds a value that is not a point", 2),
+    (b"(;GM[1]SZ[9]SQ[zz])", ["--predictor", "exhaustive"], "SQ[] on the analyzed node holds a value that is not a point", 2),
     (b"(;GM[2]SZ[9];B[aa])", [], "not a Go record (GM[2]; Go is GM[1])", 2),
-    # A2 (outside the one-point region A1) touches Black's A3 and White's B2: no colour owns it; the region's
+    # A2 (outside the one-point region A1) touches Black's A3 and White's B2: no color owns it; the region's
     # own problem is reported in its row and the analysis goes on
-    (b"(;GM[1]SZ[9]AB[ag]AW[bh])", ["--predictor", "exhaustive", "--region", "A1"], "outside point A2 borders both colours", 0),
+    (b"(;GM[1]SZ[9]AB[ag]AW[bh])", ["--predictor", "exhaustive", "--region", "A1"], "outside point A2 borders both colors", 0),
 ])
 def test_analyze_names_record_markup_and_seal_problems_in_one_line(tmp_path, capsys, sgf, argv, message, exit_code):
     path = tmp_path / "diagram.sgf"
@@ -172,7 +172,7 @@ def test_a_komi_that_is_not_a_finite_number_is_refused(tmp_path, capsys, km):
     ("RU[bogus]", "RU[bogus] is not a rule set tengen knows; Japanese rules (territory scoring) assumed", "rules: japanese"),
     ("RU[GOE]", None, "rules: tromp-taylor"),  # Ing / GOE count area
     ("HA[-1]", "HA[-1] is not a handicap; 0 assumed", "handicap 0;"),
-    ("PL[X]", "PL[X] is not a colour; ignored", "to play: White"),
+    ("PL[X]", "PL[X] is not a color; ignored", "to play: White"),
     ("AB[aa]AW[aa]", "node 0: A9 is set up twice (AB / AW / AE); the last of AE, AB, AW wins", "9 O"),
 ])
 def test_properties_read_leniently_are_named_on_stderr(tmp_path, capsys, props, warning, shown):
@@ -239,7 +239,7 @@ def test_a_closed_output_pipe_is_not_an_error():
     assert proc.stdout.startswith("19 ") and proc.stderr == ""
 
 
-def test_move_n_reads_the_node_whose_position_it_analyses(tmp_path, capsys):
+def test_move_n_reads_the_node_whose_position_it_analyzes(tmp_path, capsys):
     """Setup and markup after move N belong to the position after N moves: `--move 1` (here also the last
     move) must read the SQ[] region on the node after B G3, as leaving `--move` out does."""
     from tengen.go.sgf import load_game
@@ -273,7 +273,7 @@ def test_oracle_variations_it_cannot_play_are_named_not_dropped(tmp_path, capsys
 # ---------------------------------------------------------------- what `analyze` writes (found by checking its outputs)
 def test_sgf_output_keeps_the_main_line_and_a_second_run_replaces_the_first(tmp_path, capsys):
     """At the end of a record the best sequences must not become the game's continuation (the first child
-    is the main line in SGF); analysing the output again replaces tengen's comment and lines."""
+    is the main line in SGF); analyzing the output again replaces tengen's comment and lines."""
     from tengen.go.sgf import load_game
 
     src = _diagram(tmp_path)
@@ -307,7 +307,7 @@ def test_sgf_output_merges_labels_and_survives_a_comment_in_another_charset(tmp_
 
 
 def test_sgf_output_is_valid_in_its_charset_where_the_record_was_not(tmp_path, capsys):
-    """Latin-1 bytes under CA[UTF-8] outside the analysed node (a player name, a later comment) are written
+    """Latin-1 bytes under CA[UTF-8] outside the analyzed node (a player name, a later comment) are written
     as U+FFFD, with a warning, so that the output is valid UTF-8; the moves stay as they were."""
     src = tmp_path / "mixed.sgf"
     record = DIAGRAM[:-1].encode().replace(b"PL[B]", b"PL[B]CA[UTF-8]PW[Jos\xe9]") + b";B[aa]C[d\xe9j\xe0])"
@@ -338,11 +338,11 @@ def test_json_is_strict_for_an_unanswered_threat_and_names_the_exact_game(tmp_pa
     region = json.loads(plain.read_text())["regions"][0]
     assert region["game"] is None and region["exact_rules"] is True  # kos inside: no plain game to write
     assert json.loads(plain.read_text())["board_count"] is None  # no network: the rest of the board is not counted
-    assert "count of the analysed regions" in capsys.readouterr().out
+    assert "count of the analyzed regions" in capsys.readouterr().out
 
 
 def test_sgf_output_of_a_collection_says_it_writes_the_first_game_alone(tmp_path, capsys):
     src = tmp_path / "two.sgf"
     src.write_text(DIAGRAM + "(;GM[1]SZ[9]GN[second game];B[ee])")
     assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress", "--sgf", str(tmp_path / "o.sgf")]) == 0
-    assert f"{src}: the file holds 2 games; the first is analysed and --sgf writes it alone" in capsys.readouterr().err
+    assert f"{src}: the file holds 2 games; the first is analyzed and --sgf writes it alone" in capsys.readouterr().err

@@ -49,7 +49,7 @@ def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optiona
     options = _with_settings(options or interactive_options(), settings)
     if isinstance(position, Board):
         if move is not None:
-            raise ValueError("move applies to an SGF file; a Board is analysed as it stands")
+            raise ValueError("move applies to an SGF file; a Board is analyzed as it stands")
         board, node = position, None
     else:
         if not isinstance(position, Position):
@@ -57,7 +57,7 @@ def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optiona
             for warning in position.game.load_warnings() + position.game.forced_warnings():
                 warnings.warn(warning, stacklevel=2)
         elif move is not None:
-            raise ValueError("move applies to an SGF file; a Position is analysed at its own move")
+            raise ValueError("move applies to an SGF file; a Position is analyzed at its own move")
         board, node = position.board, position.node
     points = region_points(region, board, node)
     if options.predictor == "exhaustive" and points is None:

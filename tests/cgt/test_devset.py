@@ -4,7 +4,7 @@ import json
 from fractions import Fraction as F
 
 from conftest import shared_data
-from tengen.cgt import analyse_tree, format_game, variation_from_dict
+from tengen.cgt import analyze_tree, format_game, variation_from_dict
 
 KIND = {("gote", None): "gote", ("ko", None): "ko", ("sente", "B"): "black_sente", ("sente", "W"): "white_sente"}
 
@@ -17,7 +17,7 @@ def test_dev_set_trees_33_of_33():
     problems = json.loads(shared_data("endgame_dev", "problems.json").read_text())
     assert len(problems) == 33
     for p in problems:
-        a = analyse_tree(variation_from_dict(p["tree"]))
+        a = analyze_tree(variation_from_dict(p["tree"]))
         assert a.temperature == F(p["expected_temperature"]), p["id"]
         assert a.mean == F(p["expected_mean_area"]), p["id"]
         assert a.kind == KIND[(p["expected_type"], p["sente_player"])], p["id"]

@@ -1,4 +1,4 @@
-"""The analyzer end to end with a rule-based stand-in for the network: decomposition from both colours'
+"""The analyzer end to end with a rule-based stand-in for the network: decomposition from both colors'
 ownership, hot-spot splitting, ko retakes from the kata predictor, the evaluation cache, joint growth."""
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ def ContestedEvaluator() -> StandInNetwork:
 
 
 def test_a_point_the_side_to_move_would_take_is_a_region_and_the_move():
-    # With one colour to move, the contested point C4 looks owned by that colour; only the agreement of
-    # both colours shows it undecided (the bug: endgame1 recommended moves far from the real fights).
+    # With one color to move, the contested point C4 looks owned by that color; only the agreement of
+    # both colors shows it undecided (the bug: endgame1 recommended moves far from the real fights).
     for to_play in (BLACK, WHITE):
         board = board_from_diagram(ONE_DAME)
         board.to_play = to_play
@@ -111,7 +111,7 @@ class ScriptedPredictor:
         return [self.script.get(req.history, LocalPrediction(no_move=1.0)) for req in requests]
 
 
-def test_a_ko_banned_colour_gets_the_retake_not_a_threat():
+def test_a_ko_banned_color_gets_the_retake_not_a_threat():
     board = board_from_diagram(KO)
     take = (BLACK, from_gtp("D1", 5))
     region = Region(0, frozenset({from_gtp("C1", 5), from_gtp("D1", 5)}))
@@ -119,19 +119,19 @@ def test_a_ko_banned_colour_gets_the_retake_not_a_threat():
         (): LocalPrediction(black={take[1]: 1.0}, white={from_gtp("D1", 5): 1.0}),
         (take,): LocalPrediction(black={from_gtp("C1", 5): 1.0}, ko_retake={WHITE: from_gtp("C1", 5)}),
     }
-    tree = grow_tree(board, region, ScriptedPredictor(script), GrowthConfig(missing_colour="probe"))
+    tree = grow_tree(board, region, ScriptedPredictor(script), GrowthConfig(missing_color="probe"))
     after_take = tree.root.children[BLACK][0][1]
     assert after_take.ko_retakes == [(WHITE, from_gtp("C1", 5))]
     assert after_take.children[WHITE] == []  # no +-inf threat leaf for the banned side
 
 
-def test_a_missing_colour_without_a_legal_move_has_no_option_when_probing():
+def test_a_missing_color_without_a_legal_move_has_no_option_when_probing():
     board = Board(5)
     region = Region(0, frozenset({(4, 0), (4, 1)}))
     b1 = (BLACK, (4, 0))
     script = {(): LocalPrediction(black={(4, 0): 1.0}, white={(4, 1): 1.0}),
               (b1,): LocalPrediction(black={(4, 1): 1.0})}  # White has no local move after B A1
-    tree = grow_tree(board, region, ScriptedPredictor(script), GrowthConfig(missing_colour="probe"))
+    tree = grow_tree(board, region, ScriptedPredictor(script), GrowthConfig(missing_color="probe"))
     after = tree.root.children[BLACK][0][1]
     assert after.children[WHITE] == [] and [p for p, _ in after.children[BLACK]] == [(4, 1)]
 
@@ -155,7 +155,7 @@ def test_kata_predictor_leaves_other_regions_moves_to_them():
     assert set(alone.black) == {c4, c5} and set(shared.black) == {c4}
 
 
-def test_cache_evaluates_each_position_and_colour_once():
+def test_cache_evaluates_each_position_and_color_once():
     inner = ContestedEvaluator()
     cache = CachedEvaluator(inner)
     a, b = board_from_diagram(ONE_DAME), board_from_diagram(ONE_DAME)
@@ -187,7 +187,7 @@ def test_regions_grow_together_and_each_is_charged_its_own_evaluations():
     analysis = analyze_board(board, inner)
     assert len(analysis.regions) == 2
     assert analysis.evaluations == inner.rows
-    # the root (2 colours) once for all; then each region's two children, 2 colours each
+    # the root (2 colors) once for all; then each region's two children, 2 colors each
     assert [r.evaluations for r in analysis.regions] == [4, 4] and inner.rows == 2 + 8
 
 
@@ -286,19 +286,19 @@ def test_the_underread_warning_quotes_the_temperature_the_table_shows():
     assert row.split()[3:6] == ["-1", "-", "-"]  # temp, miai, deiri
 
 
-def test_a_node_where_a_colour_cannot_play_is_worth_the_other_colours_stop():
+def test_a_node_where_a_color_cannot_play_is_worth_the_other_colors_stop():
     """White took a ko; Black's retake is banned and, when the ko rule cannot value the ko, left out:
     White's connection (-5) is then the node's value, not the normal-play number {| -5} = -6."""
-    from tengen.endgame.cgt_bridge import analyse_local, to_variation
+    from tengen.endgame.cgt_bridge import analyze_local, to_variation
     from tengen.endgame.tree import LocalNode
 
     node = LocalNode(ko_retakes=[(BLACK, (8, 4))])
     node.children[WHITE].append(((8, 4), LocalNode(kind="leaf", value=-5.0)))
-    assert analyse_local(to_variation(node, ko=False)).mean == -5
+    assert analyze_local(to_variation(node, ko=False)).mean == -5
     root = LocalNode()
     root.children[BLACK].append(((8, 2), LocalNode(kind="leaf", value=1.0)))
     root.children[WHITE].append(((8, 3), node))
-    ta = analyse_local(to_variation(root, ko=False))
+    ta = analyze_local(to_variation(root, ko=False))
     assert (ta.mean, ta.temperature) == (-2, 3)
 
 

@@ -23,7 +23,7 @@ def test_all_33_problems_match_with_oracle_trees_and_exact_leaves():
     misses = []
     for p in problems:
         r = analyze_region(p.board, p.region, None, AnalysisOptions(
-            predictor=tree_oracle(p), growth=GrowthConfig(missing_colour="threat"),
+            predictor=tree_oracle(p), growth=GrowthConfig(missing_color="threat"),
             leaf_scoring="exact"))
         if (r.temperature != pytest.approx(float(p.expected_temperature))
                 or r.count != pytest.approx(float(p.expected_mean)) or TYPE_OF.get(r.kind) != p.expected_type):
@@ -34,7 +34,7 @@ def test_all_33_problems_match_with_oracle_trees_and_exact_leaves():
 def test_correct_first_moves_are_among_the_best():
     for p in _problems():
         r = analyze_region(p.board, p.region, None, AnalysisOptions(
-            predictor=tree_oracle(p), growth=GrowthConfig(missing_colour="threat"),
+            predictor=tree_oracle(p), growth=GrowthConfig(missing_color="threat"),
             leaf_scoring="exact"))
         best = {(1, q) for q in r.best_black} | {(-1, q) for q in r.best_white}
         assert set(p.correct_moves) <= best, p.id

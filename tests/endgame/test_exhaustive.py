@@ -1,5 +1,5 @@
 """The exhaustive local solver: its rules against the rules core, settledness, kos, known shapes,
-colour symmetry, budgets, and the dev set (where the shared data is present)."""
+color symmetry, budgets, and the dev set (where the shared data is present)."""
 from __future__ import annotations
 
 import json
@@ -109,7 +109,7 @@ def points(text: str, height: int = 9) -> list:
 
 
 def mirrored(board: Board, region: list) -> tuple[Board, list]:
-    """Left-right mirror with colours swapped: every value should change sign."""
+    """Left-right mirror with colors swapped: every value should change sign."""
     grid = -board.array()[:, ::-1]
     other = Board(board.width, board.height, rules=board.rules)
     other.set_array(grid)
@@ -135,7 +135,7 @@ def test_simple_ko_is_valued_by_the_phantom_rule():
 
 
 @pytest.mark.parametrize("name", sorted(SHAPES))
-def test_colour_mirror_symmetry(name):
+def test_color_mirror_symmetry(name):
     bottom, region, *_ = SHAPES[name]
     board = board_of(bottom)
     a = solve_region(board, points(region), ExhaustiveConfig(moves="all"))
@@ -179,7 +179,7 @@ def test_the_temperature_each_first_move_leaves(name):
 
 
 def test_local_rules_match_the_rules_core():
-    """Random local move sequences (either colour may move twice: play elsewhere) on the strip: legality,
+    """Random local move sequences (either color may move twice: play elsewhere) on the strip: legality,
     captures and the simple-ko ban agree with tengen.go.Board."""
     rng = random.Random(3)
     board0, region = strip(6)
@@ -189,19 +189,19 @@ def test_local_rules_match_the_rules_core():
         board = board0.copy()
         b, w, ban = local.start[BLACK], local.start[WHITE], None
         for _ in range(40):
-            colour = rng.choice((BLACK, WHITE))
+            color = rng.choice((BLACK, WHITE))
             legal = []
             for i, p in enumerate(local.points):
-                nxt = local.play(b, w, colour, i)
-                ours = nxt is not None and ban != (i, colour)
-                assert ours == (board.legality(colour, p) is None), (p, colour)
+                nxt = local.play(b, w, color, i)
+                ours = nxt is not None and ban != (i, color)
+                assert ours == (board.legality(color, p) is None), (p, color)
                 checked += 1
                 if ours:
                     legal.append((i, nxt))
             if not legal:
                 break
             i, (b, w, ban) = rng.choice(legal)
-            board.play(colour, local.points[i])
+            board.play(color, local.points[i])
             grid = board.array()
             for j, p in enumerate(local.points):
                 expect = BLACK if b >> j & 1 else WHITE if w >> j & 1 else 0
@@ -216,18 +216,18 @@ def test_settledness_dead_stones_and_breaks():
     board = board_of(". . . X O . . . .\n. . . X . . . . .")
     local = LocalRegion(board, points("E1 F1"))
     e1, f1 = 1, 2  # bit masks: points are sorted, E1 = (8, 4) first
-    info = local.analyse(0, 0)
+    info = local.analyze(0, 0)
     assert not info.settled and info.open_points == e1 | f1
-    info = local.analyse(0, e1 | f1)  # White fills both: White's territory
+    info = local.analyze(0, e1 | f1)  # White fills both: White's territory
     assert info.settled and info.count == -2
-    info = local.analyse(e1, f1)  # Black E1, White F1: settled, one each
+    info = local.analyze(e1, f1)  # Black E1, White F1: settled, one each
     assert info.settled and info.count == 0
-    info = local.analyse(e1 | f1, 0)  # Black reaches G1, White's outside territory: a threat leaf
+    info = local.analyze(e1 | f1, 0)  # Black reaches G1, White's outside territory: a threat leaf
     assert info.settled and info.threat == BLACK
     # a White stone enclosed in Black's small area is dead and counts for Black
     board = board_of(". . X X O . . . .\n. X O . X . . . .")
     local = LocalRegion(board, points("C1 D1"))
-    info = local.analyse(0, 1)
+    info = local.analyze(0, 1)
     assert info.settled and info.count == 2
 
 

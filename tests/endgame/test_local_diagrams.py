@@ -114,9 +114,9 @@ def _sgf_bytes(d) -> bytes:
 
     def add(node, tree):
         for key, sub in tree.items():
-            colour, vertex = key.split()
+            color, vertex = key.split()
             child = node.new_child()
-            child.set_move(colour.lower(), _sgfmill(vertex))
+            child.set_move(color.lower(), _sgfmill(vertex))
             add(child, sub)
 
     add(root, d["variations"])
@@ -153,7 +153,7 @@ def test_local_diagram_values(tmp_path, d, capsys):
 @pytest.mark.parametrize("d", DIAGRAMS, ids=[d["name"] for d in DIAGRAMS])
 def test_exhaustive_solver_reads_a_diagram_on_an_empty_board(tmp_path, d, predictor, monkeypatch):
     # The marked region vouches for its surroundings: the open board beyond the diagram belongs to the
-    # colour of the nearest stones, so the exact solver needs no variations and no network; the default
+    # color of the nearest stones, so the exact solver needs no variations and no network; the default
     # predictor (auto) solves it exactly too and never loads a network.
     import tengen.api
 
@@ -186,7 +186,7 @@ def test_an_unmarked_region_on_an_empty_board_is_not_sealed():
     board = game.board_at(0)
     points = [from_gtp(v, SIZE) for v in d["region"].split()]
     with pytest.raises(RegionNotSealed):
-        solve_region(board, points)  # the open board borders both colours: nobody vouched for it
+        solve_region(board, points)  # the open board borders both colors: nobody vouched for it
     assert solve_region(board, points, ExhaustiveConfig(vouched=True)).temperature == 2
 
 
@@ -199,7 +199,7 @@ TIE = """
 """
 
 
-def test_a_vouched_outside_point_equally_near_both_colours_is_not_sealed():
+def test_a_vouched_outside_point_equally_near_both_colors_is_not_sealed():
     from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
     from tengen.endgame.local_game import RegionNotSealed
     from tengen.go.diagram import board_from_diagram

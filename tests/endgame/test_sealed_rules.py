@@ -20,7 +20,7 @@ AUTO = AnalysisOptions(predictor="auto")
 
 def NaiveNetwork() -> StandInNetwork:
     """Plays anywhere legal; like KataGo on a sparse local diagram it calls the first-line point next to a
-    fresh hane settled for the hane's colour (see `standin_networks`)."""
+    fresh hane settled for the hane's color (see `standin_networks`)."""
     return StandInNetwork("anywhere")
 
 
@@ -63,7 +63,7 @@ def test_moves_outside_a_sealed_region_are_not_local_moves():
     assert played <= region.points
 
 
-# The outside point B2 borders both colours (B3, A2): the region is not sealed, so the network decides.
+# The outside point B2 borders both colors (B3, A2): the region is not sealed, so the network decides.
 OPEN = """
     . X O . .
     . X O . .

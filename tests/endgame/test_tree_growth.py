@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tengen.endgame.predictors import LocalPrediction
 from tengen.endgame.regions import Region
-from tengen.endgame.tree import GrowthConfig, colours_to_expand, grow_tree, select_moves
+from tengen.endgame.tree import GrowthConfig, colors_to_expand, grow_tree, select_moves
 from tengen.go import BLACK, WHITE, Board
 
 
@@ -28,12 +28,12 @@ def test_select_moves_keeps_those_above_fraction_or_the_best():
     assert select_moves({}, 0.3) == []
 
 
-def test_one_colour_above_share_only_below_root():
+def test_one_color_above_share_only_below_root():
     pred = LocalPrediction(black={(0, 0): 0.9}, white={(0, 1): 0.1})
-    assert colours_to_expand(pred, is_root=True, share=0.85) == [BLACK, WHITE]
-    assert colours_to_expand(pred, is_root=False, share=0.85) == [BLACK]
+    assert colors_to_expand(pred, is_root=True, share=0.85) == [BLACK, WHITE]
+    assert colors_to_expand(pred, is_root=False, share=0.85) == [BLACK]
     even = LocalPrediction(black={(0, 0): 0.5}, white={(0, 1): 0.5})
-    assert colours_to_expand(even, is_root=False, share=0.85) == [BLACK, WHITE]
+    assert colors_to_expand(even, is_root=False, share=0.85) == [BLACK, WHITE]
 
 
 def _region():
@@ -48,7 +48,7 @@ def test_growth_levels_leaves_and_threats():
         (w1,): LocalPrediction(no_move=0.8),
     }
     pred = ScriptedPredictor(script)
-    tree = grow_tree(Board(5), _region(), pred, GrowthConfig(missing_colour="threat"))
+    tree = grow_tree(Board(5), _region(), pred, GrowthConfig(missing_color="threat"))
     root = tree.root
     assert [p for p, _ in root.children[BLACK]] == [(4, 1)] and [p for p, _ in root.children[WHITE]] == [(4, 2)]
     after_black = root.children[BLACK][0][1]
@@ -59,13 +59,13 @@ def test_growth_levels_leaves_and_threats():
     assert pred.calls == 3  # one batch per level: root, depth 1, depth 2
 
 
-def test_probe_gives_the_missing_colour_its_best_move():
+def test_probe_gives_the_missing_color_its_best_move():
     b1 = (BLACK, (4, 1))
     script = {
         (): LocalPrediction(black={(4, 1): 1.0}, white={(4, 2): 1.0}),
         (b1,): LocalPrediction(black={(4, 3): 0.04, (4, 0): 0.01}, white={(4, 2): 0.95}),
     }
-    tree = grow_tree(Board(5), _region(), ScriptedPredictor(script), GrowthConfig(missing_colour="probe"))
+    tree = grow_tree(Board(5), _region(), ScriptedPredictor(script), GrowthConfig(missing_color="probe"))
     after_black = tree.root.children[BLACK][0][1]
     probe_point, probe = after_black.children[BLACK][0]
     assert probe.kind == "probe" and probe_point == (4, 3)
@@ -79,14 +79,14 @@ def test_node_budget_sets_the_flag():
     assert tree.budget_exhausted and tree.nodes == 3
 
 
-def test_root_gets_both_colours_even_when_the_budget_is_tiny():
+def test_root_gets_both_colors_even_when_the_budget_is_tiny():
     wide = LocalPrediction(black={(4, i): 0.25 for i in range(4)}, white={(4, i): 0.25 for i in range(4)})
     tree = grow_tree(Board(5), _region(), ScriptedPredictor({(): wide}), GrowthConfig(max_nodes=2, move_fraction=0.2))
     assert len(tree.root.children[BLACK]) == 1 and len(tree.root.children[WHITE]) == 1
 
 
-def test_the_budget_never_leaves_a_node_with_one_colours_moves():
-    """A node the budget cannot give both colours becomes a leaf: as a CGT game a one-sided node is a
+def test_the_budget_never_leaves_a_node_with_one_colors_moves():
+    """A node the budget cannot give both colors becomes a leaf: as a CGT game a one-sided node is a
     normal-play number ({| 4} = 0), not the count White's move reaches."""
     points = [(4, i) for i in range(4)]
     both = LocalPrediction(black={p: 0.5 for p in points[:2]}, white={p: 0.5 for p in points[2:]})
@@ -129,8 +129,8 @@ def test_ko_retake_is_recorded():
 
 
 def test_an_illegal_chosen_move_falls_back_to_the_most_likely_legal_one():
-    """A colour whose chosen moves are all illegal (here: an occupied point) still gets an option: its
-    most likely legal move, so the node does not lose that colour."""
+    """A color whose chosen moves are all illegal (here: an occupied point) still gets an option: its
+    most likely legal move, so the node does not lose that color."""
     board = Board(5)
     board.play(BLACK, (4, 0))
     script = {(): LocalPrediction(black={(4, 0): 0.9, (4, 3): 0.06, (4, 2): 0.04}, white={(4, 1): 1.0})}
@@ -144,6 +144,6 @@ def test_probe_skips_an_illegal_best_move():
         (): LocalPrediction(black={(4, 1): 1.0}, white={(4, 2): 1.0}),
         (b1,): LocalPrediction(black={(4, 1): 0.04, (4, 3): 0.01}, white={(4, 2): 0.95}),  # B4 is Black's stone
     }
-    tree = grow_tree(Board(5), _region(), ScriptedPredictor(script), GrowthConfig(missing_colour="probe"))
+    tree = grow_tree(Board(5), _region(), ScriptedPredictor(script), GrowthConfig(missing_color="probe"))
     after_black = tree.root.children[BLACK][0][1]
     assert [(p, c.kind) for p, c in after_black.children[BLACK]] == [((4, 3), "probe")]

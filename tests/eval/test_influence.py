@@ -165,7 +165,7 @@ def test_bouzy_contact_blocks_dilation():
     . . .
     """)
     v = bouzy(b, dilations=1, erosions=0)
-    # The middle point touches both colours: it stays 0; the corners next to one stone only gain 1.
+    # The middle point touches both colors: it stays 0; the corners next to one stone only gain 1.
     assert v[1, 1] == 0
     assert v[0, 0] == 1 and v[0, 2] == -1
     assert v[1, 0] == 128 + 0 and v[1, 2] == -128  # neighbours were all 0 before the dilation
@@ -287,7 +287,7 @@ def test_vectorised_models_match_the_definitions(board):
 
 @settings(max_examples=25)
 @given(boards)
-def test_colour_swap_and_symmetry(board):
+def test_color_swap_and_symmetry(board):
     for model in MODELS:
         m = influence_map(board, model)
         np.testing.assert_array_equal(influence_map(-board, model), -m)

@@ -110,7 +110,7 @@ def test_other_side_to_move_clears_history_like_kata_raw_nn():
     assert gl[5] == pytest.approx(-7.5 / 20)
 
 
-def test_history_stops_when_colours_do_not_alternate():
+def test_history_stops_when_colors_do_not_alternate():
     board = Board(9, rules=Rules.tromp_taylor())
     board.play(BLACK, (0, 0))
     board.play(BLACK, (1, 1))

@@ -23,7 +23,7 @@ pytestmark = [
     pytest.mark.skipif(find_gnugo() is None, reason="GNU Go is not installed (/usr/games/gnugo; apt-get install gnugo)"),
 ]
 
-# (colour, vertex, accepted?) on 9x9: a ko, lifted by an exchange elsewhere and again by two passes;
+# (color, vertex, accepted?) on 9x9: a ko, lifted by an exchange elsewhere and again by two passes;
 # suicide; filling one's own eye; an occupied point; a three-stone capture whose last liberty is
 # suicide for its owner.
 SEQUENCE = [

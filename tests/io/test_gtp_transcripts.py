@@ -176,7 +176,7 @@ def _finished_random_game(size: int, seed: int) -> GtpEngine | None:
 
 
 def test_genmove_passes_on_a_finished_board():
-    """A random game played out (only single-point eyes left): both colours pass, in cleanup mode too."""
+    """A random game played out (only single-point eyes left): both colors pass, in cleanup mode too."""
     engines = [e for e in (_finished_random_game(9, seed) for seed in range(40)) if e is not None][:3]
     assert engines, "no random game finished"
     for engine in engines:

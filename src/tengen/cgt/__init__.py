@@ -13,7 +13,7 @@ A Go variation tree maps node for node onto `Variation`:
               repeats=0,                         # 2 = this move is a ko retake the ko rule forbids now
               info={})                           # free annotations (dead stones, dame, ...)
 
-    analyse_tree(root, one_sided="normal") -> TreeAnalysis(game, thermograph, kind, mean, temperature,
+    analyze_tree(root, one_sided="normal") -> TreeAnalysis(game, thermograph, kind, mean, temperature,
                                                            move_values, best_black, best_white, ko)
     game_from_tree(root, one_sided="normal") -> Game
 
@@ -49,7 +49,7 @@ from tengen.cgt.notation import GameSyntaxError, format_game, parse_game
 from tengen.cgt.numbers import INF, NEG_INF, Value, simplest_between, to_value
 from tengen.cgt.thermo import (BLACK_SENTE, GOTE, INFINITESIMAL, KINDS, KO, NUMBER, UNBOUNDED, WHITE_SENTE, Thermo,
                                combine, number_thermo, orthodox_indices)
-from tengen.cgt.tree import TreeAnalysis, Variation, analyse_tree, game_from_tree, variation_from_dict
+from tengen.cgt.tree import TreeAnalysis, Variation, analyze_tree, game_from_tree, variation_from_dict
 from tengen.cgt.values import MoveValues, move_values, reverse_sente_player, sente_player
 from tengen.cgt.walls import Wall
 
@@ -68,7 +68,7 @@ __all__ = [
     "INF", "NEG_INF", "Value", "simplest_between", "to_value",
     "BLACK_SENTE", "GOTE", "INFINITESIMAL", "KINDS", "KO", "NUMBER", "UNBOUNDED", "WHITE_SENTE", "Thermo",
     "combine", "number_thermo", "orthodox_indices",
-    "TreeAnalysis", "Variation", "analyse_tree", "game_from_tree", "variation_from_dict",
+    "TreeAnalysis", "Variation", "analyze_tree", "game_from_tree", "variation_from_dict",
     "MoveValues", "move_values", "reverse_sente_player", "sente_player",
     "Wall", "thermograph_figure",
 ]

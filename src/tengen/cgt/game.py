@@ -143,7 +143,7 @@ def le(g: Game, h: Game) -> bool:
 
 @lru_cache(maxsize=1 << 16)
 def negate(g: Game) -> Game:
-    """-g: colours swapped."""
+    """-g: colors swapped."""
     if g.value is not None:
         return Game(value=-g.value)
     return Game([negate(o) for o in g.right], [negate(o) for o in g.left])

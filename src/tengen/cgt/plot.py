@@ -27,12 +27,12 @@ def thermograph_figure(game: Union[Game, Thermo], title: Optional[str] = None, t
     top = t_max if t_max is not None else max([finite_t, *bps, Fraction(1)]) * Fraction(3, 2)
     fig = Figure(figsize=(5, 4))
     ax = fig.add_subplot(1, 1, 1)
-    for wall, name, colour in ((th.left, "left wall", "black"), (th.right, "right wall", "tab:gray")):
+    for wall, name, color in ((th.left, "left wall", "black"), (th.right, "right wall", "tab:gray")):
         if wall.infinite:
             continue
         limit = top if is_infinite(temp) else min(top, finite_t)
         pts = wall.points(limit) if limit > 0 else [(Fraction(0), wall.at(Fraction(0)))]
-        line, = ax.plot([float(v) for _, v in pts], [float(t) for t, _ in pts], color=colour, lw=2, label=name)
+        line, = ax.plot([float(v) for _, v in pts], [float(t) for t, _ in pts], color=color, lw=2, label=name)
         line.set_gid(name)
     if th.mean is not None:
         mast, = ax.plot([float(th.mean)] * 2, [float(finite_t), float(top)], color="tab:red", lw=2, label="mast")

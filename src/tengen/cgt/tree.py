@@ -65,7 +65,7 @@ class TreeAnalysis:
     ko: Optional[KoChain]
 
 
-NORMAL_PLAY, STOP = "normal", "stop"  # how a position with one side's moves only is valued (`analyse_tree`)
+NORMAL_PLAY, STOP = "normal", "stop"  # how a position with one side's moves only is valued (`analyze_tree`)
 
 
 def game_from_tree(root: Variation, one_sided: str = NORMAL_PLAY) -> Game:
@@ -73,7 +73,7 @@ def game_from_tree(root: Variation, one_sided: str = NORMAL_PLAY) -> Game:
     return _Builder(root, one_sided).game(root)
 
 
-def analyse_tree(root: Variation, one_sided: str = NORMAL_PLAY) -> TreeAnalysis:
+def analyze_tree(root: Variation, one_sided: str = NORMAL_PLAY) -> TreeAnalysis:
     """Game, thermograph, kind, mean, temperature, move values and best moves of a variation tree.
 
     one_sided: a position where only one side has moves is, in normal play, a number ({| 4} = 0,
@@ -264,12 +264,12 @@ def variation_from_dict(d: Mapping[str, Any]) -> Variation:
     for key, sub in d.items():
         m = _MOVE_KEY.match(key)
         if m and isinstance(sub, Mapping):
-            colour, label, bang = m.groups()
+            color, label, bang = m.groups()
             if bang:
                 child = Variation.ko_retake(2, **{k: v for k, v in sub.items()})
             else:
                 child = variation_from_dict(sub)
-            (node.black if colour == "B" else node.white).append((label, child))
+            (node.black if color == "B" else node.white).append((label, child))
         elif key in ("area", "threat"):
             if node.value is not None:
                 raise ValueError("a leaf has both 'area' and 'threat'")

@@ -18,7 +18,7 @@ from tengen.endgame.move_check import DEFAULT_MARGIN
 @command("analyze", "endgame analysis: regions, counts, temperatures, move values, the orthodox move")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_position_arguments(parser)
-    parser.add_argument("--region", help="analyse only this region: GTP vertices, e.g. C1,D1,E1 (one point is enough)")
+    parser.add_argument("--region", help="analyze only this region: GTP vertices, e.g. C1,D1,E1 (one point is enough)")
     parser.add_argument("--predictor", default="auto", choices=["auto", "kata", "oracle", "exhaustive", "net"],
                         help="local-move predictor (default auto: the exact solver for sealed regions it can finish "
                              "quickly, such as marked local diagrams, kata for the rest; oracle reads the SGF "
@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-total-nodes", type=int, default=CLI_MAX_TOTAL_NODES,
                         help=f"node budget shared by all trees of the position (default {CLI_MAX_TOTAL_NODES}; 0: no shared cap)")
     parser.add_argument("--missing", choices=["probe", "threat"], default="probe",
-                        help="when a colour is missing below the root: probe its best move, or a ±inf threat leaf")
+                        help="when a color is missing below the root: probe its best move, or a ±inf threat leaf")
     parser.add_argument("--leaves", choices=["network", "exact"], default="network",
                         help="leaf scores: the network's rounded ownership (default), or an exact local area count "
                              "(settled leaves of sealed regions and local diagrams)")
@@ -99,7 +99,7 @@ def options_from_args(args: argparse.Namespace):
     if not 0 < args.threshold <= 1 or args.margin < 0:
         raise CliError("--threshold must lie in (0, 1] and --margin must not be negative")
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
-                          missing_colour=args.missing)
+                          missing_color=args.missing)
     return replace(interactive_options(), predictor=args.predictor, threshold=args.threshold, margin=args.margin,
                    growth=growth, leaf_scoring="exact" if args.leaves == "exact" else "evaluator",
                    sealed_rules=not args.no_sealed_rules,
@@ -114,7 +114,7 @@ def progress_bar(enabled: bool):
         return
     from tqdm import tqdm
 
-    bar = tqdm(total=0, unit="region", desc="analysing", file=sys.stderr)
+    bar = tqdm(total=0, unit="region", desc="analyzing", file=sys.stderr)
 
     def progress(stage: str, done: int, total: int) -> None:
         bar.total = total
@@ -141,7 +141,7 @@ def check_outputs(args: argparse.Namespace) -> None:
 
 
 def warn_other_games(path: str) -> None:
-    """A file holding several games (an SGF collection): tengen analyses the first, and --sgf writes it alone."""
+    """A file holding several games (an SGF collection): tengen analyzes the first, and --sgf writes it alone."""
     from sgfmill import sgf_grammar
 
     try:
@@ -150,7 +150,7 @@ def warn_other_games(path: str) -> None:
     except (OSError, ValueError):
         return  # the game itself loaded; nothing more to say
     if games > 1:
-        print(f"tengen: warning: {path}: the file holds {games} games; the first is analysed and --sgf writes "
+        print(f"tengen: warning: {path}: the file holds {games} games; the first is analyzed and --sgf writes "
               "it alone", file=sys.stderr)
 
 

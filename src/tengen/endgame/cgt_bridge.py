@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 from typing import Optional
 
-from tengen.cgt import KINDS, KO, NUMBER, UNBOUNDED, UnsupportedKo, Variation, analyse_tree
+from tengen.cgt import KINDS, KO, NUMBER, UNBOUNDED, UnsupportedKo, Variation, analyze_tree
 from tengen.cgt.game import Game
 from tengen.cgt.orthodox import BLACK as CGT_BLACK, WHITE as CGT_WHITE, PlayState, SimpleKo, orthodox
 from tengen.cgt.numbers import INF, is_infinite
@@ -25,7 +25,7 @@ def _fraction(x: float) -> Fraction:
 def to_variation(node: LocalNode, index: dict[int, Variation] | None = None, ko: bool = True) -> Variation:
     """The CGT variation of a local tree node (leaves: counts; threats: ±inf; ko retakes: phantoms).
     With `ko` False, banned retakes are left out and a node left without moves counts as a leaf.
-    Analyse it with `one_sided=STOP` (`analyse_local`): a colour with no local move there (none legal,
+    Analyze it with `one_sided=STOP` (`analyze_local`): a color with no local move there (none legal,
     or a banned retake left out) cannot play, which in Go costs it nothing."""
     if node.kind == "threat":
         var = Variation.leaf("+inf" if node.threat == BLACK else "-inf")
@@ -46,10 +46,10 @@ def to_variation(node: LocalNode, index: dict[int, Variation] | None = None, ko:
     return var
 
 
-def analyse_local(var: Variation):
-    """The CGT analysis of a local tree's variation, Go-style: a node where one colour has no local move
-    is worth the stop the other colour's moves reach, not a normal-play number ({| -5} is -5, not -6)."""
-    return analyse_tree(var, one_sided=STOP)
+def analyze_local(var: Variation):
+    """The CGT analysis of a local tree's variation, Go-style: a node where one color has no local move
+    is worth the stop the other color's moves reach, not a normal-play number ({| -5} is -5, not -6)."""
+    return analyze_tree(var, one_sided=STOP)
 
 
 def _child(node: LocalNode, color: int, point: Point) -> Optional[LocalNode]:
@@ -66,7 +66,7 @@ def principal_line(node: LocalNode, first: int, index: dict[int, Variation],
     color = first
     while len(line) < limit and node.kind == "inner":
         try:
-            ta = analyse_local(index[id(node)])
+            ta = analyze_local(index[id(node)])
         except (UnsupportedKo, ValueError):
             break
         if line and ta.kind == NUMBER:
@@ -103,11 +103,11 @@ def fill_from_tree(result: RegionResult, tree: LocalTree, height: int) -> None:
     """Mean, temperature, kind, best moves and principal lines of a grown, scored tree."""
     index: dict[int, Variation] = {}
     try:
-        ta = analyse_local(to_variation(tree.root, index))
+        ta = analyze_local(to_variation(tree.root, index))
     except UnsupportedKo as exc:
         index.clear()
         try:
-            ta = analyse_local(to_variation(tree.root, index, ko=False))
+            ta = analyze_local(to_variation(tree.root, index, ko=False))
         except (UnsupportedKo, ValueError):
             result.kind = UNSUPPORTED
             result.notes.append(f"unsupported ko: {exc}")

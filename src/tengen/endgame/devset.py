@@ -54,7 +54,7 @@ def load_problems(path: str | Path) -> list[DevProblem]:
 
 class DevTreeVariations:
     """A dev-set problem's variation tree as entered variations (`tengen.endgame.oracle`): its non-threat
-    children are the moves; a threat child is left out, so tree growth (with missing_colour='threat') puts
+    children are the moves; a threat child is left out, so tree growth (with missing_color='threat') puts
     the ±inf threat leaf back, and a counted leaf ("area") has no moves."""
 
     def __init__(self, tree: dict[str, Any], size: int):

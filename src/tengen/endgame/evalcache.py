@@ -1,8 +1,8 @@
-"""An evaluation cache for the analyzer: one network evaluation per position and colour to move.
+"""An evaluation cache for the analyzer: one network evaluation per position and color to move.
 
-The analyzer asks for the same positions many times: the root with each colour to move (the decomposition
+The analyzer asks for the same positions many times: the root with each color to move (the decomposition
 and then every region's tree), the same local position reached by transposed move orders, a probe that is
-also a node of another line. Positions are keyed by their stones, the colour to move, the ko point and the
+also a node of another line. Positions are keyed by their stones, the color to move, the ko point and the
 rules, not by the move history: KataGo's inputs also hold the last moves, and two move orders to one
 position give slightly different outputs; a local tree treats them as one position anyway.
 """
@@ -15,7 +15,7 @@ from tengen.go.board import Board
 
 
 def position_key(board: Board) -> Hashable:
-    """Stones, colour to move, ko point, komi, rules and size: what the cache treats as one position."""
+    """Stones, color to move, ko point, komi, rules and size: what the cache treats as one position."""
     return (board.hash, board.to_play, board.ko, board.rules, board.height, board.width)
 
 

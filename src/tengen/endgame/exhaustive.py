@@ -17,7 +17,7 @@ Search conventions (stated so that results can be checked):
   found as strongly connected components and valued by iterating from the lowest and from the highest
   possible counts (least and greatest fixed points). Where both agree the loop cannot matter. Otherwise
   nobody is credited with winning the repetition: a move into an undecided loop is valued at the end of
-  its bracket worst for the player making it (symmetric under a colour swap); the result says so
+  its bracket worst for the player making it (symmetric under a color swap); the result says so
   (`loop_dependent`, with the bracket; `strict_kos=True` reports 'unsupported' instead).
 A transposition table on the local position (stones + ko ban) and a node budget or time limit (status
 'too_large') keep the search bounded.
@@ -54,7 +54,7 @@ class ExhaustiveConfig:
     sacrifices: bool = False  # also generate lone self-atari stones that threaten nothing
     loop_passes: int = 60  # iterations when valuing a loop from each extreme
     require_benson: bool = False  # raise RegionNotSealed when a wall stone is not Benson pass-alive
-    vouched: bool = False  # a user's mask: an outside point in an open area belongs to the nearest stones' colour
+    vouched: bool = False  # a user's mask: an outside point in an open area belongs to the nearest stones' color
     count_essential: bool = False  # also count the positions the thermograph needs, and those that split
 
 

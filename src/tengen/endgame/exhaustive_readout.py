@@ -121,20 +121,20 @@ def principal_line(solver: Solver, key, first: int, limit: int = 40) -> tuple[li
     the temperature of the position its first move leaves (None without a first move)."""
     line = []
     follow = None
-    colour = first
+    color = first
     rec = _record_of(solver, key)
     while len(line) < limit:
         if rec is None or rec.number is not None or rec.temperature <= 0 or key not in solver.children:
             break
         lefts, rights, lm, rm = _option_records(solver, key)
         li, ri = orthodox_indices(lefts, rights, rec)
-        picks, moves, recs = (li, lm, lefts) if colour == BLACK else (ri, rm, rights)
+        picks, moves, recs = (li, lm, lefts) if color == BLACK else (ri, rm, rights)
         if not picks:
             break
         i, key = moves[picks[0]]
         rec = recs[picks[0]]
         if not line:
             follow = rec.temperature
-        line.append((colour, solver.local.points[i]))
-        colour = -colour
+        line.append((color, solver.local.points[i]))
+        color = -color
     return line, follow

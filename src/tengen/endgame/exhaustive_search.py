@@ -93,20 +93,20 @@ class Solver:
     def options(self, key: tuple, info: Optional[LocalAnalysis] = None) -> tuple[list, list]:
         """[(point index, child key, or None for a move the ko rule bans now)] for Black and for White."""
         b, w, ban = key
-        info = info or self.local.analyse(b, w)
+        info = info or self.local.analyze(b, w)
         out: tuple[list, list] = ([], [])
-        for side, colour in ((0, BLACK), (1, WHITE)):
-            rest = self.local.candidates(b, w, colour, info, self.moves)
+        for side, color in ((0, BLACK), (1, WHITE)):
+            rest = self.local.candidates(b, w, color, info, self.moves)
             while rest:
                 low = rest & -rest
                 rest ^= low
                 i = low.bit_length() - 1
-                nxt = self.local.play(b, w, colour, i)
+                nxt = self.local.play(b, w, color, i)
                 if nxt is None:
                     continue
-                if not self.sacrifices and self.local.pointless_sacrifice(b, w, colour, i, nxt, info):
+                if not self.sacrifices and self.local.pointless_sacrifice(b, w, color, i, nxt, info):
                     continue
-                out[side].append((i, None if ban == (i, colour) else nxt))
+                out[side].append((i, None if ban == (i, color) else nxt))
         return out
 
     def value(self, key: tuple):
@@ -118,7 +118,7 @@ class Solver:
         """Depth-first search with Tarjan's strongly connected components: positions on a loop (a
         sequence of moves repeating a position) are valued together once the loop is complete."""
         b, w, ban = key
-        info = self.local.analyse(b, w)
+        info = self.local.analyze(b, w)
         if info.settled:
             if info.threat:
                 rec = number_thermo(INF if info.threat == BLACK else NEG_INF)
@@ -243,7 +243,7 @@ class Solver:
     def _cautious_loop_values(self, order: list, results: dict) -> dict:
         """Where the loop leaves a value open, nobody is credited with winning the repetition: the mover
         assumes it goes against him (Black's moves at their lowest fixed point, White's at their highest).
-        Symmetric under a colour swap. Used for a root inside the loop; parents outside apply the same
+        Symmetric under a color swap. Used for a root inside the loop; parents outside apply the same
         rule to their options (`_acyclic`)."""
         members = set(order)
         out = {}

@@ -13,7 +13,7 @@ import numpy as np
 from tengen.endgame.evalcache import fresh_flags
 from tengen.endgame.regions import Region
 from tengen.endgame.tree import LocalNode
-from tengen.go.grid import components, touching_colours
+from tengen.go.grid import components, touching_colors
 from tengen.go.scoring import benson_dead_stones
 
 
@@ -47,9 +47,9 @@ def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, eva
 
 
 def local_area_count(board, region: Region) -> int:
-    """Area count of a settled region seen locally: region stones count for their colour (unless Benson
-    proves them dead), and each connected group of empty region points counts for a colour when every
-    stone it touches (inside the region or on its wall) is that colour's; otherwise 0 (dame).
+    """Area count of a settled region seen locally: region stones count for their color (unless Benson
+    proves them dead), and each connected group of empty region points counts for a color when every
+    stone it touches (inside the region or on its wall) is that color's; otherwise 0 (dame).
 
     Looking only inside the region is what makes local diagrams on an otherwise empty board countable:
     the open board outside never leaks into the count."""
@@ -62,9 +62,9 @@ def local_area_count(board, region: Region) -> int:
         inside[p] = True
     total = int(grid[inside].sum())
     for group in components(inside & (grid == 0)):
-        colours = touching_colours(group, grid)
-        if len(colours) == 1:
-            total += colours.pop() * len(group)
+        colors = touching_colors(group, grid)
+        if len(colors) == 1:
+            total += colors.pop() * len(group)
     return total
 
 

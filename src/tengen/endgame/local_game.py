@@ -6,16 +6,16 @@ trees (`tengen.endgame.sealed`) end their lines by it.
 
 The region is a set of points whose outside neighbours are walls: stones of safe chains (Benson pass-alive,
 or trusted when the caller gives the mask; untrusted walls are noted) and empty outside points owned by
-one colour (its territory). A trusted wall chain with no liberty outside the region is refused
+one color (its territory). A trusted wall chain with no liberty outside the region is refused
 (RegionNotSealed): its life is what the region decides, so it cannot be a wall (a tesuji diagram's weak
 group); only the sealed rules of predictor-grown trees keep trusting it (`trust_enclosed_walls`).
 
 Local-game conventions (stated so that results can be checked):
-- A chain touching a wall of its colour is safe. An area of empty points and enemy unsafe stones,
-  bordered only by one colour's safe stones and walls, where every empty point touches them, belongs to
-  that colour (the enemy can never make an eye there; Benson's small region): its stones are dead.
+- A chain touching a wall of its color is safe. An area of empty points and enemy unsafe stones,
+  bordered only by one color's safe stones and walls, where every empty point touches them, belongs to
+  that color (the enemy can never make an eye there; Benson's small region): its stones are dead.
 - Settled (a leaf, valued by its area count over the region) = every chain safe or dead and every empty
-  area territory of one colour, or a single dame point between safe stones (counted 0).
+  area territory of one color, or a single dame point between safe stones (counted 0).
 - Breaking the seal: a safe chain touching an empty outside point the opponent owns is a +-inf threat
   leaf (the hand-made variation trees do the same); such a point is never dame.
 - Moves: none inside settled territory or dead areas; no filling of an own eye unless it saves a chain
@@ -39,7 +39,7 @@ NO_TWO_EYES = 7
 
 
 class RegionNotSealed(ValueError):
-    """The region has an outside neighbour that is neither a wall stone nor one colour's territory."""
+    """The region has an outside neighbour that is neither a wall stone nor one color's territory."""
 
 
 class LocalRegion:
@@ -60,7 +60,7 @@ class LocalRegion:
         life = unconditional_life(board)
         self.nb = [0] * self.n
         self.wall = {BLACK: 0, WHITE: 0}
-        # region points touching empty outside points owned by the other colour: a stone there breaks
+        # region points touching empty outside points owned by the other color: a stone there breaks
         # the seal of the opponent's territory (a threat leaf, as in hand-made variation trees)
         self.breach = {BLACK: 0, WHITE: 0}
         owners: dict[Point, int] = {}
@@ -70,18 +70,18 @@ class LocalRegion:
                 if q in self.index:
                     self.nb[i] |= 1 << self.index[q]
                     continue
-                colour = int(grid[q])
-                if colour == EMPTY:
+                color = int(grid[q])
+                if color == EMPTY:
                     if q not in owners:
                         owners.update(self._owner_of_outside(grid, life, q, vouched))
-                    colour = owners[q]
-                    self.breach[-colour] |= 1 << i  # -colour playing here reaches colour's territory
-                elif life[q] != colour:
+                    color = owners[q]
+                    self.breach[-color] |= 1 << i  # -color playing here reaches color's territory
+                elif life[q] != color:
                     if require_benson:
                         raise RegionNotSealed(f"wall stone {to_gtp(q, self.height)} is not Benson pass-alive")
                     if q not in trusted:
                         trusted.append(q)
-                self.wall[colour] |= 1 << i
+                self.wall[color] |= 1 << i
         if trusted and not trust_enclosed_walls:
             self._refuse_enclosed_walls(board, trusted)
         if trusted:
@@ -116,9 +116,9 @@ class LocalRegion:
                                       "its life is decided inside")
 
     def _owner_of_outside(self, grid, life, start: Point, vouched: bool = False) -> dict[Point, int]:
-        """Colour owning the outside empty area containing `start` (Benson region, else its border). When
+        """Color owning the outside empty area containing `start` (Benson region, else its border). When
         the caller vouches for the surroundings (a local diagram on an otherwise empty board, marked by a
-        user), an outside point whose area borders both colours belongs to the colour of the nearest
+        user), an outside point whose area borders both colors belongs to the color of the nearest
         stones outside the region (unsealed on a tie)."""
         if life[start] in (BLACK, WHITE):
             return {start: int(life[start])}
@@ -135,16 +135,16 @@ class LocalRegion:
                 else:
                     border.add(c)
         if len(border) != 1 and vouched:
-            nearest = self._nearest_colours(grid, start)
+            nearest = self._nearest_colors(grid, start)
             if len(nearest) == 1:
                 return {start: nearest.pop()}
         if len(border) != 1:
-            raise RegionNotSealed(f"outside point {to_gtp(start, self.height)} borders {'both colours' if border else 'no stone'}")
+            raise RegionNotSealed(f"outside point {to_gtp(start, self.height)} borders {'both colors' if border else 'no stone'}")
         owner = border.pop()
         return {p: owner for p in seen}
 
-    def _nearest_colours(self, grid, start: Point) -> set[int]:
-        """Colours of the stones outside the region nearest to `start`, walking outside empty points."""
+    def _nearest_colors(self, grid, start: Point) -> set[int]:
+        """Colors of the stones outside the region nearest to `start`, walking outside empty points."""
         seen, ring = {start}, [start]
         while ring:
             found, nxt = set(), []
@@ -172,18 +172,18 @@ class LocalRegion:
         return out
 
     def safe_and_unsafe(self, b: int, w: int) -> tuple[dict[int, int], dict[int, int]]:
-        """Each colour's stones split into safe chains (touching their own wall: never captured) and the rest."""
+        """Each color's stones split into safe chains (touching their own wall: never captured) and the rest."""
         safe = {BLACK: 0, WHITE: 0}
         unsafe = {BLACK: 0, WHITE: 0}
-        for colour, stones in ((BLACK, b), (WHITE, w)):
+        for color, stones in ((BLACK, b), (WHITE, w)):
             rest = stones
             while rest:
                 ch = self.chain(rest & -rest, stones)
                 rest &= ~ch
-                if ch & self.wall[colour]:
-                    safe[colour] |= ch
+                if ch & self.wall[color]:
+                    safe[color] |= ch
                 else:
-                    unsafe[colour] |= ch
+                    unsafe[color] |= ch
         return safe, unsafe
 
     def independent_parts(self, b: int, w: int) -> int:
@@ -207,15 +207,15 @@ class LocalRegion:
             ch |= frontier
         return ch
 
-    def play(self, b: int, w: int, colour: int, i: int):
-        """(b, w, ko_ban) after `colour` plays point index i, or None if illegal (occupied, suicide).
-        ko_ban is (point index, colour barred) after a single-stone capture that could be retaken."""
+    def play(self, b: int, w: int, color: int, i: int):
+        """(b, w, ko_ban) after `color` plays point index i, or None if illegal (occupied, suicide).
+        ko_ban is (point index, color barred) after a single-stone capture that could be retaken."""
         bit = 1 << i
         if (b | w) & bit:
             return None
-        own, opp = (b, w) if colour == BLACK else (w, b)
+        own, opp = (b, w) if color == BLACK else (w, b)
         own |= bit
-        opp_wall, own_wall = self.wall[-colour], self.wall[colour]
+        opp_wall, own_wall = self.wall[-color], self.wall[color]
         empty = self.full & ~(own | opp)
         captured = 0
         adj = self.nb[i] & opp
@@ -239,43 +239,43 @@ class LocalRegion:
                     return None  # suicide (a lone stone's suicide is a pass-like no-op; forbid it)
                 own &= ~mine
             elif mine == bit and captured and captured & (captured - 1) == 0 and libs == captured:
-                ban = (captured.bit_length() - 1, -colour)
-        return (own, opp, ban) if colour == BLACK else (opp, own, ban)
+                ban = (captured.bit_length() - 1, -color)
+        return (own, opp, ban) if color == BLACK else (opp, own, ban)
 
-    def analyse(self, b: int, w: int) -> "LocalAnalysis":
+    def analyze(self, b: int, w: int) -> "LocalAnalysis":
         """Settledness, count, open points, the count as it stands, count bounds, unsafe stones.
 
         Chains touching their own wall are safe. An area of empty points and the opponent's unsafe
-        stones, bordered only by one colour's safe stones and walls, in which every empty point touches
-        those safe stones or walls, is that colour's (the opponent can never make an eye there: Benson's
-        small region): its stones are dead and nobody plays there. Empty areas bordered by one colour's
-        safe stones are its territory; a single empty point between safe stones of both colours is dame.
+        stones, bordered only by one color's safe stones and walls, in which every empty point touches
+        those safe stones or walls, is that color's (the opponent can never make an eye there: Benson's
+        small region): its stones are dead and nobody plays there. Empty areas bordered by one color's
+        safe stones are its territory; a single empty point between safe stones of both colors is dame.
         """
         empty = self.full & ~(b | w)
         safe, unsafe = self.safe_and_unsafe(b, w)
         breached = [c for c in (BLACK, WHITE) if safe[c] & self.breach[c]]
         if breached:  # a safe chain touches the opponent's outside territory: the seal is broken
             if len(breached) == 2:
-                raise RegionNotSealed("both colours have broken into the other's territory")
+                raise RegionNotSealed("both colors have broken into the other's territory")
             threat = breached[0]
             return LocalAnalysis(True, threat, 0, threat, (threat, threat), 0, threat)
         owned = {BLACK: safe[BLACK], WHITE: safe[WHITE]}
-        for colour in (BLACK, WHITE):
-            prey = unsafe[-colour]
+        for color in (BLACK, WHITE):
+            prey = unsafe[-color]
             if not prey:
                 continue
             space = empty | prey
-            support = self.dilate(safe[colour]) | self.wall[colour]
+            support = self.dilate(safe[color]) | self.wall[color]
             rest = prey
             while rest:
                 area = self.chain(rest & -rest, space)
                 rest &= ~area
-                if self.dilate(area) & ~area & ~safe[colour] or area & self.wall[-colour]:
+                if self.dilate(area) & ~area & ~safe[color] or area & self.wall[-color]:
                     continue
                 if area & empty & ~support and area.bit_count() > NO_TWO_EYES:
                     continue
-                owned[colour] |= area  # dead stones and their surroundings
-                unsafe[-colour] &= ~area
+                owned[color] |= area  # dead stones and their surroundings
+                unsafe[-color] &= ~area
                 empty &= ~area
         live_unsafe = unsafe[BLACK] | unsafe[WHITE]
         settled = not live_unsafe
@@ -306,16 +306,16 @@ class LocalRegion:
         bounds = (sure_b.bit_count() - (self.n - sure_b.bit_count()), (self.n - sure_w.bit_count()) - sure_w.bit_count())
         return LocalAnalysis(settled, count, open_points, as_it_stands, bounds, live_unsafe, 0)
 
-    def pointless_sacrifice(self, b: int, w: int, colour: int, i: int, nxt: tuple, info: "LocalAnalysis") -> bool:
+    def pointless_sacrifice(self, b: int, w: int, color: int, i: int, nxt: tuple, info: "LocalAnalysis") -> bool:
         """A move into atari that captures nothing, whose chain touches neither the player's wall nor
         any unsafe enemy chain: it threatens nothing and only offers the opponent a capture."""
-        own_after = nxt[0] if colour == BLACK else nxt[1]
-        opp_before = w if colour == BLACK else b
-        opp_after = nxt[1] if colour == BLACK else nxt[0]
+        own_after = nxt[0] if color == BLACK else nxt[1]
+        opp_before = w if color == BLACK else b
+        opp_after = nxt[1] if color == BLACK else nxt[0]
         if opp_after != opp_before:
             return False  # it captured
         mine = self.chain(1 << i, own_after)
-        if mine & self.wall[colour]:
+        if mine & self.wall[color]:
             return False
         around = self.dilate(mine)
         if around & info.unsafe & opp_before:
@@ -323,13 +323,13 @@ class LocalRegion:
         empty_after = self.full & ~(nxt[0] | nxt[1])
         return (around & empty_after).bit_count() == 1
 
-    def candidates(self, b: int, w: int, colour: int, info: "LocalAnalysis", moves: str) -> int:
-        """Points `colour` may play: every open point ('all'), or ('local') the open points that touch
+    def candidates(self, b: int, w: int, color: int, info: "LocalAnalysis", moves: str) -> int:
+        """Points `color` may play: every open point ('all'), or ('local') the open points that touch
         the opponent (stone or wall) or an unsafe chain, lie within two steps of the player's own
         stones or wall (or touch an opponent's unsafe chain), and are not the player's own eye."""
-        own, opp = (b, w) if colour == BLACK else (w, b)
+        own, opp = (b, w) if color == BLACK else (w, b)
         empty = self.full & ~(b | w)
-        own_eye = empty & ~self.dilate(self.full & ~own) & ~self.wall[-colour]
+        own_eye = empty & ~self.dilate(self.full & ~own) & ~self.wall[-color]
         rest = own_eye
         while rest:  # filling an eye is kept when it saves a chain in atari
             low = rest & -rest
@@ -338,25 +338,25 @@ class LocalRegion:
             while around:
                 ch = self.chain(around & -around, own)
                 around &= ~ch
-                if not ch & self.wall[colour] and self.dilate(ch) & empty == low:
+                if not ch & self.wall[color] and self.dilate(ch) & empty == low:
                     own_eye &= ~low
                     break
         if moves == "all":
             return info.open_points & ~own_eye
-        near_own = self.dilate(own) | self.wall[colour]
-        contact = self.dilate(opp) | self.wall[-colour] | self.dilate(info.unsafe)
+        near_own = self.dilate(own) | self.wall[color]
+        contact = self.dilate(opp) | self.wall[-color] | self.dilate(info.unsafe)
         support = near_own | self.dilate(near_own & empty) | self.dilate(info.unsafe & opp)
         return info.open_points & contact & support & ~own_eye
 
 
 @dataclass(frozen=True)
 class LocalAnalysis:
-    """What a local position is worth if play stopped, and where play can still go (`LocalRegion.analyse`)."""
+    """What a local position is worth if play stopped, and where play can still go (`LocalRegion.analyze`)."""
 
     settled: bool
     count: int  # area count when settled
     open_points: int  # empty points outside settled territory and dead areas
-    as_it_stands: int  # stones plus empty areas bordered by one colour (the count if play stopped now)
+    as_it_stands: int  # stones plus empty areas bordered by one color (the count if play stopped now)
     bounds: tuple[int, int]  # lowest and highest count any continuation can reach
     unsafe: int  # stones of chains not connected to their wall (and not dead)
-    threat: int  # BLACK / WHITE when that colour has broken into the other's outside territory
+    threat: int  # BLACK / WHITE when that color has broken into the other's outside territory

@@ -18,7 +18,7 @@ LEAF_SCORINGS = ("evaluator", "exact")
 
 @dataclass(frozen=True)
 class AnalysisOptions:
-    """How to analyse: the local-move predictor (a name of PREDICTORS or a predictor object), the ownership
+    """How to analyze: the local-move predictor (a name of PREDICTORS or a predictor object), the ownership
     threshold that makes a point undecided, how far to grow regions (`margin`), the trees' thresholds and
     budgets (`growth`; None: the tree module's defaults), how leaves are scored (the evaluator's rounded
     ownership, or an exact local area count), when a region with several hot spots is split (`hot_swing`,

@@ -2,8 +2,8 @@
 
 One predictor for every source of entered variations: the child lines of an SGF node (a person entered
 the correct local lines in an editor) and the dev set's verified trees. Each source says, for a node, which
-moves were entered (colour, point, the node after it); the predictor checks them against the position.
-Probabilities are equal among the entered moves of a colour and each colour's mass is 1, so tree growth
+moves were entered (color, point, the node after it); the predictor checks them against the position.
+Probabilities are equal among the entered moves of a color and each color's mass is 1, so tree growth
 keeps every entered move. Entries tengen cannot play (off the board, a pass, illegal there) are left out
 and named in `problems` (per region id), which the analysis adds to the region's notes.
 """
@@ -22,7 +22,7 @@ OFF_BOARD = "off board"  # an entry whose point is not on the board
 
 @dataclass(frozen=True)
 class Entry:
-    """One entered move below a node: its colour, its point (None: a pass; OFF_BOARD), the node after it."""
+    """One entered move below a node: its color, its point (None: a pass; OFF_BOARD), the node after it."""
 
     color: int
     point: Move | str
@@ -47,14 +47,14 @@ class SgfVariations:
             if is_tengen_line(child):
                 continue
             try:
-                colour, move = child.get_move()
+                letter, move = child.get_move()
             except ValueError:  # sgfmill: a point off the board
                 yield Entry(BLACK, OFF_BOARD, SgfVariations(child, self.size))
                 continue
-            if colour is None:
+            if letter is None:
                 continue  # a node without a move (setup, comment)
             point = None if move is None else (self.size - 1 - move[0], move[1])
-            yield Entry(BLACK if colour == "b" else WHITE, point, SgfVariations(child, self.size))
+            yield Entry(BLACK if letter == "b" else WHITE, point, SgfVariations(child, self.size))
 
 
 class OraclePredictor:
@@ -108,7 +108,7 @@ class OraclePredictor:
 
     def _problem(self, req: PredictionRequest, what: str) -> None:
         line = " ".join(f"{'B' if c == BLACK else 'W'} {to_gtp(p, self.size)}" for c, p in req.history)
-        text = f"SGF variation {'after ' + line if line else 'at the analysed node'}: {what}"
+        text = f"SGF variation {'after ' + line if line else 'at the analyzed node'}: {what}"
         found = self.problems.setdefault(req.region.id, [])
         if text not in found:
             found.append(text)

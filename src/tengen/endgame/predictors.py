@@ -2,7 +2,7 @@
 Black's local moves, White's local moves and "no move" (the region is settled).
 
 All predictors share one interface so tree growth does not care where the moves come from:
-`kata` (KataGo's policy for each colour, restricted to the region and its neighbourhood), `oracle`
+`kata` (KataGo's policy for each color, restricted to the region and its neighbourhood), `oracle`
 (entered variations, `tengen.endgame.oracle`), and `net` (the trained 723-output local-move network,
 a slot until that model is trained). The exact solver for sealed regions lives in `exhaustive`.
 """
@@ -22,16 +22,16 @@ from tengen.go.coords import Move, Point
 
 @dataclass
 class LocalPrediction:
-    """Move probabilities per colour (unnormalised masses are fine) and P(no local move)."""
+    """Move probabilities per color (unnormalised masses are fine) and P(no local move)."""
 
     black: dict[Point, float] = field(default_factory=dict)
     white: dict[Point, float] = field(default_factory=dict)
     no_move: float = 0.0
     ownership: Optional[np.ndarray] = None  # when the predictor evaluated the position anyway
     reason: str = ""
-    ko_retake: dict[int, Point] = field(default_factory=dict)  # colour -> local point simple ko bars it from
+    ko_retake: dict[int, Point] = field(default_factory=dict)  # color -> local point simple ko bars it from
     exact_count: Optional[int] = None  # a leaf the rules core counted exactly (sealed regions)
-    threat: int = 0  # BLACK / WHITE: this node is a ±inf threat leaf for that colour (it broke a seal)
+    threat: int = 0  # BLACK / WHITE: this node is a ±inf threat leaf for that color (it broke a seal)
 
     def moves(self, color: int) -> dict[Point, float]:
         return self.black if color == BLACK else self.white
@@ -61,7 +61,7 @@ class LocalMovePredictor(Protocol):
 
 
 class KataPolicyPredictor:
-    """KataGo's policy evaluated with each colour to move, restricted to the region and its neighbourhood
+    """KataGo's policy evaluated with each color to move, restricted to the region and its neighbourhood
     (less the points of other regions).
 
     Terminal ("no move") when every region point has |ownership| >= threshold or at the depth cap: the

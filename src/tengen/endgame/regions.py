@@ -20,7 +20,7 @@ DEFAULT_HOT_SWING = 0.4  # a point is hot when who moves first changes its owner
 
 @dataclass(frozen=True)
 class Region:
-    """A set of board points analysed as one local game."""
+    """A set of board points analyzed as one local game."""
 
     id: int
     points: frozenset[Point]

@@ -11,7 +11,7 @@ instead, with the exhaustive solver's conventions (`tengen.endgame.local_game`):
   sealed region is a move in someone's settled territory), and it does not end the line by its ownership.
 Regions that are not sealed (the usual case on a whole board) pass through untouched. Walls must be
 Benson pass-alive unless the region came from a user's mask: the user vouches for the walls, and an
-outside point of an open area belongs to the colour of the nearest stones (a diagram on an empty board).
+outside point of an open area belongs to the color of the nearest stones (a diagram on an empty board).
 """
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ class SealedRules:
             if local is None:
                 forward.append(i)
                 continue
-            info = _analyse(local, req.board)
+            info = _analyze(local, req.board)
             if info is None:
                 forward.append(i)
                 continue
@@ -106,7 +106,7 @@ class SealedRules:
         for node in tree.leaves():
             if node.kind not in ("leaf", "probe") or node.counted:
                 continue
-            info = _analyse(local, node.board)
+            info = _analyze(local, node.board)
             if info is None:
                 continue
             if info.threat:
@@ -120,10 +120,10 @@ class SealedRules:
         return done
 
 
-def _analyse(local: LocalRegion, board: Board):
-    """The exact local analysis of `board`'s region stones (None when both colours broke in: no local
+def _analyze(local: LocalRegion, board: Board):
+    """The exact local analysis of `board`'s region stones (None when both colors broke in: no local
     answer, the predictor judges)."""
     try:
-        return local.analyse(*local_stones(local, board))
+        return local.analyze(*local_stones(local, board))
     except RegionNotSealed:
         return None

@@ -1,14 +1,14 @@
 """Local variation trees grown from a predictor, with the published thresholds (all configurable).
 
-At each node: if P(no move) > 30 %, a leaf; else if one colour holds > 85 % of the local move mass, only
-that colour moves (an answer to sente); else both. Per colour, every move above 30 % of that colour's mass,
-or the single best. The root always gets both colours. A colour missing below the root gets either its best
+At each node: if P(no move) > 30 %, a leaf; else if one color holds > 85 % of the local move mass, only
+that color moves (an answer to sente); else both. Per color, every move above 30 % of that color's mass,
+or the single best. The root always gets both colors. A color missing below the root gets either its best
 move evaluated one ply deep as an unrounded-ownership leaf (`probe`, the default) or a ±inf threat leaf.
 A proposed move that ko forbids is recorded on the node (`ko_retakes`) for the CGT ko rule.
 Nodes are expanded level by level so a network predictor evaluates each level in one batch. A node the
-node budget cannot give a move of each colour becomes a leaf: the colour left out could play there, but
-its move is unknown (a node with one colour's moves says the other colour has no local move, and the CGT
-bridge values it at the stop the moves reach). A colour whose chosen moves are all illegal gets its most
+node budget cannot give a move of each color becomes a leaf: the color left out could play there, but
+its move is unknown (a node with one color's moves says the other color has no local move, and the CGT
+bridge values it at the stop the moves reach). A color whose chosen moves are all illegal gets its most
 likely legal move instead.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point, to_gtp
 
 
-MISSING: Point = (-1, -1)  # the "move" of a threat leaf standing for a colour the predictor left out
+MISSING: Point = (-1, -1)  # the "move" of a threat leaf standing for a color the predictor left out
 
 
 @dataclass
@@ -33,22 +33,22 @@ class GrowthConfig:
     """Tree-growth thresholds and budgets."""
 
     leaf_no_move: float = 0.30
-    one_colour_share: float = 0.85
+    one_color_share: float = 0.85
     move_fraction: float = 0.30
     max_depth: int = 12
     max_nodes: int = 300  # per tree
     max_total_nodes: Optional[int] = 400  # shared by the trees of one position grown together (None: no cap)
-    missing_colour: str = "probe"  # "probe" (evaluate best move, unrounded) or "threat" (±inf)
+    missing_color: str = "probe"  # "probe" (evaluate best move, unrounded) or "threat" (±inf)
 
     def __post_init__(self) -> None:
-        if self.missing_colour not in ("probe", "threat"):
-            raise ValueError("missing_colour must be 'probe' or 'threat'")
+        if self.missing_color not in ("probe", "threat"):
+            raise ValueError("missing_color must be 'probe' or 'threat'")
 
 
 @dataclass
 class LocalNode:
     """A node of a local tree. Kinds: inner, leaf (rounded-ownership count), probe (unrounded count of the
-    missing colour's best move), threat (±inf for the colour in `threat`)."""
+    missing color's best move), threat (±inf for the color in `threat`)."""
 
     history: tuple[tuple[int, Move], ...] = ()
     board: Optional[Board] = None
@@ -96,7 +96,7 @@ def _ranked(moves: dict[Point, float]) -> list[Point]:
 
 
 def select_moves(moves: dict[Point, float], fraction: float) -> list[Point]:
-    """Moves above `fraction` of the colour's mass, or the single best; most likely first."""
+    """Moves above `fraction` of the color's mass, or the single best; most likely first."""
     if not moves:
         return []
     mass = sum(moves.values())
@@ -105,8 +105,8 @@ def select_moves(moves: dict[Point, float], fraction: float) -> list[Point]:
     return chosen or ranked[:1]
 
 
-def colours_to_expand(pred: LocalPrediction, is_root: bool, share: float) -> list[int]:
-    """Both colours at the root; below it, only the colour holding > `share` of the move mass if any."""
+def colors_to_expand(pred: LocalPrediction, is_root: bool, share: float) -> list[int]:
+    """Both colors at the root; below it, only the color holding > `share` of the move mass if any."""
     if is_root:
         return [BLACK, WHITE]
     mb, mw = pred.mass(BLACK), pred.mass(WHITE)
@@ -205,9 +205,9 @@ class _Grower:
         if not is_root and (pred.no_move > config.leaf_no_move or node.depth >= config.max_depth):
             node.kind, node.reason = "leaf", pred.reason or ("depth cap" if node.depth >= config.max_depth else "no move")
             return
-        colours = colours_to_expand(pred, is_root, config.one_colour_share)
-        # each colour that moves here needs at least one node: a node the budget cannot give both colours
-        # becomes a leaf: a one-sided node would say the missing colour cannot play there
+        colors = colors_to_expand(pred, is_root, config.one_color_share)
+        # each color that moves here needs at least one node: a node the budget cannot give both colors
+        # becomes a leaf: a one-sided node would say the missing color cannot play there
         needs = [c for c in (BLACK, WHITE) if is_root or c not in pred.ko_retake]
         if not is_root and self._room() < len(needs):
             self.exhausted = True
@@ -218,7 +218,7 @@ class _Grower:
             reserve = int(color == BLACK and WHITE in needs)  # a node kept for White's first move
             if not is_root and color in pred.ko_retake:
                 node.ko_retakes.append((color, pred.ko_retake[color]))  # the banned side's one local option
-            elif color in colours:
+            elif color in colors:
                 cut |= self._add_moves(node, color, pred, reserve)
             elif not is_root:
                 added = _add_missing(node, color, pred, config)
@@ -237,15 +237,15 @@ class _Grower:
         return left if self.budget.left is None else min(left, self.budget.left)
 
     def _add_moves(self, node: LocalNode, color: int, pred: LocalPrediction, reserve: int = 0) -> bool:
-        """Add `color`'s selected moves as children, leaving `reserve` nodes for the other colour (the
-        root always gets a first move of each colour); when every selected move is illegal, the most
+        """Add `color`'s selected moves as children, leaving `reserve` nodes for the other color (the
+        root always gets a first move of each color); when every selected move is illegal, the most
         likely legal one instead. True when the budget cut some."""
         moves = pred.moves(color)
         chosen = select_moves(moves, self.config.move_fraction)
         fallback = [p for p in _ranked(moves) if p not in chosen]
         for k, point in enumerate(chosen + fallback):
             if k >= len(chosen) and (node.children[color] or any(c == color for c, _ in node.ko_retakes)):
-                break  # the chosen moves gave this colour an option; the rest were only a fallback
+                break  # the chosen moves gave this color an option; the rest were only a fallback
             if self._room() <= reserve and not (k == 0 and node.depth == 0):  # the root always gets both
                 self.exhausted = True
                 return True
@@ -262,17 +262,17 @@ class _Grower:
 
 
 def _add_missing(node: LocalNode, color: int, pred: LocalPrediction, config: GrowthConfig) -> int:
-    """Give the colour the predictor left out one option: a probe of its most likely legal move, or a
-    threat leaf. A colour without a legal local move has no local option: it cannot play there, which
-    the CGT bridge values Go-style (`cgt_bridge.analyse_local`), not as a normal-play number."""
-    if config.missing_colour == "probe":
+    """Give the color the predictor left out one option: a probe of its most likely legal move, or a
+    threat leaf. A color without a legal local move has no local option: it cannot play there, which
+    the CGT bridge values Go-style (`cgt_bridge.analyze_local`), not as a normal-play number."""
+    if config.missing_color == "probe":
         for point in _ranked(pred.moves(color)):
             child, _ = _child(node, color, point)
             if child is not None:
-                child.kind, child.reason = "probe", "best move of the colour that tenukis, evaluated one ply deep"
+                child.kind, child.reason = "probe", "best move of the color that tenukis, evaluated one ply deep"
                 node.children[color].append((point, child))
                 return 1
         return 0
     node.children[color].append((MISSING, LocalNode(history=node.history, kind="threat", threat=color,
-                                                     reason="threat: the colour that just moved gains by moving again")))
+                                                     reason="threat: the color that just moved gains by moving again")))
     return 1

@@ -17,7 +17,7 @@ Definitions (off-board points do not exist: they neither send nor receive anythi
   negative neighbours. Erosion: a positive point loses 1 for each neighbour that is negative or zero,
   stopping at 0 (it never crosses zero); symmetrically for negative points. Territory is the set of
   empty points left non-zero.
-* ``cross``: each stone projects ``max(0, peak - step * d)`` (signed by its colour) onto every point at
+* ``cross``: each stone projects ``max(0, peak - step * d)`` (signed by its color) onto every point at
   Manhattan distance ``d``; the map is the sum over stones. With the defaults (peak 10, step 2) the stone's
   own point gets 10, a neighbour 8, a one-space jump point 6, a two-space jump or knight's move point 4,
   distance 4 gets 2, and nothing reaches distance 5.

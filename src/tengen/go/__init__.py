@@ -1,4 +1,4 @@
-"""The rules core: colours, coordinates, rules, the board, scoring and Benson's unconditional life.
+"""The rules core: colors, coordinates, rules, the board, scoring and Benson's unconditional life.
 
 Zero knowledge of networks or search. The board's hot paths run in the C extension `_native`.
 """

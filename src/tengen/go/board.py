@@ -84,12 +84,12 @@ class Board:
 
     @property
     def ko(self) -> Optional[tuple[Point, int]]:
-        """(point, colour barred from it) after a single-stone capture that could be retaken."""
+        """(point, color barred from it) after a single-stone capture that could be retaken."""
         return self._native.ko
 
     @property
     def captures(self) -> dict[int, int]:
-        """Prisoners: stones captured BY each colour."""
+        """Prisoners: stones captured BY each color."""
         b, w = self._native.captures
         return {BLACK: b, WHITE: w}
 
@@ -104,7 +104,7 @@ class Board:
         return n
 
     def get(self, point: Point) -> int:
-        """Colour at a point."""
+        """Color at a point."""
         return self._native.get(*point)
 
     def array(self) -> np.ndarray:

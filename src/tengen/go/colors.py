@@ -1,4 +1,4 @@
-"""Colour constants: one meaning everywhere (Black = 1 = Left = positive)."""
+"""Color constants: one meaning everywhere (Black = 1 = Left = positive)."""
 
 BLACK = 1
 WHITE = -1
@@ -19,7 +19,7 @@ def parse_color(text: str) -> int:
         return BLACK
     if t in ("w", "white"):
         return WHITE
-    raise ValueError(f"not a colour: {text!r}")
+    raise ValueError(f"not a color: {text!r}")
 
 
 def color_letter(color: int) -> str:

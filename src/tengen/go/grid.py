@@ -28,7 +28,7 @@ def components(mask: np.ndarray) -> list[list[Point]]:
     return out
 
 
-def touching_colours(points: list[Point], grid: np.ndarray) -> set[int]:
-    """The stone colours adjacent to a set of points."""
+def touching_colors(points: list[Point], grid: np.ndarray) -> set[int]:
+    """The stone colors adjacent to a set of points."""
     h, w = grid.shape
     return {int(grid[n]) for p in points for n in neighbours(p, h, w) if grid[n] != 0}

@@ -45,7 +45,7 @@ def area_ownership(board, dead: Iterable[Point] = ()) -> np.ndarray:
 
 
 def area_score(board, dead: Iterable[Point] = (), komi: float | None = None) -> Score:
-    """Area (Chinese / Tromp-Taylor) count: stones + empty regions that reach only one colour.
+    """Area (Chinese / Tromp-Taylor) count: stones + empty regions that reach only one color.
 
     Handicap compensation follows the board's rules (`white_handicap_bonus`) when `handicap` is known
     to the caller; pass it through `komi` if needed.
@@ -57,7 +57,7 @@ def area_score(board, dead: Iterable[Point] = (), komi: float | None = None) -> 
 
 def territory_score(board, dead: Iterable[Point] = (), komi: float | None = None) -> Score:
     """Territory (Japanese) count: surrounded empty points + prisoners + dead stones (seki eyes not
-    distinguished: an empty region touching both colours is dame)."""
+    distinguished: an empty region touching both colors is dame)."""
     dead = list(dead)
     own = area_ownership(board, dead)
     grid = board.array()

@@ -88,7 +88,7 @@ class Game:
 
     @property
     def moves(self) -> list[tuple[int, Move]]:
-        """The main line's moves (colour, point)."""
+        """The main line's moves (color, point)."""
         return [(e.color, e.point) for e in self.events if e.is_move]
 
     @property
@@ -416,12 +416,12 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
             raise SgfError(source, f"node {index}: bad setup point in {_raw_values(node, ('AB', 'AW', 'AE'))} "
                                    f"for a {size}x{size} board") from None
         try:
-            colour, move = node.get_move()
+            letter, move = node.get_move()
         except ValueError:
             raise SgfError(source, f"node {index}: bad move {_raw_values(node, ('B', 'W'))} "
                                    f"for a {size}x{size} board") from None
-        if colour is not None:
-            color = BLACK if colour == "b" else WHITE
+        if letter is not None:
+            color = BLACK if letter == "b" else WHITE
             if not moved:
                 first_player = color
             events.append(Event(color=color, point=_point(move, size), node=node))
@@ -441,7 +441,7 @@ def _player(node, notes: Optional[list[str]] = None) -> int:
         return BLACK if node.get("PL") == "b" else WHITE
     except ValueError:
         if notes is not None:
-            notes.append(f"{_raw_values(node, ('PL',))} is not a colour; ignored")
+            notes.append(f"{_raw_values(node, ('PL',))} is not a color; ignored")
         return 0
 
 
@@ -507,7 +507,7 @@ def _read_regular_file(source: str) -> bytes:
     return data
 
 
-SGF_HEADING = "tengen endgame analysis"  # starts the comment tengen adds to an analysed node
+SGF_HEADING = "tengen endgame analysis"  # starts the comment tengen adds to an analyzed node
 SGF_LINE_MARK = "tengen: region "  # starts the comment on the first node of each variation tengen adds
 SGF_END_MARK = "tengen: the record ends here"  # an empty node that keeps a record's main line its own
 
@@ -534,5 +534,5 @@ def markup_points(node, prop: str, size: int) -> list[Point]:
     try:
         points = node.get(prop)
     except ValueError:  # sgfmill: a point off the board or not a point at all
-        raise ValueError(f"{prop}[] on the analysed node holds a value that is not a point of the board") from None
+        raise ValueError(f"{prop}[] on the analyzed node holds a value that is not a point of the board") from None
     return sorted(_point(p, size) for p in points)

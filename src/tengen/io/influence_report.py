@@ -62,8 +62,8 @@ def render_png(board: Any, influence: np.ndarray, path: str | Path, title: str |
     for j in range(w):
         ax.plot([j, j], [0, h - 1], color="0.3", lw=0.5, zorder=1)
     rows, cols = np.nonzero(stones)
-    colours = ["black" if stones[r, c] > 0 else "white" for r, c in zip(rows, cols)]
-    ax.scatter(cols, rows, s=(220 * 19 / max(h, w)), c=colours, edgecolors="black", linewidths=0.8, zorder=3)
+    colors = ["black" if stones[r, c] > 0 else "white" for r, c in zip(rows, cols)]
+    ax.scatter(cols, rows, s=(220 * 19 / max(h, w)), c=colors, edgecolors="black", linewidths=0.8, zorder=3)
     labels = _column_labels(w)
     ax.set_xticks(range(w), labels)
     ax.set_yticks(range(h), [str(h - r) for r in range(h)])

@@ -76,7 +76,7 @@ def text_report(analysis: Analysis) -> str:
         if extra:
             lines.append(f"{region_label(i)}: " + "; ".join(extra))
     if analysis.board_count is not None and analysis.ownership is None:  # no network: nothing counts the rest
-        lines.append(f"count of the analysed regions (area, Black's side): {_num(analysis.board_count)} "
+        lines.append(f"count of the analyzed regions (area, Black's side): {_num(analysis.board_count)} "
                      "(the rest of the board is not counted without the network, so no board count or komi)")
     elif analysis.board_count is not None:
         komi = analysis.board.rules.komi

@@ -14,7 +14,7 @@ from tengen.go.benson import unconditional_life
 from tengen.go.board import Board
 from tengen.go.colors import EMPTY
 from tengen.go.coords import Point, neighbours
-from tengen.go.grid import components, touching_colours
+from tengen.go.grid import components, touching_colors
 
 SMALL_ENEMY_AREA = 8
 
@@ -70,19 +70,19 @@ def choose_move(board: Board, color: int, cleanup: bool = False) -> Optional[Poi
 
 
 def _touches_contested(board: Board, point: Point) -> bool:
-    """True if the point is near stones of both colours or near empty space (not deep own territory)."""
-    colours = {board.get(n) for n in neighbours(point, board.height, board.width)}
-    return EMPTY in colours or len(colours - {EMPTY}) == 2
+    """True if the point is near stones of both colors or near empty space (not deep own territory)."""
+    colors = {board.get(n) for n in neighbours(point, board.height, board.width)}
+    return EMPTY in colors or len(colors - {EMPTY}) == 2
 
 
 def _enclosed_areas(board: Board) -> dict[Point, tuple[int, int]]:
-    """For each empty point in a region reaching only one colour: (that colour, region size)."""
+    """For each empty point in a region reaching only one color: (that color, region size)."""
     grid = board.array()
     out: dict[Point, tuple[int, int]] = {}
     for region in components(grid == EMPTY):
-        colours = touching_colours(region, grid)
-        if len(colours) == 1:
-            owner = colours.pop()
+        colors = touching_colors(region, grid)
+        if len(colors) == 1:
+            owner = colors.pop()
             for q in region:
                 out[q] = (owner, len(region))
     return out

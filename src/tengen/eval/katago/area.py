@@ -3,7 +3,7 @@
 Benson's algorithm marks each player's pass-alive chains and the regions they make safe; KataGo then
 also gives each player small regions (at most one point not touching the player) and "big territories"
 (empty-or-opponent regions with no opponent stone) bordered only by the player, and finally every
-remaining stone to its own colour. Learned from `Board::calculateArea` / `calculateAreaForPla` in
+remaining stone to its own color. Learned from `Board::calculateArea` / `calculateAreaForPla` in
 KataGo's `cpp/game/board.cpp`; `tengen.go.benson` computes the plain pass-alive part.
 """
 from __future__ import annotations
@@ -130,8 +130,8 @@ def _area_for(colors: list[int], stride: int, h: int, w: int, pla: int, suicide_
 def kata_area(grid: np.ndarray, suicide_legal: bool = False) -> np.ndarray:
     """int8 (height, width): +1 / -1 where KataGo's area feature gives the point to Black / White, else 0.
 
-    Includes pass-alive stones and regions, big territories and (last) every other stone as its colour;
-    empty points between both colours (dame, contested space) stay 0.
+    Includes pass-alive stones and regions, big territories and (last) every other stone as its color;
+    empty points between both colors (dame, contested space) stay 0.
     """
     grid = np.asarray(grid, dtype=np.int8)
     h, w = grid.shape

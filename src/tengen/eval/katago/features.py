@@ -3,7 +3,7 @@
 The planes, in KataGo's order (`NNInputs::fillRowV7`, `cpp/neuralnet/nninputs.cpp`):
  0 on board        1 own stones      2 opponent stones   3-5 chains with 1, 2, 3 liberties
  6 ko / superko-banned points        7-8 encore ko marks (unused: no encore here)
- 9-13 the last five moves (opponent's last move first), kept only while colours alternate
+ 9-13 the last five moves (opponent's last move first), kept only while colors alternate
 14 stones a ladder captures now      15, 16 the same one and two moves ago
 17 where the side to move starts a working ladder against a two-liberty opponent chain
 18-19 own / opponent area (pass-alive areas, big territories, stones; area scoring only)
@@ -65,12 +65,12 @@ class KataRules:
 class History:
     """What KataGo's `BoardHistory` knows about the position, rebuilt from a board's move list."""
 
-    moves: list  # [(colour, point or None)] since setup (empty when the history was cleared)
+    moves: list  # [(color, point or None)] since setup (empty when the history was cleared)
     prev_grids: list  # stone arrays 1 and 2 moves ago (as many as exist)
     prev_kos: list
     valid_turns: int  # KataGo's numApproxValidTurnsThisPhase
     consecutive_passes: int  # consecutiveEndingPasses
-    passes_before: dict  # colour -> set of stone hashes seen before that colour's passes
+    passes_before: dict  # color -> set of stone hashes seen before that color's passes
     game_finished: bool  # two passes ended an area-scored game
     past_phase_end: bool  # two passes ended the main phase of a territory-scored game
     white_bonus: float  # territory scoring: Black's moves minus White's (area -> territory)
@@ -108,7 +108,7 @@ def _handicap_bonus(stones: int, rule: str) -> float:
 def build_history(board, rules: KataRules, to_play: Optional[int] = None) -> History:
     """Rebuild KataGo's history view of `board`. A side to move (`to_play`, default the board's) other than
     the natural one (the opponent of the last mover) clears the history, as KataGo's `kata-raw-nn` does
-    when asked for the other colour."""
+    when asked for the other color."""
     moves = list(board.moves)
     natural = -moves[-1][0] if moves else board.to_play
     pla = board.to_play if to_play is None else to_play

@@ -1,8 +1,8 @@
 """Score a finished game from a network's ownership map: dead stones, seki, and the count (`tengen score`).
 
-A stone is dead when the ownership at its point belongs to the other colour by more than `dead`. The
-position is then counted under the board's rules: area = stones + single-colour regions; territory =
-empty points (and dead stones) of single-colour regions + prisoners + dead stones, leaving out points
+A stone is dead when the ownership at its point belongs to the other color by more than `dead`. The
+position is then counted under the board's rules: area = stones + single-color regions; territory =
+empty points (and dead stones) of single-color regions + prisoners + dead stones, leaving out points
 next to a chain in seki (one that cannot fill a shared liberty without self-atari) and points whose
 ownership is below `seki` in size.
 """
@@ -35,7 +35,7 @@ class FinalScore:
 
 
 def dead_stones(board, ownership: np.ndarray, dead: float = 0.5) -> list[Point]:
-    """Stones whose point the network gives to the other colour by more than `dead`."""
+    """Stones whose point the network gives to the other color by more than `dead`."""
     grid = board.array()
     mask = (grid != 0) & (ownership * grid < -dead)
     return [(int(r), int(c)) for r, c in np.argwhere(mask)]
@@ -44,7 +44,7 @@ def dead_stones(board, ownership: np.ndarray, dead: float = 0.5) -> list[Point]:
 def seki_chains(board, dead: list[Point]) -> np.ndarray:
     """bool (height, width): stones of chains in seki once `dead` stones are removed.
 
-    A living chain that cannot fill a shared liberty (an empty point next to both colours) without being
+    A living chain that cannot fill a shared liberty (an empty point next to both colors) without being
     left with at most one liberty lives only because the opponent cannot fill it either: it is in seki.
     """
     work = board.copy()
@@ -60,8 +60,8 @@ def seki_chains(board, dead: list[Point]) -> np.ndarray:
                 continue
             near = [(rr, cc) for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
                     if 0 <= rr < h and 0 <= cc < w]
-            colours = {int(grid[p]) for p in near} - {0}
-            if colours != {BLACK, WHITE}:
+            colors = {int(grid[p]) for p in near} - {0}
+            if colors != {BLACK, WHITE}:
                 continue
             for color in (BLACK, WHITE):
                 if _self_atari(work, color, (r, c)):
@@ -148,7 +148,7 @@ def score_game(boards, evaluator, handicaps=None, dead: float = 0.5, seki: float
 
 def network_dead_stones(evaluator, dead: float = 0.5) -> Callable[[object], list[Point]]:
     """A dead-stone finder for GTP's final_score / final_status_list: the stones the evaluator's ownership
-    of the position before the closing passes gives to the other colour by more than `dead`."""
+    of the position before the closing passes gives to the other color by more than `dead`."""
     def find(board) -> list[Point]:
         ownership = evaluator.evaluate([position_before_passes(board)])[0].ownership
         return dead_stones(board, ownership, dead)
