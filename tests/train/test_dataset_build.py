@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tengen.train.archives import iter_archive
+from tengen.train.records.__main__ import main
 from tengen.train.records.build import build
 from tengen.train.records.game import SkipGame, parse_game
 from tengen.train.records.replay import extract_positions
@@ -61,6 +62,15 @@ def test_build_dedupes_splits_counts_and_resumes(tmp_path):
     assert {komi[f"fox/{n}.sgf"] for n in range(3)} == {7.5} and komi["kgs/g30.sgf"] == 6.5
     with pytest.raises(SystemExit, match="was built with"):
         build(data_dir, cache, workers=1, chunk_size=4, progress=False)
+
+
+@pytest.mark.parametrize("command", ["build", "komi"])
+def test_without_the_shared_data_the_command_says_where_it_looked(command, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TENGEN_SHARED_DATA", str(tmp_path / "none"))
+    assert main([command, "--cache-dir", str(tmp_path / "cache")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(tmp_path / "none" / "games") in err and "TENGEN_SHARED_DATA" in err
+    assert not (tmp_path / "cache").exists()
 
 
 @pytest.mark.slow

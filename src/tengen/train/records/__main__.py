@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from pathlib import Path
+
+from tengen.files import SharedDataMissing
 
 from tengen.train.records.build import assemble, build
 from tengen.train.records.store import CHUNK_SIZE, DATASET, dataset_dir, default_cache_dir
@@ -30,16 +33,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.log:
         handlers.append(logging.FileHandler(args.log))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", handlers=handlers)
-    if args.command == "komi":
-        from tengen.train.records.komi_survey import survey, survey_lines
+    try:
+        if args.command == "komi":
+            from tengen.train.records.komi_survey import survey, survey_lines
 
-        print("\n".join(survey_lines(survey(args.data_dir, args.workers))))
-        return 0
+            print("\n".join(survey_lines(survey(args.data_dir, args.workers))))
+            return 0
+        if args.command == "build":
+            build(args.data_dir, args.cache_dir, args.workers, args.chunk_size, args.limit, args.archives,
+                  progress=not args.no_progress)
+    except SharedDataMissing as exc:  # no archives here: one line saying where tengen looked
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     root = dataset_dir(args.cache_dir)
-    if args.command == "build":
-        build(args.data_dir, args.cache_dir, args.workers, args.chunk_size, args.limit, args.archives,
-              progress=not args.no_progress)
-    elif args.command == "assemble":
+    if args.command == "assemble":
         assemble(root)
     print((root / "summary.json").read_text() if (root / "summary.json").exists() else f"nothing built in {root}")
     return 0
