@@ -18,8 +18,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from tengen.cgt import analyze_tree, format_game, variation_from_dict
+from tengen.files import shared_data_path  # noqa: E402
 
-DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "endgame_dev" / "problems.json"
+DEFAULT = shared_data_path("endgame_dev", "problems.json", must_exist=False)
 KIND = {("gote", None): "gote", ("ko", None): "ko", ("sente", "B"): "black_sente", ("sente", "W"): "white_sente"}
 
 # Why the exact search differs from the hand-made tree, per shape (rotated / mirrored / color-swapped

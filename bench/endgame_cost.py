@@ -6,7 +6,6 @@ Usage: python bench/endgame_cost.py [--games 10] [--seed 1] [--threads 1] [--max
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import platform
 import random
@@ -20,9 +19,10 @@ from tengen.endgame.analysis import analyze_board
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.tree import GrowthConfig
 from tengen.go.sgf import SgfError, load_game, load_game_bytes
+from tengen.files import shared_data_path  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-GAMES = REPO.parent / "shared" / "data" / "games"
+GAMES = shared_data_path("games", must_exist=False)
 
 
 def sample_games(n: int, seed: int) -> list[tuple[str, bytes]]:

@@ -24,8 +24,9 @@ from tengen.endgame.devset import load_problems, tree_oracle
 from tengen.endgame.tree import GrowthConfig
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
+from tengen.files import shared_data_path  # noqa: E402
 
-DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "endgame_dev" / "problems.json"
+DEFAULT_DATA = shared_data_path("endgame_dev", "problems.json", must_exist=False)
 TYPE_OF = {"gote": "gote", "black_sente": "sente", "white_sente": "sente", "ko": "ko", "number": "number"}
 
 

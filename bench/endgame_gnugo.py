@@ -23,8 +23,9 @@ from tengen.go.coords import to_gtp
 from tengen.go.colors import parse_color
 from tengen.go.sgf import load_game
 from tengen.io.regression import parse_suite
+from tengen.files import shared_data_path  # noqa: E402
 
-DEFAULT_SUITE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "regression" / "gnugo" / "endgame1.tst"
+DEFAULT_SUITE = shared_data_path("regression", "gnugo", "endgame1.tst", must_exist=False)
 
 
 def main() -> int:

@@ -32,8 +32,9 @@ from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point, to_gtp
 from tengen.go.rules import Rules
+from tengen.files import shared_data_path  # noqa: E402
 
-DEFAULT_ARCHIVE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "problems" / "sanderland_tsumego.tar.xz"
+DEFAULT_ARCHIVE = shared_data_path("problems", "sanderland_tsumego.tar.xz", must_exist=False)
 CHAPTER = "Endgame"  # folder names of the endgame chapters ("3.4 Endgame", "6.3 Endgame")
 
 

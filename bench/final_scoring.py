@@ -31,8 +31,9 @@ sys.path.insert(0, str(REPO / "src"))
 
 from tengen.go import BLACK, WHITE  # noqa: E402
 from tengen.go.sgf import load_game_bytes, markup_points  # noqa: E402
+from tengen.files import shared_data_path  # noqa: E402
 
-DATA = Path(os.environ.get("TENGEN_SHARED_DATA", REPO.parent / "shared" / "data")) / "games"
+DATA = shared_data_path("games", must_exist=False)
 LIST = DATA / "kgs_games_with_TB_TW_territory.txt"
 ARCHIVE = DATA / "kgs_6d_godmoves_36692.tar.xz"
 

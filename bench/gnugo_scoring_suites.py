@@ -27,9 +27,10 @@ from typing import Iterator
 from tengen.go.rules import Rules
 from tengen.go.scoring import benson_dead_stones
 from tengen.io.gtp import GtpEngine
+from tengen.files import shared_data_path  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("TENGEN_SHARED_DATA", REPO.parent / "shared" / "data"))
+SHARED_DATA = shared_data_path(must_exist=False)
 SUITES_DIR = SHARED_DATA / "regression" / "gnugo"
 SUITES = ("score.tst", "score2.tst")
 
