@@ -1038,7 +1038,7 @@ def main(argv: Optional[list[str]] = None) -> int:
               + ", ".join(f"{s}x{s} {b / 1024:.1f} KiB" for s, b in per_move.items())
               + f"; cap {MAX_MOVES} moves per board: at most {worst / 1e6:.0f} MB")
 
-        print("\n## the nine reproducers (real console script, 2 GB limit)")
+        print("\n[the nine reproducers: real console script, 2 GB limit]")
         for case in named_cases():
             t0 = time.monotonic()
             case_dir = workdir / re.sub(r"\W+", "-", case.name)
@@ -1055,18 +1055,18 @@ def main(argv: Optional[list[str]] = None) -> int:
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
         sgf, real, mismatched = run_sgf_fuzz(args.sgf, corpus, args.real_sgf_every, env)
         print()
-        for line in sgf.lines(f"## {args.sgf} SGF inputs, in-process workers ({time.monotonic() - t0:.0f} s)"):
+        for line in sgf.lines(f"[{args.sgf} SGF inputs, in-process workers ({time.monotonic() - t0:.0f} s)]"):
             print(line)
-        for line in real.lines(f"## {sum(sum(c.values()) for c in real.counts.values())} of them through the real "
-                               f"console script (outcome differing from in-process: {mismatched})"):
+        for line in real.lines(f"[{sum(sum(c.values()) for c in real.counts.values())} of them through the real "
+                               f"console script (outcome differing from in-process: {mismatched})]"):
             print(line)
         failures += sgf.failures() + real.failures() + mismatched
 
         t0 = time.monotonic()
         sessions = draw_gtp_sessions(args.gtp, gtp_paths(workdir, corpus_paths))
         commands = sum(len(expected_ids(s)) for s in sessions)
-        print(f"\n## {len(sessions)} GTP sequences ({commands} commands owed a response), per locale "
-              f"(drawn in {time.monotonic() - t0:.0f} s)")
+        print(f"\n[{len(sessions)} GTP sequences ({commands} commands owed a response), per locale "
+              f"(drawn in {time.monotonic() - t0:.0f} s)]")
         outputs_by_locale = {}
         for name in LOCALES:
             t0 = time.monotonic()
@@ -1077,7 +1077,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                 label = f"{name} NOT INSTALLED (locale -a): ran with PYTHONIOENCODING=utf-8:strict instead"
             tally, outputs, encoding, compared, differed = run_gtp_fuzz(sessions, locale_env, args.real_gtp)
             outputs_by_locale[name] = outputs
-            title = (f"# {label}: stdin {encoding}; {compared} sequences also through the real tengen gtp, "
+            title = (f"{label}: stdin {encoding}; {compared} sequences also through the real tengen gtp, "
                      f"{differed} with other output ({time.monotonic() - t0:.0f} s)")
             for line in tally.lines(title):
                 print(line)
