@@ -18,7 +18,8 @@ import pytest
 
 from tengen.cli import main
 from tengen.go.board import MAX_MOVES, Board, MoveLimitError
-from tengen.go.sgf import MAX_DEPTH, MAX_NODES, MAX_VALUES, SgfError, load_game_bytes
+from tengen.go.sgf import SgfError, load_game_bytes
+from tengen.go.sgf_bytes import MAX_DEPTH, MAX_NODES, MAX_VALUES
 from tengen.io.gtp import GtpEngine
 
 REPO = Path(__file__).resolve().parents[1]

@@ -107,7 +107,7 @@ def test_full_differential_200_real_200_random():
 def _removed_with_a_move(path, size: int) -> set:
     """Points emptied by AE in a node that also holds a move (FF[4] forbids mixing them; Cgoban writes its
     dead-stone removal that way): tengen applies the AE, GNU Go keeps those stones."""
-    from tengen.go.sgf import parse_sgf_bytes
+    from tengen.go.sgf_bytes import parse_sgf_bytes
 
     removed = set()
     for node in parse_sgf_bytes(path.read_bytes(), str(path)).get_main_sequence():

@@ -12,7 +12,8 @@ import sys
 import pytest
 
 from tengen.go import BLACK, WHITE
-from tengen.go.sgf import MAX_SGF_BYTES, SgfError, load_game, load_game_bytes
+from tengen.go.sgf import SgfError, load_game, load_game_bytes
+from tengen.go.sgf_bytes import MAX_SGF_BYTES
 
 from datapaths import REPO, shared_data
 
