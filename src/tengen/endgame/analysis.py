@@ -43,7 +43,7 @@ def analyze_board(board: Board, evaluator: Optional[Evaluator] = None, options: 
     options = options or AnalysisOptions()
     start = time.perf_counter()
     network = _NetworkOnDemand(evaluator, load_evaluator)
-    if region_points is None or options.needs_network(has_region=True):
+    if options.needs_network(has_region=region_points is not None):
         network.get()  # the decomposition (or every region's leaves) needs it for sure
     evaluator = network.evaluator
     ownership = swing = network_counts = None

@@ -66,7 +66,7 @@ class ExhaustiveResult:
     status: str
     region: list[Point]
     thermograph: Optional[Thermo] = None
-    kind: str = UNSUPPORTED  # a CGT kind once solved (tengen.cgt.KINDS); the status and kind share the word
+    kind: str = UNSUPPORTED  # a CGT kind (tengen.cgt.KINDS) once solved
     mean: Optional[Fraction] = None
     temperature: Optional[Fraction] = None
     move_values: Optional[MoveValues] = None
