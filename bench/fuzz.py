@@ -45,13 +45,14 @@ from typing import Callable, Iterable, Optional
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
+from tengen.go.sgf_bytes import MAX_SGF_BYTES  # the SGF file limit the bombs fill up to
+from tengen.io.gtp import MAX_LINE_BYTES  # the GTP engine's limit on one command line
+
 REPO = Path(__file__).resolve().parents[1]
 MEMORY_LIMIT = 2_000_000_000  # bytes of address space per child
 HANG_SECONDS = 60
 SGF_COMMANDS = (["show"], ["score", "--benson"], ["influence", "--model", "bouzy"])
 LOCALES = ("C.UTF-8", "en_US.UTF-8")
-MAX_SGF_BYTES = 16 * 1024 * 1024  # tengen.go.sgf_bytes's limit (kept here so that importing this file stays light)
-MAX_LINE_BYTES = 64 * 1024  # tengen.io.gtp's limit on one command line
 HUGE = "1" * 4301  # one digit past int()'s limit
 
 
