@@ -1,11 +1,9 @@
-"""What several commands share: the record-and-move arguments, loading that position with its warnings on
-stderr, and loading the network (one bring-up for every command)."""
+"""What several commands share: the record-and-move arguments and loading that position with its warnings on
+stderr. The network comes from one place for every command: `tengen.api.default_evaluator`."""
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Optional
-
 from tengen.go.position import Position, load_position
 from tengen.go.sgf import Game
 
@@ -32,10 +30,3 @@ def warn_forced(game: Game, shown: int = 3) -> None:
             print(f"tengen: warning: {warning}", file=sys.stderr)
         if len(warnings) > shown:
             print(f"tengen: warning: {game.source}: {len(warnings) - shown} more {rest}", file=sys.stderr)
-
-
-def load_evaluator(model: Optional[str] = None):
-    """The KataGo evaluator on `model`, or on the cached default network (fetched once on first use)."""
-    from tengen.api import default_evaluator
-
-    return default_evaluator(model)

@@ -18,13 +18,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from tengen.commands.common import load_evaluator
+    from tengen.api import default_evaluator
     from tengen.eval.katago.one_position import evaluate_board
     from tengen.io.eval_report import render_evaluation
     from tengen.go.sgf import load_game
 
     board = load_game(args.sgf).board_at(args.move)  # a bad record or move number fails before the network loads
-    evaluator = load_evaluator(args.model) if args.symmetries == 1 else None
+    evaluator = default_evaluator(args.model) if args.symmetries == 1 else None
     evaluation = evaluate_board(board, evaluator=evaluator, model=args.model,
                                 komi_sweep=not args.no_komi_sweep, symmetries=args.symmetries)
     print(render_evaluation(board, evaluation))

@@ -42,12 +42,12 @@ def _lazy_network_finder(model):
 
     def find(board):
         if not loaded:
-            from tengen.commands.common import load_evaluator
+            from tengen.api import default_evaluator
             from tengen.eval.katago.final_score import network_dead_stones
             from tengen.io.gtp import GtpError
 
             try:
-                evaluator = load_evaluator(model)
+                evaluator = default_evaluator(model)
             except (OSError, ValueError) as e:  # offline with no cached network, a corrupt model file
                 raise GtpError(f"cannot load the network: {' '.join(str(e).split())}") from None
             loaded.append(network_dead_stones(evaluator))

@@ -29,10 +29,10 @@ def run(args: argparse.Namespace) -> int:
         result = score(board, dead)
         method = "Benson's unconditional life"
     else:
-        from tengen.commands.common import load_evaluator
+        from tengen.api import default_evaluator
         from tengen.eval.katago.final_score import score_game
 
-        result = score_game([board], load_evaluator(args.model), [game.handicap])[0]
+        result = score_game([board], default_evaluator(args.model), [game.handicap])[0]
         dead = list(result.dead)
         method = "network ownership"
     print(f"rules: {board.rules.name} ({board.rules.scoring} scoring), komi {board.rules.komi:g}")
