@@ -276,6 +276,21 @@ class KataGoEvaluator:
                 ev.winrate_by_komi = dict(zip(ks, self.winrate_by_komi(board, ks).tolist()))
         return out
 
+    def ownership_of_encoded(self, encoded: Sequence[Encoded]) -> np.ndarray:
+        """Black's-view ownership (N, H, W) of positions already encoded (one board size, identity symmetry):
+        the bulk-labelling path, where worker processes encode and only the network runs here."""
+        if not encoded:
+            return np.zeros((0, 0, 0), dtype=np.float32)
+        out = []
+        for start in range(0, len(encoded), self.batch_size):
+            chunk = encoded[start:start + self.batch_size]
+            sp = torch.from_numpy(np.stack([e.spatial for e in chunk]))
+            gl = torch.from_numpy(np.stack([e.global_ for e in chunk]))
+            own = torch.tanh(self.run_network(sp, gl).ownership).numpy()
+            sign = np.array([1.0 if e.to_play == 1 else -1.0 for e in chunk], dtype=np.float32)
+            out.append(own * sign[:, None, None])
+        return np.concatenate(out).astype(np.float32)
+
     def evaluate_one(self, board, **kwargs) -> Evaluation:
         """`evaluate([board])[0]`."""
         return self.evaluate([board], **kwargs)[0]

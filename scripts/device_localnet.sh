@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The GPU run that builds the local-move dataset and trains models/localnet/localnet.pt in one go.
+# Run from the repository root on a machine with the repo, .carry/model.bin.gz (the KataGo network),
+# .carry/games/ (archives + finished_19x19_scored_games.txt) and .whl/ (sgfmill), e.g. through the device tool:
+#   bash scripts/device_localnet.sh OUT_DIR DATA_SECONDS TRAIN_MINUTES [extra build args...]
+# Results in OUT_DIR: localnet.pt (best weights), dataset.json, labels.npz (KataGo labels), train.log.
+set -euo pipefail
+out=${1:?usage: device_localnet.sh OUT_DIR DATA_SECONDS TRAIN_MINUTES}
+data_s=${2:-200}
+train_min=${3:-4}
+shift 3 || true
+export PYTHONUNBUFFERED=1 TENGEN_CACHE=${TENGEN_CACHE:-/tmp/tengen-cache}
+mkdir -p "$out"
+if ls .whl/*.whl >/dev/null 2>&1 && ! python3 -c "import sgfmill" 2>/dev/null; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
+  export PYTHONPATH=/tmp/site
+fi
+export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src
+python3 -c "import tengen.go._native" 2>/dev/null || python3 setup.py -q build_ext --inplace >/dev/null
+workers=$(( $(nproc) > 2 ? $(nproc) - 1 : 2 ))
+python3 -m tengen.train.localdata build --games-dir .carry/games --model .carry/model.bin.gz --workers "$workers" \
+  --device auto --batch 256 --shard-games 1000 --time-budget "$data_s" "$@" 2>"$out/build.err" | tee "$out/dataset.json"
+tail -3 "$out/build.err" >&2 || true
+python3 - "$out/labels.npz" <<'PY'
+import sys, glob, numpy as np
+from tengen.train.localdata.build import dataset_dir
+paths, counts, own = [], [], []
+for f in sorted(glob.glob(str(dataset_dir() / "*-[0-9][0-9][0-9][0-9].npz"))):
+    with np.load(f) as z:
+        paths.append(z["label_paths"]); counts.append(z["label_counts"]); own.append(z["label_ownership"])
+np.savez_compressed(sys.argv[1], paths=np.concatenate(paths), counts=np.concatenate(counts), ownership=np.concatenate(own))
+PY
+python3 -m tengen.train.localnet train --device auto --batch 1024 --lr 3e-3 --steps 50000 --minutes "$train_min" \
+  --eval-every 400 --patience 8 --out "$out/localnet.pt" --fresh 2>&1 | tee "$out/train.log"
+ls -la "$out"

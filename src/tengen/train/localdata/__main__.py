@@ -1,0 +1,68 @@
+"""`python -m tengen.train.localdata build|stats`: build (or resume) the local-move dataset; print its counts."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from tengen.train.localdata.build import BuildConfig, build, dataset_dir
+from tengen.train.localdata.games import DEFAULT_PHASES
+
+
+def _phases(text: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("phases are fractions such as 0.7,0.8,0.9") from None
+    if not values or not all(0 < v < 1 for v in values):
+        raise argparse.ArgumentTypeError("each phase must lie strictly between 0 and 1")
+    return values
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tengen.train.localdata", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="label late positions with KataGo and extract local-move examples")
+    b.add_argument("--games", type=int, default=None, help="games to read in all (default: every listed game)")
+    b.add_argument("--archives", default=None, help="comma-separated archive names (default: all present)")
+    b.add_argument("--phases", type=_phases, default=DEFAULT_PHASES, help="late positions as fractions of the game")
+    b.add_argument("--threshold", type=float, default=0.9, help="|ownership| below this is undecided")
+    b.add_argument("--shard-games", type=int, default=500)
+    b.add_argument("--workers", type=int, default=2, help="processes that parse, replay and extract")
+    b.add_argument("--device", default="auto", help="where KataGo runs: auto, cpu, cuda")
+    b.add_argument("--batch", type=int, default=64, help="KataGo batch size")
+    b.add_argument("--model", default=None, help="KataGo model file (default: the cached default network)")
+    b.add_argument("--time-budget", type=float, default=None, help="seconds; no shard starts after them")
+    b.add_argument("--games-dir", type=Path, default=None, help="the games folder (default: shared data)")
+    b.add_argument("--cache-dir", type=Path, default=None, help="dataset cache (default: ~/.cache/tengen/datasets)")
+    s = sub.add_parser("stats", help="print the built dataset's counts as JSON")
+    s.add_argument("--cache-dir", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if args.command == "stats":
+        from tengen.train.localdata.dataset import load
+
+        _, stats = load(args.cache_dir)
+        print(json.dumps(stats, indent=1))
+        return 0
+    cfg = BuildConfig(phases=args.phases, threshold=args.threshold, shard_games=max(1, args.shard_games),
+                      limit=args.games, workers=max(1, args.workers), device=args.device, batch=max(1, args.batch),
+                      model=args.model, time_budget=args.time_budget, games_dir=args.games_dir,
+                      archives=tuple(args.archives.split(",")) if args.archives else None)
+    from tqdm import tqdm
+
+    bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc="localdata")
+    try:
+        root = build(cfg, args.cache_dir, progress=bar.update)
+    finally:
+        bar.close()
+    from tengen.train.localdata.dataset import load
+
+    _, stats = load(root=root)
+    print(json.dumps({k: v for k, v in stats.items()}, indent=1))
+    print(f"dataset: {root}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+"""`python -m tengen.train.localdata build`: the local-move dataset, shard by shard.
+
+Games (the shared list of games played to a counted result) are read archive by archive in archive order
+and cut into shards of `shard_games`; each shard is prepared in worker processes (parse, replay, KataGo
+inputs of the late positions and the final one), labelled by KataGo in batches (on the GPU when there is
+one), turned into examples in the workers, and written atomically. A shard already on disk is skipped, so
+an interrupted build resumes where it stopped; `--time-budget` stops cleanly after the shard that passes it.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sys
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Callable, Iterator, Optional, Sequence
+
+import numpy as np
+
+from tengen.eval.localnet.compact import CompactBatch
+from tengen.train.archives import games_dir as shared_games_dir
+from tengen.train.archives import iter_archive
+from tengen.train.localdata.extract import position_examples
+from tengen.train.localdata.games import DEFAULT_PHASES, PreparedGame, finished_games, prepare_game, replay
+from tengen.train.records.store import atomic_savez, default_cache_dir
+
+DATASET = "localmoves-v1"
+EXAMPLE_FIELDS = tuple(CompactBatch.__dataclass_fields__) + ("target", "answer", "region_size", "seq_len")
+
+
+def dataset_dir(cache_dir: Path | str | None = None) -> Path:
+    """Folder of this dataset version inside the cache (``$TENGEN_CACHE/datasets/localmoves-v1``)."""
+    return (Path(cache_dir).expanduser() if cache_dir else default_cache_dir()) / DATASET
+
+
+@dataclass
+class BuildConfig:
+    phases: tuple[float, ...] = DEFAULT_PHASES
+    threshold: float = 0.9
+    shard_games: int = 500
+    limit: Optional[int] = None  # games in all (the first of the list, archive by archive)
+    archives: Optional[tuple[str, ...]] = None  # archive names to read (default: every one present)
+    workers: int = 2
+    device: str = "auto"
+    batch: int = 64
+    model: Optional[str] = None
+    time_budget: Optional[float] = None  # seconds: no new shard starts after this
+    games_dir: Optional[Path] = None
+    extra: dict = field(default_factory=dict)
+
+
+def game_examples(prepared: PreparedGame, ownership: np.ndarray, threshold: float) -> dict[str, np.ndarray]:
+    """Examples of every late position of a labelled game (ownership: one (19, 19) map per encoded position,
+    the final one last) and the position-level statistics."""
+    record = prepared.record
+    final = ownership[-1]
+    rows: list[dict] = []
+    regions_size, regions_len, pos_move = [], [], []
+    for (n, to_play), own in zip(prepared.snapshots, ownership[:-1]):
+        board = replay(record, n)
+        board.to_play = to_play
+        part, pos_rows = position_examples(board, to_play, own, final, record.moves, n, threshold)
+        rows += pos_rows
+        pos_move.append(n)
+        regions_size += [len(r.points) for r in part.regions]
+        regions_len += [len(r.moves) for r in part.regions]
+    out = {k: np.stack([np.asarray(r[k]) for r in rows]) if rows else np.zeros((0,), dtype=np.int16)
+           for k in EXAMPLE_FIELDS}
+    if rows:
+        out["region"] = np.packbits(out["region"].astype(bool), axis=1)
+    out["game"] = np.full(len(rows), prepared.key, dtype=np.uint64)
+    out["pos_move"] = np.asarray(pos_move, dtype=np.int16)
+    out["regions_size"] = np.asarray(regions_size, dtype=np.int16)
+    out["regions_len"] = np.asarray(regions_len, dtype=np.int16)
+    return out
+
+
+def _concat(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    keys = [k for k in parts[0]] if parts else []
+    out = {}
+    for k in keys:
+        arrays = [p[k] for p in parts if len(p[k])]
+        out[k] = np.concatenate(arrays) if arrays else parts[0][k]
+    return out
+
+
+def _shards(cfg: BuildConfig, root: Path) -> Iterator[tuple[Path, str, list[tuple[str, str, bytes]]]]:
+    """(shard path, archive, members) in archive order; a shard already written comes with no members (its
+    games are still read past, the archive being a stream)."""
+    gdir = cfg.games_dir or shared_games_dir()
+    listed = finished_games(gdir)
+    budget = cfg.limit
+    for archive in sorted(listed):
+        if cfg.archives is not None and archive not in cfg.archives:
+            continue
+        if not (gdir / archive).exists():
+            continue
+        wanted = listed[archive] if budget is None else listed[archive][:budget]
+        if not wanted:
+            continue
+        if budget is not None:
+            budget -= len(wanted)
+        stem = archive.split(".")[0]
+        batch: list[tuple[str, str, bytes]] = []
+        index = 0
+        total = len(wanted)
+        taken = 0
+        for name, data in iter_archive(gdir / archive, wanted=set(wanted)):
+            batch.append((archive, name, data))
+            taken += 1
+            if len(batch) == cfg.shard_games or taken == total:
+                yield root / f"{stem}-{index:04d}.npz", archive, batch
+                index, batch = index + 1, []
+        if batch:
+            yield root / f"{stem}-{index:04d}.npz", archive, batch
+        if budget is not None and budget <= 0:
+            return
+
+
+def build(cfg: BuildConfig, cache_dir: Path | str | None = None,
+          progress: Optional[Callable[[int], None]] = None) -> Path:
+    """Build (or resume) the dataset; returns its folder. Skipped games are counted by reason per shard."""
+    root = dataset_dir(cache_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "config.json").write_text(json.dumps({"phases": cfg.phases, "threshold": cfg.threshold,
+                                                  "dataset": DATASET}, indent=1))
+    evaluator = None
+    started = time.monotonic()
+    executor: Optional[Executor] = None
+    if cfg.workers > 1:
+        executor = ProcessPoolExecutor(cfg.workers, mp_context=multiprocessing.get_context("fork"))
+        executor.submit(int).result()  # start every worker now, before the evaluator initialises CUDA
+    try:
+        for path, archive, members in _shards(cfg, root):
+            if path.exists():
+                if progress:
+                    progress(len(members))
+                continue
+            if cfg.time_budget is not None and time.monotonic() - started > cfg.time_budget:
+                print(f"time budget of {cfg.time_budget:.0f} s spent: stopping before {path.name}", file=sys.stderr)
+                break
+            if evaluator is None:
+                evaluator = _evaluator(cfg)
+            _build_shard(path, members, cfg, evaluator, executor)
+            if progress:
+                progress(len(members))
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    return root
+
+
+def _evaluator(cfg: BuildConfig):
+    from tengen.eval.katago import KataGoEvaluator
+    import torch
+
+    device = cfg.device
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    precision = "bf16" if device.startswith("cuda") else "fp32"
+    return KataGoEvaluator(cfg.model, device=device, batch_size=cfg.batch, precision=precision)
+
+
+def _build_shard(path: Path, members: list, cfg: BuildConfig, evaluator, executor: Optional[Executor]) -> None:
+    prep = partial(prepare_game, phases=cfg.phases)
+    chunk = max(1, len(members) // (4 * max(1, cfg.workers)))
+    prepared = list(executor.map(prep, members, chunksize=chunk) if executor else map(prep, members))
+    usable = [p for p in prepared if not p.skipped]
+    encoded = [e for p in usable for e in p.encoded]
+    ownership = evaluator.ownership_of_encoded(encoded)
+    per_game, at = [], 0
+    for p in usable:
+        per_game.append(ownership[at:at + len(p.encoded)])
+        at += len(p.encoded)
+    for p in usable:
+        p.encoded = []  # the inputs are not needed any more (and are large to send back to workers)
+    job = partial(_examples_job, threshold=cfg.threshold)
+    pairs = list(zip(usable, per_game))
+    parts = list(executor.map(job, pairs, chunksize=chunk) if executor else map(job, pairs))
+    data = _concat(parts) if parts else {}
+    skipped: dict[str, int] = {}
+    for p in prepared:
+        if p.skipped:
+            skipped[p.skipped] = skipped.get(p.skipped, 0) + 1
+    # the KataGo labels themselves (late positions then the final one, per game, x100 as int8), so the
+    # examples can be re-extracted later without the network
+    data["label_paths"] = np.asarray([p.path for p in usable])
+    data["label_counts"] = np.asarray([len(o) for o in per_game], dtype=np.int16)
+    data["label_ownership"] = np.rint(np.concatenate(per_game) * 100).astype(np.int8) \
+        if per_game else np.zeros((0, 19, 19), np.int8)
+    data["games_used"] = np.asarray(len(usable))
+    data["games_read"] = np.asarray(len(prepared))
+    data["skipped"] = np.asarray(json.dumps(skipped))
+    atomic_savez(path, **data)
+
+
+def _examples_job(pair: tuple[PreparedGame, np.ndarray], threshold: float) -> dict[str, np.ndarray]:
+    prepared, ownership = pair
+    return game_examples(prepared, ownership, threshold)

@@ -1,0 +1,55 @@
+"""`python -m tengen.train.localnet train`: train the local-move network on the built dataset; the same
+command on CPU and CUDA (`--device`). Checkpoints go to the cache and resume; the best weights to `--out`."""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+from tengen.eval.localnet.weights import DEFAULT_WEIGHTS
+from tengen.train.localnet.training import TrainConfig
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tengen.train.localnet", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("train", help="train (or resume training) the local-move network")
+    for f in fields(TrainConfig):
+        if f.name == "augment":
+            continue
+        kind = float if f.type in ("float", "Optional[float]") else (str if f.type == "str" else int)
+        t.add_argument("--" + f.name.replace("_", "-"), type=kind, default=f.default)
+    t.add_argument("--no-augment", action="store_true")
+    t.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS, help="best weights (default: models/localnet/localnet.pt)")
+    t.add_argument("--cache-dir", type=Path, default=None, help="dataset cache (default: ~/.cache/tengen/datasets)")
+    t.add_argument("--checkpoint-dir", type=Path, default=None, help="default: beside the dataset, localnet-run/")
+    t.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint")
+    args = parser.parse_args(argv)
+    from tengen.train.localdata.dataset import load
+
+    examples, stats = load(args.cache_dir)
+    cfg = TrainConfig(**{f.name: getattr(args, f.name) for f in fields(TrainConfig) if f.name != "augment"},
+                      augment=not args.no_augment)
+    from tengen.train.localdata.build import dataset_dir
+    from tengen.train.localnet.training import train
+
+    ckpt = args.checkpoint_dir or dataset_dir(args.cache_dir) / "localnet-run"
+    meta = {"dataset": stats, "command": "python -m tengen.train.localnet " + " ".join(sys.argv[1:] if argv is None else argv),
+            "machine": f"{platform.machine()} {platform.processor() or ''}".strip()}
+    try:
+        import torch
+        if torch.cuda.is_available() and cfg.device in ("auto", "cuda"):
+            meta["machine"] += f", {torch.cuda.get_device_name(0)}"
+    except Exception:
+        pass
+    best = train(cfg, examples, args.out, ckpt, resume=not args.fresh, meta=meta,
+                 log=lambda m: print(m, file=sys.stderr, flush=True))
+    print(json.dumps(best, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
