@@ -27,7 +27,18 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--cache-dir", type=Path, default=None, help="dataset cache (default: ~/.cache/tengen/datasets)")
     t.add_argument("--checkpoint-dir", type=Path, default=None, help="default: beside the dataset, localnet-run/")
     t.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint")
+    c = sub.add_parser("card", help="write models/localnet/MODEL_CARD.md from the weights' metadata")
+    c.add_argument("--weights", type=Path, default=DEFAULT_WEIGHTS)
+    c.add_argument("--accuracy", type=Path, default=None, help="saved output of bench/localnet_accuracy.py")
+    c.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS.parent / "MODEL_CARD.md")
     args = parser.parse_args(argv)
+    if args.command == "card":
+        from tengen.files import write_atomic
+        from tengen.train.localnet.card import render
+
+        write_atomic(args.out, render(args.weights, args.weights.parent / "logs", args.accuracy).encode())
+        print(args.out)
+        return 0
     from tengen.train.localdata.dataset import load
 
     examples, stats = load(args.cache_dir)
