@@ -21,15 +21,7 @@ workers=$(( $(nproc) > 2 ? $(nproc) - 1 : 2 ))
 python3 -m tengen.train.localdata build --games-dir .carry/games --model .carry/model.bin.gz --workers "$workers" \
   --device auto --batch 256 --shard-games 1000 --time-budget "$data_s" "$@" 2>"$out/build.err" | tee "$out/dataset.json"
 tail -3 "$out/build.err" >&2 || true
-python3 - "$out/labels.npz" <<'PY'
-import sys, glob, numpy as np
-from tengen.train.localdata.build import dataset_dir
-paths, counts, own = [], [], []
-for f in sorted(glob.glob(str(dataset_dir() / "*-[0-9][0-9][0-9][0-9].npz"))):
-    with np.load(f) as z:
-        paths.append(z["label_paths"]); counts.append(z["label_counts"]); own.append(z["label_ownership"])
-np.savez_compressed(sys.argv[1], paths=np.concatenate(paths), counts=np.concatenate(counts), ownership=np.concatenate(own))
-PY
+python3 -m tengen.train.localdata labels "$out/labels.npz"
 python3 -m tengen.train.localnet train --device auto --batch 1024 --lr 3e-3 --steps 50000 --minutes "$train_min" \
   --eval-every 400 --patience 8 --out "$out/localnet.pt" --fresh 2>&1 | tee "$out/train.log"
 ls -la "$out"

@@ -36,6 +36,12 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--time-budget", type=float, default=None, help="seconds; no shard starts after them")
     b.add_argument("--games-dir", type=Path, default=None, help="the games folder (default: shared data)")
     b.add_argument("--cache-dir", type=Path, default=None, help="dataset cache (default: ~/.cache/tengen/datasets)")
+    b.add_argument("--labels", type=Path, default=None,
+                   help="KataGo labels saved by an earlier build (`labels` command): no network needed")
+    b.add_argument("--split", choices=["train", "val", "test"], default=None, help="build only this split's games")
+    lab = sub.add_parser("labels", help="gather the built shards' KataGo labels into one file")
+    lab.add_argument("out", type=Path)
+    lab.add_argument("--cache-dir", type=Path, default=None)
     s = sub.add_parser("stats", help="print the built dataset's counts as JSON")
     s.add_argument("--cache-dir", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -45,10 +51,19 @@ def main(argv: list[str] | None = None) -> int:
         _, stats = load(args.cache_dir)
         print(json.dumps(stats, indent=1))
         return 0
+    if args.command == "labels":
+        from tengen.train.localdata.build import labels_file
+
+        print(labels_file(dataset_dir(args.cache_dir), args.out))
+        return 0
+    if args.labels is not None and not args.labels.is_file():
+        print(f"error: {args.labels}: no such labels file", file=sys.stderr)
+        return 2
     cfg = BuildConfig(phases=args.phases, threshold=args.threshold, shard_games=max(1, args.shard_games),
                       limit=args.games, workers=max(1, args.workers), device=args.device, batch=max(1, args.batch),
                       model=args.model, time_budget=args.time_budget, games_dir=args.games_dir,
-                      archives=tuple(args.archives.split(",")) if args.archives else None)
+                      archives=tuple(args.archives.split(",")) if args.archives else None, labels=args.labels,
+                      only_split=None if args.split is None else ("train", "val", "test").index(args.split))
     from tqdm import tqdm
 
     bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc="localdata")

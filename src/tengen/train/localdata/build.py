@@ -49,6 +49,8 @@ class BuildConfig:
     model: Optional[str] = None
     time_budget: Optional[float] = None  # seconds: no new shard starts after this
     games_dir: Optional[Path] = None
+    labels: Optional[Path] = None  # a labels file (KataGo ownership per game) to use instead of the network
+    only_split: Optional[int] = None  # build only this split's games (0 train, 1 validation, 2 test)
     extra: dict = field(default_factory=dict)
 
 
@@ -143,7 +145,7 @@ def build(cfg: BuildConfig, cache_dir: Path | str | None = None,
                 print(f"time budget of {cfg.time_budget:.0f} s spent: stopping before {path.name}", file=sys.stderr)
                 break
             if evaluator is None:
-                evaluator = _evaluator(cfg)
+                evaluator = StoredLabels(cfg.labels) if cfg.labels else _evaluator(cfg)
             _build_shard(path, members, cfg, evaluator, executor)
             if progress:
                 progress(len(members))
@@ -151,6 +153,40 @@ def build(cfg: BuildConfig, cache_dir: Path | str | None = None,
         if executor is not None:
             executor.shutdown()
     return root
+
+
+class StoredLabels:
+    """KataGo labels read back from a labels file (what a GPU build brought home): per game path, the
+    ownership of its late positions and final position, stored x100 as int8."""
+
+    def __init__(self, path: Path):
+        with np.load(path) as z:
+            paths, counts, own = z["paths"], z["counts"], z["ownership"]
+        starts = np.concatenate([[0], np.cumsum(counts)])
+        self._rows = {str(p): (int(starts[i]), int(counts[i])) for i, p in enumerate(paths)}
+        self._ownership = own
+
+    def ownership_of(self, prepared: PreparedGame) -> Optional[np.ndarray]:
+        """The game's labels, or None when the file has none (or a different number of positions)."""
+        where = self._rows.get(prepared.path)
+        if where is None or where[1] != len(prepared.encoded):
+            return None
+        start, count = where
+        return self._ownership[start:start + count].astype(np.float32) / 100.0
+
+
+def labels_file(root: Path, out: Path) -> Path:
+    """Gather every shard's KataGo labels into one file (`--labels` rebuilds the examples from it)."""
+    paths, counts, own = [], [], []
+    for shard in sorted(root.glob("*-[0-9][0-9][0-9][0-9].npz")):
+        with np.load(shard) as z:
+            paths.append(z["label_paths"])
+            counts.append(z["label_counts"])
+            own.append(z["label_ownership"])
+    if not paths:
+        raise FileNotFoundError(f"no shards in {root}")
+    atomic_savez(out, paths=np.concatenate(paths), counts=np.concatenate(counts), ownership=np.concatenate(own))
+    return out
 
 
 def _evaluator(cfg: BuildConfig):
@@ -165,16 +201,27 @@ def _evaluator(cfg: BuildConfig):
 
 
 def _build_shard(path: Path, members: list, cfg: BuildConfig, evaluator, executor: Optional[Executor]) -> None:
-    prep = partial(prepare_game, phases=cfg.phases)
+    prep = partial(prepare_game, phases=cfg.phases, encode_positions=cfg.labels is None, only_split=cfg.only_split)
     chunk = max(1, len(members) // (4 * max(1, cfg.workers)))
     prepared = list(executor.map(prep, members, chunksize=chunk) if executor else map(prep, members))
-    usable = [p for p in prepared if not p.skipped]
-    encoded = [e for p in usable for e in p.encoded]
-    ownership = evaluator.ownership_of_encoded(encoded)
-    per_game, at = [], 0
-    for p in usable:
-        per_game.append(ownership[at:at + len(p.encoded)])
-        at += len(p.encoded)
+    if isinstance(evaluator, StoredLabels):
+        per_game = []
+        for p in prepared:
+            if not p.skipped:
+                own = evaluator.ownership_of(p)
+                if own is None:
+                    p.skipped = "unlabelled"
+                else:
+                    per_game.append(own)
+        usable = [p for p in prepared if not p.skipped]
+    else:
+        usable = [p for p in prepared if not p.skipped]
+        encoded = [e for p in usable for e in p.encoded]
+        ownership = evaluator.ownership_of_encoded(encoded)
+        per_game, at = [], 0
+        for p in usable:
+            per_game.append(ownership[at:at + len(p.encoded)])
+            at += len(p.encoded)
     for p in usable:
         p.encoded = []  # the inputs are not needed any more (and are large to send back to workers)
     job = partial(_examples_job, threshold=cfg.threshold)

@@ -36,8 +36,10 @@ def shard_paths(root: Path) -> list[Path]:
     return sorted(root.glob("*-[0-9][0-9][0-9][0-9].npz"))
 
 
-def load(cache_dir: Path | str | None = None, root: Path | None = None) -> tuple[Examples, dict]:
-    """All examples and the dataset statistics; FileNotFoundError (one line) when nothing was built."""
+def load(cache_dir: Path | str | None = None, root: Path | None = None,
+         splits: tuple[str, ...] | None = None) -> tuple[Examples, dict]:
+    """All examples (or only those of the named splits) and the dataset statistics; FileNotFoundError (one
+    line) when nothing was built."""
     root = root or dataset_dir(cache_dir)
     paths = shard_paths(root)
     if not paths:
@@ -56,8 +58,12 @@ def load(cache_dir: Path | str | None = None, root: Path | None = None) -> tuple
             stats["regions_len"].append(z["regions_len"])
             if len(z["target"]) == 0:
                 continue
+            keep = slice(None)
+            if splits is not None:
+                wanted = [SPLIT_NAMES.index(name) for name in splits]
+                keep = np.isin(_splits_of(z["game"]), wanted)
             for k in parts:
-                parts[k].append(z[k])
+                parts[k].append(z[k][keep])
     arrays = {k: np.concatenate(v) for k, v in parts.items()}
     arrays["region"] = np.unpackbits(arrays["region"], axis=1, count=POINTS).astype(bool)
     sizes = np.concatenate(stats.pop("regions_size"))
@@ -91,9 +97,13 @@ def summary(arrays: dict[str, np.ndarray], region_sizes: np.ndarray, seq_lengths
     }
 
 
+def _splits_of(keys: np.ndarray) -> np.ndarray:
+    """The split (0 train, 1 validation, 2 test) of each example from its game key."""
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    return np.array([split_of(int(k)) for k in uniq], dtype=np.int8)[inverse]
+
+
 def split_rows(examples: Examples) -> dict[str, np.ndarray]:
     """Row indices of each split (by game)."""
-    keys = examples.arrays["game"]
-    uniq, inverse = np.unique(keys, return_inverse=True)
-    split = np.array([split_of(int(k)) for k in uniq], dtype=np.int8)[inverse]
+    split = _splits_of(examples.arrays["game"])
     return {name: np.nonzero(split == i)[0] for i, name in enumerate(SPLIT_NAMES)}

@@ -11,6 +11,7 @@ from tengen.eval.katago.features import Encoded, encode
 from tengen.go import Board, IllegalMove, Rules
 from tengen.train.archives import collection_of
 from tengen.train.records.game import GameRecord, SkipGame, move_key, parse_game
+from tengen.train.records.store import split_of
 
 FINISHED_LIST = "finished_19x19_scored_games.txt"
 DEFAULT_PHASES: tuple[float, ...] = (0.7, 0.8, 0.9)
@@ -49,7 +50,7 @@ class PreparedGame:
     key: int = 0
     record: Optional[GameRecord] = None
     snapshots: list[tuple[int, int]] = field(default_factory=list)
-    encoded: list[Encoded] = field(default_factory=list)
+    encoded: list[Optional[Encoded]] = field(default_factory=list)  # None: counted only (stored labels)
     skipped: str = ""
 
 
@@ -70,8 +71,11 @@ def next_to_play(record: GameRecord, n: int) -> int:
     return -record.moves[-1][0]
 
 
-def prepare_game(item: tuple[str, str, bytes], phases: Sequence[float]) -> PreparedGame:
-    """Parse, replay and encode one archive member (archive, path, bytes); `skipped` names why a game is out."""
+def prepare_game(item: tuple[str, str, bytes], phases: Sequence[float], encode_positions: bool = True,
+                 only_split: Optional[int] = None) -> PreparedGame:
+    """Parse, replay and encode one archive member (archive, path, bytes); `skipped` names why a game is out.
+    Without `encode_positions` the positions are only counted (their labels come from a labels file);
+    `only_split` (0 train, 1 validation, 2 test) skips the games of other splits."""
     archive, path, data = item
     prepared = PreparedGame(path)
     try:
@@ -80,6 +84,9 @@ def prepare_game(item: tuple[str, str, bytes], phases: Sequence[float]) -> Prepa
         prepared.skipped = exc.reason
         return prepared
     prepared.record, prepared.key = record, move_key(record)
+    if only_split is not None and split_of(prepared.key) != only_split:
+        prepared.skipped = "other_split"
+        return prepared
     snaps = snapshot_moves(len(record.moves), phases)
     if not snaps:
         prepared.skipped = "too_short"
@@ -93,7 +100,7 @@ def prepare_game(item: tuple[str, str, bytes], phases: Sequence[float]) -> Prepa
             board.play(color, point)
             if n in wanted or n == len(record.moves):
                 board.to_play = next_to_play(record, n)
-                prepared.encoded.append(encode(board))
+                prepared.encoded.append(encode(board) if encode_positions else None)
                 if n in wanted:
                     prepared.snapshots.append((n, board.to_play))
     except IllegalMove as exc:

@@ -1,0 +1,179 @@
+"""The local-move dataset: regions, blacklist and zones from ownership diagrams; local sequences, targets and
+answer labels from hand-made games; the build from stored labels (shards, resume, counts) without a network."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tengen.eval.localnet.compact import NO_MOVE, POINTS, flat, target_index
+from tengen.go import BLACK, WHITE, Board
+from tengen.go.coords import from_gtp
+from tengen.go.diagram import parse_diagram
+from tengen.train.localdata.build import BuildConfig, build
+from tengen.train.localdata.dataset import load
+from tengen.train.localdata.extract import UNASSIGNED, assign_moves, partition, sequence_examples, LocalSequence
+from tengen.train.localdata.games import finished_games, prepare_game, snapshot_moves
+from tengen.train.records.game import move_key, parse_game
+from tengen.train.records.store import split_of
+
+from train_fixtures import write_archive
+
+
+def ownership_of(text: str) -> np.ndarray:
+    """An ownership map from a diagram: B = +1, W = -1, b / w = +-0.5 (undecided), . = 0."""
+    values = {"B": 1.0, "W": -1.0, "b": 0.5, "w": -0.5, ".": 0.0}
+    rows = [line.split() for line in text.strip().splitlines()]
+    return np.array([[values[c] for c in row] for row in rows])
+
+
+OWNERSHIP = """
+B B B . W W
+B B B . W W
+B B b . w W
+B B B B W W
+"""
+FINAL_SAME = OWNERSHIP.replace(".", "B").replace("b", "B").replace("w", "W")
+
+
+def test_undecided_points_form_the_regions_and_every_point_joins_the_nearest():
+    part = partition(ownership_of(OWNERSHIP), ownership_of(FINAL_SAME))
+    assert [r.points for r in part.regions] == [[(0, 3), (1, 3), (2, 2), (2, 3), (2, 4)]]
+    assert (part.zone == 0).all() and not part.blacklisted.any()
+
+
+def test_two_regions_split_the_board_by_distance():
+    own = ownership_of("""
+        . B B B B .
+        B B B B B B
+        """)
+    part = partition(own, own.clip(0.5, 1))
+    assert [r.points for r in part.regions] == [[(0, 0)], [(0, 5)]]
+    assert part.zone[1, 0] == 0 and part.zone[1, 5] == 1
+    assert part.zone[0, 2] == 0 and part.zone[0, 3] == 1  # the middle splits by distance (ties: first reached)
+
+
+def test_settled_points_that_changed_hands_are_blacklisted_and_get_no_moves():
+    final = ownership_of(FINAL_SAME)
+    final[0, 0] = -1.0
+    part = partition(ownership_of(OWNERSHIP), final)
+    assert part.blacklisted[0, 0] and part.blacklisted.sum() == 1
+    assert part.zone[0, 0] == UNASSIGNED
+    assign_moves(part, [(BLACK, (0, 0)), (WHITE, (0, 3)), (BLACK, None)], 0)
+    assert part.regions[0].moves == [(1, WHITE, (0, 3))]  # the blacklisted point and the pass are dropped
+
+
+HANE = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+X X X X O O O O O
+. . . X O . . . .
+. . . X O . . . .
+. . . . . . . . .
+"""
+
+
+def hane_board() -> Board:
+    grid, _ = parse_diagram(HANE)
+    board = Board(9)
+    board.set_array(grid)
+    return board
+
+
+def test_a_local_sequence_gives_one_example_per_move_and_a_no_move_example():
+    board = hane_board()
+    e1, f1, d1 = (from_gtp(v, 9) for v in ("E1", "F1", "D1"))
+    # game move 10: Black hanes at E1; 11: White blocks (an answer); 14: Black connects (after moves elsewhere)
+    seq = LocalSequence(points=[e1, d1], moves=[(10, BLACK, e1), (11, WHITE, f1), (14, BLACK, d1)])
+    rows = sequence_examples(board, BLACK, seq)
+    assert [int(r["target"]) for r in rows] == [target_index(BLACK, e1), target_index(WHITE, f1),
+                                                 target_index(BLACK, d1), NO_MOVE]
+    assert [int(r["answer"]) for r in rows] == [-1, 1, 0, -1]
+    assert [int(r["to_play"]) for r in rows] == [BLACK, WHITE, BLACK, WHITE]  # then: opponent of the last mover
+    assert [int(r["depth"]) for r in rows] == [0, 1, 2, 3]
+    assert int(rows[2]["recent"][0]) == flat(f1) and int(rows[2]["recent_color"][0]) == WHITE
+    assert int(rows[2]["recent"][1]) == flat(e1) and int(rows[2]["recent_color"][1]) == BLACK
+    assert all(int(r["region_size"]) == 2 and int(r["seq_len"]) == 3 for r in rows)
+    codes = rows[3]["codes"]
+    assert codes[flat(e1)] & 3 == 2 and codes[flat(f1)] & 3 == 3  # the local moves are on the board
+    assert codes[flat(d1)] & 3 == 2 and board.get(e1) == 0  # and the caller's board is untouched
+
+
+def test_a_local_move_illegal_without_the_game_s_other_moves_ends_the_sequence_without_no_move():
+    board = hane_board()
+    occupied = from_gtp("D2", 9)
+    seq = LocalSequence(points=[occupied], moves=[(5, BLACK, from_gtp("E1", 9)), (6, WHITE, occupied)])
+    rows = sequence_examples(board, BLACK, seq)
+    assert len(rows) == 1 and int(rows[0]["target"]) != NO_MOVE
+
+
+def test_snapshots_are_late_positions_with_moves_left():
+    assert snapshot_moves(200, (0.7, 0.8, 0.9)) == [140, 160, 180]
+    assert snapshot_moves(3, (0.7, 0.8, 0.9)) == [2]
+    assert snapshot_moves(1, (0.7,)) == []
+
+
+def _record(moves: list[str], result: str = "B+3.5") -> bytes:
+    return f"(;GM[1]FF[4]SZ[19]KM[6.5]RE[{result}];{';'.join(moves)})".encode()
+
+
+GAME = ["B[pd]", "W[dp]", "B[pp]", "W[dd]", "B[qf]", "W[nc]", "B[rd]", "W[qc]", "B[qd]", "W[pc]"]
+
+
+def _labels_for(tmp_path, games: dict[str, bytes], archive: str, phases=(0.5, 0.9)):
+    """A labels file giving every position of each game the same made-up ownership: the lower half Black's,
+    the upper half White's, row 9 (counted from the top, 0-based) undecided."""
+    own = np.zeros((19, 19), np.float32)
+    own[:9], own[10:] = -1.0, 1.0
+    paths, counts, stack = [], [], []
+    for name, data in games.items():
+        prepared = prepare_game((archive, name, data), phases, encode_positions=False)
+        paths.append(name)
+        counts.append(len(prepared.encoded))
+        stack += [own] * len(prepared.encoded)
+    path = tmp_path / "labels.npz"
+    np.savez_compressed(path, paths=np.asarray(paths), counts=np.asarray(counts, np.int16),
+                        ownership=np.rint(np.stack(stack) * 100).astype(np.int8))
+    return path
+
+
+def test_build_from_stored_labels_writes_shards_resumes_and_counts(tmp_path):
+    games_dir, cache = tmp_path / "games", tmp_path / "cache"
+    games_dir.mkdir()
+    archive = "fox_pro_test.tar.xz"
+    extra = ["B[aj]", "W[bj]", "B[cj]", "W[sj]"]  # later moves on the undecided row 10 (SGF row j)
+    games = {f"fox/g{n}.sgf": _record(GAME[:n] + extra) for n in (6, 8, 10)}
+    games["fox/bad.sgf"] = _record(["B[pd]", "W[pd]"])  # an illegal record
+    write_archive(games_dir / archive, games)
+    (games_dir / "finished_19x19_scored_games.txt").write_text(
+        "archive\tpath\tRE\tKM\tHA\tmoves\n" + "".join(f"{archive}\t{name}\tB+3.5\t6.5\t0\t9\n" for name in games))
+    labels = _labels_for(tmp_path, {k: v for k, v in games.items() if k != "fox/bad.sgf"}, archive)
+    cfg = BuildConfig(phases=(0.5, 0.9), shard_games=2, workers=1, games_dir=games_dir, labels=labels)
+    root = build(cfg, cache)
+    shards = sorted(root.glob("*.npz"))
+    assert [p.name for p in shards] == ["fox_pro_test-0000.npz", "fox_pro_test-0001.npz"]
+    stamp = shards[0].stat().st_mtime_ns
+    build(cfg, cache)  # resumes: nothing to redo
+    assert shards[0].stat().st_mtime_ns == stamp
+    examples, stats = load(cache)
+    assert stats["games_read"] == 4 and stats["games_used"] == 3
+    assert stats["skipped"] == {"illegal_move_occupied": 1}
+    assert stats["positions"] == 6  # two late positions per game
+    assert stats["regions"] == 6  # one undecided row each
+    # each position's region gets the later moves on row 10 (the others are on settled points nearest it)
+    targets = examples.arrays["target"]
+    assert (targets == NO_MOVE).sum() == 6
+    keys = {move_key(parse_game(games[f"fox/g{n}.sgf"], "", "fox_pro")) for n in (6, 8, 10)}
+    assert set(np.unique(examples.arrays["game"]).tolist()) == keys
+    assert stats["games_by_split"] == {name: sum(split_of(k) == i for k in keys)
+                                       for i, name in enumerate(("train", "val", "test"))}
+    assert examples.arrays["region"].shape[1] == POINTS
+
+
+def test_the_finished_list_is_read_per_archive(tmp_path):
+    (tmp_path / "finished_19x19_scored_games.txt").write_text("archive\tpath\nA.tar.xz\tx.sgf\nB.tar.xz\ty.sgf\nA.tar.xz\tz.sgf\n")
+    assert finished_games(tmp_path) == {"A.tar.xz": ["x.sgf", "z.sgf"], "B.tar.xz": ["y.sgf"]}
