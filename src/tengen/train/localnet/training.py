@@ -133,7 +133,7 @@ def train(cfg: TrainConfig, examples: Examples, out: Path, checkpoint_dir: Path,
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         step, best, stale, history = ck["step"], ck["best"], ck["stale"], ck["history"]
-        gen.set_state(ck["gen"].cpu() if device.type == "cpu" else ck["gen"])
+        gen.set_state(ck["gen"].cpu())  # a ByteTensor on the CPU whatever the device
         log(f"resumed at step {step} (best validation loss {best:.4f})")
     started = time.monotonic()
     model.train()
