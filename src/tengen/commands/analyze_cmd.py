@@ -21,8 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--region", help="analyze only this region: GTP vertices, e.g. C1,D1,E1 (one point is enough)")
     parser.add_argument("--predictor", default="auto", choices=["auto", "kata", "oracle", "exhaustive", "net"],
                         help="local-move predictor (default auto: the exact solver for sealed regions it can finish "
-                             "quickly, such as marked local diagrams, kata for the rest; oracle reads the SGF "
-                             "node's child variations)")
+                             "quickly, such as marked local diagrams, net for the rest (kata when no trained "
+                             "local-move network exists); net: tengen's local-move network, with its answer head "
+                             "for sente; kata: KataGo's policy, the baseline; oracle reads the SGF node's child "
+                             "variations)")
     parser.add_argument("--threshold", type=finite_float, default=0.9,
                         help="|ownership| below this is undecided (default 0.9; between 0 and 1)")
     parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
@@ -43,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"the orthodox move is worse by more than POINTS one move later (default {DEFAULT_MARGIN:g}; a negative "
                              "value turns the check off)")
     parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
+    parser.add_argument("--local-model", metavar="FILE",
+                        help="local-move network weights for --predictor net (and auto); default: the trained "
+                             "models/localnet/localnet.pt")
     parser.add_argument("--json", metavar="OUT", help="write the full analysis (trees included) as JSON")
     parser.add_argument("--sgf", metavar="OUT", dest="sgf_out",
                         help="write the game back with the analysis as comments and variations")
@@ -55,10 +60,14 @@ def run(args: argparse.Namespace) -> int:
     from tengen.api import analyze, region_points
     from tengen.io.report import annotate_sgf, json_report, text_report, write_json_atomic
 
-    if args.predictor == "net":
+    if args.local_model == "":
+        raise CliError("--local-model: an empty file name")
+    if args.local_model is not None and args.predictor not in ("net", "auto"):
+        raise CliError(f"--local-model applies to --predictor net or auto, not {args.predictor}")
+    if args.predictor == "net" or args.local_model is not None:
         from tengen.endgame.predictors import LocalNetPredictor
 
-        LocalNetPredictor()  # refuses in one line while no trained local-move network exists, before any loading
+        LocalNetPredictor(weights=args.local_model)  # a missing or bad weights file: one line, before any work
     if args.region is not None and not args.region.strip():
         raise CliError("--region: no points given")
     position = position_from_args(args)
@@ -103,7 +112,7 @@ def options_from_args(args: argparse.Namespace):
     return replace(interactive_options(), predictor=args.predictor, threshold=args.threshold, margin=args.margin,
                    growth=growth, leaf_scoring="exact" if args.leaves == "exact" else "evaluator",
                    sealed_rules=not args.no_sealed_rules,
-                   move_check_margin=None if args.move_check < 0 else args.move_check)
+                   move_check_margin=None if args.move_check < 0 else args.move_check, local_model=args.local_model)
 
 
 @contextmanager

@@ -131,8 +131,9 @@ def root_ownerships(board: Board, evaluator) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(first.ownership, dtype=float), np.asarray(second.ownership, dtype=float)
 
 
-def make_predictor(name: str, evaluator, board: Board, oracle_node=None) -> LocalMovePredictor:
-    """Build a predictor by name: kata, oracle, net."""
+def make_predictor(name: str, evaluator, board: Board, oracle_node=None,
+                   local_model: Optional[str] = None) -> LocalMovePredictor:
+    """Build a predictor by name: kata, oracle, net (on `local_model`, else the committed weights)."""
     if name == "kata":
         if evaluator is None:
             raise ValueError("the kata predictor needs an evaluator")
@@ -146,7 +147,7 @@ def make_predictor(name: str, evaluator, board: Board, oracle_node=None) -> Loca
     if name == "net":
         from tengen.endgame.predictors import LocalNetPredictor
 
-        return LocalNetPredictor()
+        return LocalNetPredictor(weights=local_model)
     raise ValueError(f"unknown predictor {name!r} (kata, oracle, exhaustive, net)")
 
 
@@ -183,7 +184,8 @@ def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[E
     sealed region's lines end where the exact rules say (`tengen.endgame.sealed`)."""
     start = time.perf_counter()
     predictor = options.predictor
-    pred = make_predictor(predictor, evaluator, board, oracle_node) if isinstance(predictor, str) else predictor
+    pred = (make_predictor(predictor, evaluator, board, oracle_node, options.local_model)
+            if isinstance(predictor, str) else predictor)
     if options.sealed_rules and getattr(pred, "name", "") in ("kata", "net"):
         pred = SealedRules(pred, board, regions)
     trees = grow_trees(board, regions, pred, options.growth, progress=progress)
@@ -228,7 +230,17 @@ class NeedsNetwork(RuntimeError):
     """`predictor="auto"` without an evaluator met a region the exact solver could not finish."""
 
 
-# what `auto` lets the exact solver spend on one sealed region before handing it to kata (the largest dev-set
+def auto_tree_predictor(options: AnalysisOptions) -> str:
+    """The predictor `auto` hands unsolved regions to: `net` when a trained local-move network exists (the
+    options name one or the checkout holds the default), else `kata`."""
+    if options.local_model is not None:
+        return "net"
+    from tengen.eval.localnet.weights import default_weights
+
+    return "net" if default_weights() is not None else "kata"
+
+
+# what `auto` lets the exact solver spend on one sealed region before handing it to a tree (the largest dev-set
 # region, a 10-point hane-connect with repetitions, needs ~26,000 positions, ~6 s here). A count of positions,
 # not seconds: which regions are solved exactly must not depend on how busy the machine is
 AUTO_SOLVER_NODES = 30_000
@@ -237,18 +249,18 @@ AUTO_SOLVER_NODES = 30_000
 def _analyze_auto(board: Board, regions: Sequence[Region], network: _NetworkOnDemand, options: AnalysisOptions,
                   progress: Optional[ProgressCallback]) -> list[RegionResult]:
     """Sealed regions the exact solver finishes within a small budget are solved exactly; the rest (every
-    region of an ordinary whole-board position, which is never sealed) go to kata, grown together, with the
-    network loaded then if it was not yet."""
+    region of an ordinary whole-board position, which is never sealed) go to `net` (kata without a trained
+    local-move network), grown together, with the network loaded then if it was not yet."""
     from tengen.endgame.exhaustive import ExhaustiveConfig
 
     results: list[Optional[RegionResult]] = [None] * len(regions)
-    declined: dict[int, str] = {}  # why the exact solver left a user's mask to kata
+    declined: dict[int, str] = {}  # why the exact solver left a user's mask to the tree predictor
     for i, region in enumerate(regions):
         # sealed as `tengen.endgame.sealed` means it: a region the network found needs pass-alive walls
         budget = ExhaustiveConfig(max_nodes=AUTO_SOLVER_NODES, seconds=None,
                                   require_benson=region.source != "mask")
         result = _solve_exhaustively(board, region, None, i, len(regions), budget)
-        if result.count is not None:  # not sealed, too large or unsupported: kata takes it
+        if result.count is not None:  # not sealed, too large or unsupported: the tree predictor takes it
             result.notes.insert(0, "sealed: solved exactly by the exhaustive solver")
             results[i] = result
         elif region.source == "mask" and result.declined:
@@ -260,8 +272,9 @@ def _analyze_auto(board: Board, regions: Sequence[Region], network: _NetworkOnDe
         except NeedsNetwork:
             raise NeedsNetwork(f"{len(rest)} region(s) need the network (not sealed, or too large to solve "
                                "exactly)") from None
-        kata = iter(_grow_regions(board, rest, evaluator, replace(options, predictor="kata"), None, progress))
-        results = [result if result is not None else next(kata) for result in results]
+        grown = iter(_grow_regions(board, rest, evaluator, replace(options, predictor=auto_tree_predictor(options)),
+                                   None, progress))
+        results = [result if result is not None else next(grown) for result in results]
         for i, why in declined.items():
             results[i].notes.insert(0, f"exhaustive solver: {why}")
     return results  # type: ignore[return-value]

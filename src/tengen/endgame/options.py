@@ -22,8 +22,10 @@ class AnalysisOptions:
     threshold that makes a point undecided, how far to grow regions (`margin`), the trees' thresholds and
     budgets (`growth`; None: the tree module's defaults), how leaves are scored (the evaluator's rounded
     ownership, or an exact local area count), when a region with several hot spots is split (`hot_swing`,
-    0 or less keeps it whole), whether sealed regions follow the exact rules, and the margin by which the
-    network may overrule the orthodox move on a whole board (None: no check)."""
+    0 or less keeps it whole), whether sealed regions follow the exact rules, the margin by which the
+    network may overrule the orthodox move on a whole board (None: no check), and the local-move network's
+    weights file for `net` (and `auto`, which uses `net` where a trained network exists; None: the
+    committed default)."""
 
     predictor: Union[str, LocalMovePredictor] = "kata"
     threshold: float = DEFAULT_THRESHOLD
@@ -33,6 +35,7 @@ class AnalysisOptions:
     hot_swing: float = DEFAULT_HOT_SWING
     sealed_rules: bool = True
     move_check_margin: Optional[float] = DEFAULT_MARGIN
+    local_model: Optional[str] = None
 
     def __post_init__(self) -> None:
         if isinstance(self.predictor, str) and self.predictor not in PREDICTORS:
@@ -51,7 +54,8 @@ class AnalysisOptions:
         return self.predictor if isinstance(self.predictor, str) else self.predictor.name
 
     def needs_network(self, has_region: bool) -> bool:
-        """Whether these settings need the network whatever the position (`auto` on a marked region may
-        not: the exact solver can finish it)."""
+        """Whether these settings need the network (the evaluator) whatever the position (`auto` on a
+        marked region may not: the exact solver can finish it). `net` proposes moves itself but needs the
+        evaluator to find regions and score leaves."""
         return (self.predictor == "kata" or not has_region
                 or (self.predictor in ("oracle", "net") and self.leaf_scoring != "exact"))

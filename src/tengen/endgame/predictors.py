@@ -3,18 +3,22 @@ Black's local moves, White's local moves and "no move" (the region is settled).
 
 All predictors share one interface so tree growth does not care where the moves come from:
 `kata` (KataGo's policy for each color, restricted to the region and its neighbourhood), `oracle`
-(entered variations, `tengen.endgame.oracle`), and `net` (the trained 723-output local-move network,
-a slot until that model is trained). The exact solver for sealed regions lives in `exhaustive`.
+(entered variations, `tengen.endgame.oracle`), and `net` (tengen's trained local-move network,
+`tengen.eval.localnet`: one network call per tree level gives both colors' next local moves, P(no move)
+and P(the next local move answers the last one), the `answer` tree growth reads as sente). The exact
+solver for sealed regions lives in `exhaustive`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Protocol, Sequence
+from pathlib import Path
+from typing import Callable, Optional, Protocol, Sequence, Union
 
 import numpy as np
 
 from tengen.endgame.evalcache import fresh_flags
 from tengen.endgame.regions import DEFAULT_THRESHOLD, Region
+from tengen.eval.localnet.compact import CANVAS, NO_MOVE, POINTS, CompactBatch, compact_row, stack_rows
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point
@@ -32,6 +36,7 @@ class LocalPrediction:
     ko_retake: dict[int, Point] = field(default_factory=dict)  # color -> local point simple ko bars it from
     exact_count: Optional[int] = None  # a leaf the rules core counted exactly (sealed regions)
     threat: int = 0  # BLACK / WHITE: this node is a ±inf threat leaf for that color (it broke a seal)
+    answer: Optional[float] = None  # P(the next local move answers the last one): its sente-ness (net only)
 
     def moves(self, color: int) -> dict[Point, float]:
         return self.black if color == BLACK else self.white
@@ -121,37 +126,93 @@ class KataPolicyPredictor:
 
 
 class UntrainedModelError(ValueError):
-    """The trained local-move network is not available yet (a request tengen cannot serve: bad input)."""
+    """No trained local-move network to load (a request tengen cannot serve: bad input, one line)."""
+
+
+# the seam between the predictor and the network: a compact batch in, (probabilities (N, 723) in the
+# absolute layout: 361 White moves, 361 Black moves, no move; P(answer) (N,)) out
+NetRunner = Callable[[CompactBatch], tuple[np.ndarray, np.ndarray]]
 
 
 class LocalNetPredictor:
-    """Slot for the trained local-move network (723 outputs: 361 White moves, 361 Black moves, no-move).
+    """tengen's trained local-move network (`tengen.eval.localnet`): one network call for a whole batch
+    of requests (a tree level across all regions), one row per node with the side to move of its board.
 
-    A later issue trains it; until a weights file exists this predictor refuses clearly.
+    Each row decodes into both colors' legal moves (on the board, off the other regions' points; their
+    mass is dropped, not renormalised), P(no move), and, below the root, P(the next local move answers
+    the last one) as `answer`. A ko the last move started is recorded as the barred color's retake when
+    its point lies in the region's neighbourhood. Leaves are scored by the evaluator (no ownership here).
+    In a sealed region (`rules_decide_terminal`) the exact rules end lines, so P(no move) is reported 0.
+
+    `model`: a loaded `LocalMoveNet`; without one the weights file `weights` (default: the committed
+    `models/localnet/localnet.pt`) is loaded. `runner` replaces the network call altogether (a stand-in
+    network in tests: a CompactBatch in, (probabilities, answers) out).
     """
 
     name = "net"
 
-    def __init__(self, model=None):
-        if model is None:
-            raise UntrainedModelError("the local-move network has not been trained yet; use --predictor kata, oracle or exhaustive")
+    def __init__(self, model=None, weights: Optional[Union[str, Path]] = None, *,
+                 runner: Optional[NetRunner] = None, radius: int = 1):
+        self.meta: dict = {}
+        if runner is None:
+            if model is None:
+                model, self.meta = _load_local_net(weights)
+            runner = _torch_runner(model)
         self.model = model
-
-    @staticmethod
-    def decode(logits: np.ndarray, height: int, width: int) -> LocalPrediction:
-        """Split a 723-vector (19x19 layout: 361 White, 361 Black, no-move) into a LocalPrediction."""
-        probs = np.exp(logits - logits.max())
-        probs /= probs.sum()
-        white = probs[:361].reshape(19, 19)[:height, :width]
-        black = probs[361:722].reshape(19, 19)[:height, :width]
-        pred = LocalPrediction(no_move=float(probs[722]))
-        for (r, c), v in np.ndenumerate(black):
-            if v > 0:
-                pred.black[(r, c)] = float(v)
-        for (r, c), v in np.ndenumerate(white):
-            if v > 0:
-                pred.white[(r, c)] = float(v)
-        return pred
+        self.runner = runner
+        self.radius = radius
+        self.calls = 0  # network calls (batches)
+        self.evaluations = 0  # network rows run
+        self.evaluations_by_region: dict[int, int] = {}
 
     def predict(self, requests: Sequence[PredictionRequest]) -> list[LocalPrediction]:
-        return [self.decode(self.model(req), req.board.height, req.board.width) for req in requests]
+        if not requests:
+            return []
+        rows = [compact_row(req.board, req.region.points, req.history, req.board.to_play) for req in requests]
+        probs, answers = self.runner(stack_rows(rows))
+        probs, answers = np.asarray(probs, dtype=np.float64), np.asarray(answers, dtype=np.float64).reshape(-1)
+        if probs.shape != (len(requests), NO_MOVE + 1) or answers.shape != (len(requests),):
+            raise ValueError(f"the local-move network answered shapes {probs.shape} and {answers.shape} "
+                             f"for {len(requests)} rows")
+        self.calls += 1
+        self.evaluations += len(requests)
+        out = []
+        for req, row, answer in zip(requests, probs, answers):
+            self.evaluations_by_region[req.region.id] = self.evaluations_by_region.get(req.region.id, 0) + 1
+            out.append(self.decode(req, row, float(answer)))
+        return out
+
+    def decode(self, req: PredictionRequest, row: np.ndarray, answer: float) -> LocalPrediction:
+        """One request's LocalPrediction from its row of 723 probabilities and its P(answer)."""
+        board = req.board
+        h, w = board.height, board.width
+        pred = LocalPrediction(no_move=float(row[NO_MOVE]), answer=answer if req.history else None)
+        if req.rules_decide_terminal:
+            pred.no_move = 0.0  # a sealed region: the exact rules, not the network, end its lines
+        ko = board.ko
+        if ko is not None and ko[0] in req.region.neighbourhood(h, w, self.radius) - req.claimed:
+            pred.ko_retake[ko[1]] = ko[0]  # the network cannot propose it, but the ko rule must see the retake
+        for color, offset, target in ((WHITE, 0, pred.white), (BLACK, POINTS, pred.black)):
+            grid = row[offset:offset + POINTS].reshape(CANVAS, CANVAS)[:h, :w]
+            for r, c in zip(*np.nonzero(grid > 0)):
+                point = (int(r), int(c))
+                if point not in req.claimed and board.is_legal(color, point):
+                    target[point] = float(grid[r, c])
+        return pred
+
+
+def _load_local_net(weights: Optional[Union[str, Path]]):
+    """(model, metadata) from `weights`, else from the committed default; one-line errors."""
+    from tengen.eval.localnet.weights import default_weights, load_weights
+
+    path = weights if weights is not None else default_weights()
+    if path is None:
+        raise UntrainedModelError("no trained local-move network in this checkout (models/localnet/localnet.pt); "
+                                  "give one with --local-model FILE or use --predictor kata")
+    return load_weights(path)
+
+
+def _torch_runner(model) -> NetRunner:
+    from tengen.eval.localnet.infer import predict
+
+    return lambda batch: predict(model, batch)

@@ -5,6 +5,9 @@ that color moves (an answer to sente); else both. Per color, every move above 30
 or the single best. The root always gets both colors. A color missing below the root gets either its best
 move evaluated one ply deep as an unrounded-ownership leaf (`probe`, the default) or a ±inf threat leaf.
 A proposed move that ko forbids is recorded on the node (`ko_retakes`) for the CGT ko rule.
+The answer head (predictions with `answer`, the `net` predictor): below the root, when P(the next local
+move answers the last one) > `answer_threshold` the last move is judged sente: the color that played it
+gets a ±inf threat leaf (left unanswered, it profits) and only the opponent's answers are grown.
 Nodes are expanded level by level so a network predictor evaluates each level in one batch. A node the
 node budget cannot give a move of each color becomes a leaf: the color left out could play there, but
 its move is unknown (a node with one color's moves says the other color has no local move, and the CGT
@@ -39,10 +42,13 @@ class GrowthConfig:
     max_nodes: int = 300  # per tree
     max_total_nodes: Optional[int] = 400  # shared by the trees of one position grown together (None: no cap)
     missing_color: str = "probe"  # "probe" (evaluate best move, unrounded) or "threat" (±inf)
+    answer_threshold: float = 0.5  # P(answer) above it: the last move was sente (predictions with `answer`)
 
     def __post_init__(self) -> None:
         if self.missing_color not in ("probe", "threat"):
             raise ValueError("missing_color must be 'probe' or 'threat'")
+        if not 0 <= self.answer_threshold <= 1:
+            raise ValueError(f"answer_threshold must lie in [0, 1] (1: never), not {self.answer_threshold!r}")
 
 
 @dataclass
@@ -205,7 +211,8 @@ class _Grower:
         if not is_root and (pred.no_move > config.leaf_no_move or node.depth >= config.max_depth):
             node.kind, node.reason = "leaf", pred.reason or ("depth cap" if node.depth >= config.max_depth else "no move")
             return
-        colors = colors_to_expand(pred, is_root, config.one_color_share)
+        sente = None if is_root else _judged_sente(node, pred, config)
+        colors = [-sente] if sente else colors_to_expand(pred, is_root, config.one_color_share)
         # each color that moves here needs at least one node: a node the budget cannot give both colors
         # becomes a leaf: a one-sided node would say the missing color cannot play there
         needs = [c for c in (BLACK, WHITE) if is_root or c not in pred.ko_retake]
@@ -218,6 +225,11 @@ class _Grower:
             reserve = int(color == BLACK and WHITE in needs)  # a node kept for White's first move
             if not is_root and color in pred.ko_retake:
                 node.ko_retakes.append((color, pred.ko_retake[color]))  # the banned side's one local option
+            elif color == sente:
+                why = f"threat: the answer head judges the move sente (P(answer) {pred.answer:.0%})"
+                node.children[color].append((MISSING, _threat_leaf(node, color, why)))
+                self.nodes += 1
+                self.budget.spend()
             elif color in colors:
                 cut |= self._add_moves(node, color, pred, reserve)
             elif not is_root:
@@ -261,6 +273,21 @@ class _Grower:
         return False
 
 
+def _judged_sente(node: LocalNode, pred: LocalPrediction, config: GrowthConfig) -> Optional[int]:
+    """The color of the last local move when the answer head judges it sente (the opponent answers
+    locally at once, with a move of its own on offer and no ko ban), else None."""
+    if pred.answer is None or pred.answer <= config.answer_threshold or not node.history:
+        return None
+    mover = node.history[-1][0]
+    if -mover in pred.ko_retake or not pred.moves(-mover):
+        return None
+    return mover
+
+
+def _threat_leaf(node: LocalNode, color: int, reason: str) -> LocalNode:
+    return LocalNode(history=node.history, kind="threat", threat=color, reason=reason)
+
+
 def _add_missing(node: LocalNode, color: int, pred: LocalPrediction, config: GrowthConfig) -> int:
     """Give the color the predictor left out one option: a probe of its most likely legal move, or a
     threat leaf. A color without a legal local move has no local option: it cannot play there, which
@@ -273,6 +300,6 @@ def _add_missing(node: LocalNode, color: int, pred: LocalPrediction, config: Gro
                 node.children[color].append((point, child))
                 return 1
         return 0
-    node.children[color].append((MISSING, LocalNode(history=node.history, kind="threat", threat=color,
-                                                     reason="threat: the color that just moved gains by moving again")))
+    node.children[color].append((MISSING, _threat_leaf(node, color,
+                                                       "threat: the color that just moved gains by moving again")))
     return 1
