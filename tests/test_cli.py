@@ -134,7 +134,7 @@ def test_plots_of_an_earlier_analysis_in_the_same_folder_are_removed(tmp_path):
 
 # ---------------------------------------------------------------- hostile input found by probing the CLI
 @pytest.mark.parametrize("argv,message", [
-    (["analyze", EXAMPLE, "--predictor", "net"], "the local-move network has not been trained yet"),
+    (["analyze", EXAMPLE, "--predictor", "net", "--local-model", "/nonexistent"], "no such local-move network weights file"),
     (["analyze", EXAMPLE, "--region", ""], "--region: no points given"),
     (["analyze", EXAMPLE, "--json", ""], "--json: an empty file name"),
     (["analyze", EXAMPLE, "--threshold", "0"], "--threshold must lie in (0, 1]"),

@@ -93,8 +93,8 @@ def test_walls_must_be_pass_alive_unless_the_user_marked_the_region():
     assert not SealedRules(object(), board, [found]).sealed(found)
 
 
-def test_auto_solves_sealed_regions_exactly_and_hands_the_rest_to_kata():
-    from tengen.endgame.analysis import NeedsNetwork, analyze_regions
+def test_auto_solves_sealed_regions_exactly_and_hands_the_rest_to_a_tree():
+    from tengen.endgame.analysis import NeedsNetwork, analyze_regions, auto_tree_predictor
 
     board = board_from_diagram(SENTE_HANE)
     (solved,) = analyze_regions(board, [_region("E1 F1", board)], None, AUTO)  # no network needed
@@ -104,8 +104,8 @@ def test_auto_solves_sealed_regions_exactly_and_hands_the_rest_to_kata():
     unsealed = _region("B1 C2", open_board)
     with pytest.raises(NeedsNetwork):
         analyze_regions(open_board, [unsealed], None, AUTO)
-    (by_kata,) = analyze_regions(open_board, [unsealed], NaiveNetwork(), AUTO)
-    assert by_kata.tree is not None and by_kata.tree.predictor == "kata"
+    (grown,) = analyze_regions(open_board, [unsealed], NaiveNetwork(), AUTO)
+    assert grown.tree is not None and grown.tree.predictor == auto_tree_predictor(AUTO)  # net, else kata
 
 
 # White's two stones at B2 C2 have no liberty outside the marked first and third lines: their life, not a
