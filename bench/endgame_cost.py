@@ -1,7 +1,11 @@
-"""Cost of the endgame analyzer (kata predictor, default network, CPU): regions found, network
-evaluations and wall seconds per region and per position, for the bundled example and N late-game
-positions (move ~ 80 % of the game) of scored 19x19 games from ../shared/data/games.
-Usage: python bench/endgame_cost.py [--games 10] [--seed 1] [--threads 1] [--max-nodes N] [--max-total-nodes N]
+"""Cost of the endgame analyzer (default network, CPU): regions found, network evaluations and wall seconds
+per region and per position, for the bundled example and N late-game positions (move ~ 80 % of the game) of
+scored 19x19 games from ../shared/data/games.
+`--predictor kata` (default) measures KataGo's policy as the tree predictor; `--predictor net` measures the
+trained local-move network and, in the same run on the same positions, kata (each with its own evaluator, so
+no cached evaluation is shared); its last line is `speedup: X`, kata's seconds per position over net's.
+Evaluations count KataGo rows (regions, leaves, kata's tree nodes); net's own rows are counted apart.
+Usage: python bench/endgame_cost.py [--predictor kata|net] [--games 10] [--seed 1] [--threads 1] [--max-nodes N] [--max-total-nodes N]
 """
 from __future__ import annotations
 
@@ -54,15 +58,21 @@ def late_positions(n: int, seed: int):
         yield name, game, move, board
 
 
-def measure(label: str, board, evaluator, growth: GrowthConfig) -> tuple[int, int, float]:
+def measure(label: str, board, evaluator, growth: GrowthConfig, predictor="kata") -> tuple[int, int, float]:
+    """Analyze one position with `predictor` (a name, or a predictor object whose `evaluations` count its
+    own network rows); prints one line and returns (regions, KataGo evaluations, seconds)."""
+    rows_before = getattr(predictor, "evaluations", 0)
     start = time.perf_counter()
-    analysis = analyze_board(board, evaluator, AnalysisOptions(growth=growth))
+    analysis = analyze_board(board, evaluator, AnalysisOptions(predictor=predictor, growth=growth))
     seconds = time.perf_counter() - start
+    name = predictor if isinstance(predictor, str) else predictor.name
+    own = getattr(predictor, "evaluations", 0) - rows_before
     cut = sum(1 for r in analysis.regions if r.tree is not None and r.tree.budget_exhausted)
     per_region = ", ".join(f"{len(r.region)}pt/{r.evaluations}ev/{r.seconds:.1f}s"
                            + ("*" if r.tree is not None and r.tree.budget_exhausted else "") for r in analysis.regions)
     nodes = sum(r.tree.nodes for r in analysis.regions if r.tree is not None)
-    print(f"{label}: {len(analysis.regions)} regions, {nodes} nodes, {analysis.evaluations} evaluations, {seconds:.1f} s, "
+    print(f"{name} {label}: {len(analysis.regions)} regions, {nodes} nodes, {analysis.evaluations} evaluations"
+          f"{f' (+{own} local-net rows)' if own else ''}, {seconds:.1f} s, "
           f"{cut} trees cut by a budget  [{per_region}]")
     return len(analysis.regions), analysis.evaluations, seconds
 
@@ -75,30 +85,47 @@ def main() -> int:
     parser.add_argument("--max-nodes", type=int, default=GrowthConfig.max_nodes, help="node budget per tree")
     parser.add_argument("--max-total-nodes", type=int, default=GrowthConfig.max_total_nodes,
                         help="node budget shared by a position's trees (0: none)")
+    parser.add_argument("--predictor", choices=["kata", "net"], default="kata",
+                        help="net: also measures kata in the same run and ends with the speedup")
     args = parser.parse_args()
     from tengen.eval.katago.evaluator import KataGoEvaluator
 
-    evaluator = KataGoEvaluator(threads=args.threads)
+    predictors = ["kata"] if args.predictor == "kata" else ["net", "kata"]
+    evaluators = {name: KataGoEvaluator(threads=args.threads) for name in predictors}
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch threads {__import__('torch').get_num_threads()}; "
           f"budgets: {growth.max_nodes} nodes per tree, {growth.max_total_nodes} per position ('*': tree cut by a budget)")
-    totals = []
-    example = load_game(REPO / "src" / "tengen" / "data" / "example.sgf")
-    totals.append(measure("example (move 170)", example.board_at(170), evaluator, growth))
+    totals: dict[str, list] = {name: [] for name in predictors}
+    positions = [("example (move 170)", load_game(REPO / "src" / "tengen" / "data" / "example.sgf").board_at(170))]
     if not GAMES.exists():
         print(f"game archives not found under {GAMES}; example only")
     else:
-        for name, _, move, board in late_positions(args.games, args.seed):
-            totals.append(measure(f"{name} (move {move})", board, evaluator, growth))
-    n = len(totals)
-    regions = sum(t[0] for t in totals)
-    evals = sum(t[1] for t in totals)
-    secs = sum(t[2] for t in totals)
-    print(f"positions {n}: mean {regions / n:.1f} regions, {evals / n:.0f} evaluations, {secs / n:.1f} s per position; "
-          f"{secs / max(regions, 1):.1f} s and {evals / max(regions, 1):.0f} evaluations per region")
-    print(f"peak memory (max RSS of this process, network included): "
+        positions += [(f"{name} (move {move})", board) for name, _, move, board in late_positions(args.games, args.seed)]
+    chosen = {"kata": "kata"}
+    if "net" in predictors:
+        from tengen.endgame.predictors import LocalNetPredictor
+
+        chosen["net"] = LocalNetPredictor()  # one object, so its own network rows can be counted
+    for label, board in positions:
+        for name in predictors:
+            totals[name].append(measure(label, board, evaluators[name], growth, chosen[name]))
+    per_position = {}
+    for name in predictors:
+        rows = totals[name]
+        n = len(rows)
+        regions = sum(t[0] for t in rows)
+        evals = sum(t[1] for t in rows)
+        secs = sum(t[2] for t in rows)
+        per_position[name] = secs / n
+        print(f"{name}: positions {n}: mean {regions / n:.1f} regions, {evals / n:.0f} evaluations, {secs / n:.1f} s per "
+              f"position; {secs / max(regions, 1):.1f} s and {evals / max(regions, 1):.0f} evaluations per region")
+    print(f"peak memory (max RSS of this process, networks included): "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
-    print(f"seconds_per_position: {secs / n:.1f}")
+    if args.predictor == "kata":
+        print(f"seconds_per_position: {per_position['kata']:.1f}")
+    else:
+        print(f"seconds_per_position: kata {per_position['kata']:.1f}, net {per_position['net']:.1f}")
+        print(f"speedup: {per_position['kata'] / per_position['net']:.2f}")
     return 0
 
 

@@ -2,12 +2,13 @@
 
 Predictors: `oracle` (each problem's own variation tree replayed as the local-move predictor; leaves scored
 by tengen, exactly by default or by the network with --leaves network), `exhaustive` (the exact solver),
-`kata` (KataGo policy + ownership: the paper's baseline; needs the default network), `auto` (the CLI's
-default: the exact solver within a small budget, kata where it runs out).
+`kata` (KataGo policy + ownership: the paper's baseline; needs the default network), `net` (tengen's trained
+local-move network grows the trees, KataGo scores the leaves), `auto` (the CLI's default: the exact solver
+within a small budget, the trained network (or kata without its weights) where it runs out).
 Last line: `correct_temperature: n/33`.
 `kata` lets the exact rules end lines and count leaves in these sealed regions (tengen's default);
 `--no-sealed-rules` leaves that to the network's ownership too (the paper's KataGo baseline).
-Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata|auto [--leaves exact|network] [--no-sealed-rules]
+Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata|net|auto [--leaves exact|network] [--no-sealed-rules]
        [--max-nodes N --max-total-nodes N] [--data PATH]
 Tree budgets: the library's (300 nodes per tree, 400 per position) unless given (the CLI's: 800 / 1000).
 """
@@ -32,13 +33,13 @@ TYPE_OF = {"gote": "gote", "black_sente": "sente", "white_sente": "sente", "ko":
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--predictor", choices=["oracle", "exhaustive", "kata", "auto"], default="oracle")
+    parser.add_argument("--predictor", choices=["oracle", "exhaustive", "kata", "net", "auto"], default="oracle")
     parser.add_argument("--leaves", choices=["exact", "network"], default="exact",
                         help="oracle leaves: exact area count (Benson dead stones) or the network's rounded ownership")
     parser.add_argument("--no-sealed-rules", action="store_true",
                         help="kata: the network's ownership ends lines and counts leaves (the paper's baseline)")
-    parser.add_argument("--max-nodes", type=int, default=None, help="kata / auto: node budget per tree")
-    parser.add_argument("--max-total-nodes", type=int, default=None, help="kata / auto: node budget per position")
+    parser.add_argument("--max-nodes", type=int, default=None, help="kata / net / auto: node budget per tree")
+    parser.add_argument("--max-total-nodes", type=int, default=None, help="kata / net / auto: node budget per position")
     parser.add_argument("--data", default=str(DEFAULT_DATA))
     parser.add_argument("--model", default=None, help="KataGo network for kata / network leaves")
     args = parser.parse_args()
@@ -47,7 +48,7 @@ def main() -> int:
         return 2
     problems = load_problems(args.data)
     evaluator = None
-    if args.predictor in ("kata", "auto") or args.leaves == "network":
+    if args.predictor in ("kata", "net", "auto") or args.leaves == "network":
         from tengen.eval.katago.evaluator import KataGoEvaluator
 
         evaluator = KataGoEvaluator(args.model)

@@ -3,7 +3,7 @@ uct_endgame.tst and 9x9-blunder-endgame.tst): tengen's recommended move from the
 the `#?` answers. Also counted from the same runs: the orthodox move alone (before the network's one-move
 check) and the network's policy move alone (the anchor). Last line: `<suite>: n/N` (e.g. `endgame1: n/16`).
 Tree budgets are the CLI's (`tengen analyze`: 800 nodes per tree, 1000 per position) unless given.
-Usage: python bench/endgame_gnugo.py [--suite PATH] [--model FILE] [--predictor kata|auto] [--max-nodes N]
+Usage: python bench/endgame_gnugo.py [--suite PATH] [--model FILE] [--predictor kata|net|auto] [--max-nodes N]
        [--max-total-nodes N]
 """
 from __future__ import annotations
@@ -34,8 +34,9 @@ def main() -> int:
     parser.add_argument("--model", default=None)
     parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
     parser.add_argument("--threshold", type=float, default=0.9)
-    parser.add_argument("--predictor", choices=["kata", "auto"], default="kata",
-                        help="kata (every region grown by the network), or auto (sealed regions solved exactly)")
+    parser.add_argument("--predictor", choices=["kata", "net", "auto"], default="kata",
+                        help="kata (every region grown by KataGo's policy), net (grown by the trained local-move network), "
+                             "or auto (sealed regions solved exactly, the rest by net)")
     parser.add_argument("--max-nodes", type=int, default=CLI_MAX_NODES, help="node budget per local tree")
     parser.add_argument("--max-total-nodes", type=int, default=CLI_MAX_TOTAL_NODES, help="node budget per position")
     args = parser.parse_args()

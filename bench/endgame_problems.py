@@ -8,8 +8,10 @@ budgets. Anchors, from the same runs: the network's policy move alone, on the wh
 diagram it often prefers a big point elsewhere) and within the diagram (its most likely move among the
 region's points). Also counted: the roots that come out a number (tengen passes), and among them the cold
 fights (first moves hot, yet neither side gains by starting: the tree's values contradict a fight).
-Last line: `endgame_problems: n/N`.
-Usage: python bench/endgame_problems.py [--archive PATH] [--chapter 3.4|6.3] [--limit N] [--predictor auto|kata] [--no-sealed-rules]
+With `--predictor net` (or auto) the kata predictor runs in the same run on the same problems as the anchor
+(its own evaluator, so neither reuses the other's cached evaluations); `--anchor none` skips it.
+Last line: `endgame_problems: n/N` (the chosen predictor).
+Usage: python bench/endgame_problems.py [--archive PATH] [--chapter 3.4|6.3] [--limit N] [--predictor auto|kata|net] [--anchor kata|none] [--no-sealed-rules]
        [--model FILE] [--max-nodes N] [--max-total-nodes N]
 """
 from __future__ import annotations
@@ -19,7 +21,7 @@ import json
 import sys
 import tarfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
@@ -100,7 +102,9 @@ def main() -> int:
     parser.add_argument("--archive", default=str(DEFAULT_ARCHIVE))
     parser.add_argument("--chapter", default=None, help="only one chapter, by its number (3.4 or 6.3)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N problems (0: all)")
-    parser.add_argument("--predictor", choices=["auto", "kata"], default="auto")
+    parser.add_argument("--predictor", choices=["auto", "kata", "net"], default="auto")
+    parser.add_argument("--anchor", choices=["kata", "none"], default="kata",
+                        help="also run this predictor on every problem (skipped when it is the chosen one)")
     parser.add_argument("--no-sealed-rules", action="store_true",
                         help="let the network end lines and count leaves even where the mask seals the region")
     parser.add_argument("--model", default=None)
@@ -121,17 +125,27 @@ def main() -> int:
     from tengen.eval.katago.evaluator import KataGoEvaluator
 
     evaluator = KataGoEvaluator(args.model)
+    anchor = None if args.anchor == "none" or args.anchor == args.predictor else args.anchor
+    anchor_evaluator = KataGoEvaluator(args.model) if anchor else None
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
-    passed = policy_passed = local_passed = 0
+    passed = policy_passed = local_passed = anchor_passed = 0
     cold = fights = 0
-    total = 0.0
+    total = anchor_total = 0.0
     for p in problems:
         h = p.board.height
         region = p.region()
+        options = AnalysisOptions(predictor=args.predictor, growth=growth, sealed_rules=not args.no_sealed_rules)
+        anchor_note = ""
+        if anchor:
+            start = time.perf_counter()
+            other = analyze_board(p.board, anchor_evaluator, replace(options, predictor=anchor), region_points=region)
+            anchor_seconds = time.perf_counter() - start
+            anchor_total += anchor_seconds
+            anchor_move = None if other.recommended is None else other.recommended[1]
+            anchor_passed += anchor_move in p.answers
+            anchor_note = f"; {anchor} {_gtp(anchor_move, h)} {'PASS' if anchor_move in p.answers else 'fail'} {anchor_seconds:.1f}s"
         start = time.perf_counter()
-        analysis = analyze_board(p.board, evaluator, AnalysisOptions(predictor=args.predictor, growth=growth,
-                                                             sealed_rules=not args.no_sealed_rules),
-                           region_points=region)
+        analysis = analyze_board(p.board, evaluator, options, region_points=region)
         seconds = time.perf_counter() - start
         total += seconds
         move = None if analysis.recommended is None else analysis.recommended[1]
@@ -148,13 +162,16 @@ def main() -> int:
             (", cold fight" if r.cold_fight else "")
         print(f"{p.name:28} {'B' if p.board.to_play == BLACK else 'W'} tengen {_gtp(move, h):4} "
               f"policy {_gtp(policy, h):4} in diagram {_gtp(local, h):4} expected [{'|'.join(sorted(to_gtp(a, h) for a in p.answers))}]"
-              f"{'':2} {'PASS' if ok else 'fail'}  ({detail}; {seconds:.1f}s)", flush=True)
+              f"{'':2} {'PASS' if ok else 'fail'}  ({detail}; {seconds:.1f}s{anchor_note})", flush=True)
     print(f"settings: predictor {args.predictor}{', no sealed rules' if args.no_sealed_rules else ''}, region = the diagram's contested points, budgets {args.max_nodes} nodes per tree / "
           f"{args.max_total_nodes} per position; {total:.0f} s in all")
     print(f"the network's policy move alone: {policy_passed}/{len(problems)} on the whole board, "
           f"{local_passed}/{len(problems)} within the diagram")
     print(f"cold roots (the region a number): {cold}; of them cold fights (hot first moves, "
           f"`RegionResult.cold_fight`): {fights}")
+    if anchor:
+        print(f"anchor in the same run: {anchor} {anchor_passed}/{len(problems)} ({anchor_total:.0f} s); "
+              f"{args.predictor} {passed}/{len(problems)} ({total:.0f} s)")
     print(f"endgame_problems: {passed}/{len(problems)}")
     return 0
 

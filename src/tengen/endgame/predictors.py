@@ -142,7 +142,9 @@ class LocalNetPredictor:
     mass is dropped, not renormalised), P(no move), and, below the root, P(the next local move answers
     the last one) as `answer`. A ko the last move started is recorded as the barred color's retake when
     its point lies in the region's neighbourhood. Leaves are scored by the evaluator (no ownership here).
-    In a sealed region (`rules_decide_terminal`) the exact rules end lines, so P(no move) is reported 0.
+    In a sealed region the network's P(no move) still ends lines (the exact rules also end those they
+    call settled): on the endgame dev set that gave 27/33 correct temperatures against 24/33 when only the
+    rules ended lines (`python bench/endgame_dev.py --predictor net`, 2026-11-26).
 
     `model`: a loaded `LocalMoveNet`; without one the weights file `weights` (default: the committed
     `models/localnet/localnet.pt`) is loaded. `runner` replaces the network call altogether (a stand-in
@@ -187,8 +189,6 @@ class LocalNetPredictor:
         board = req.board
         h, w = board.height, board.width
         pred = LocalPrediction(no_move=float(row[NO_MOVE]), answer=answer if req.history else None)
-        if req.rules_decide_terminal:
-            pred.no_move = 0.0  # a sealed region: the exact rules, not the network, end its lines
         ko = board.ko
         if ko is not None and ko[0] in req.region.neighbourhood(h, w, self.radius) - req.claimed:
             pred.ko_retake[ko[1]] = ko[0]  # the network cannot propose it, but the ko rule must see the retake
