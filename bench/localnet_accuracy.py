@@ -108,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         net_sub = move_metrics(probs[sub], target[sub])
         lab = labelled[sub]
         net_sub["answer_auc"] = auc(answers[sub][lab], answer[sub][lab] == 1)
-        print(line(f"net (KataGo subsample)", net_sub))
-        print(line(f"kata: KataGo policy in the region", move_metrics(kp, target[sub])))
+        print(line("net (KataGo subsample)", net_sub))
+        print(line("kata: KataGo policy in the region", move_metrics(kp, target[sub])))
     print(f"top1: {net['top1']:.3f}")
     return 0
 

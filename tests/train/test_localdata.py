@@ -2,10 +2,8 @@
 answer labels from hand-made games; the build from stored labels (shards, resume, counts) without a network."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
-import pytest
 
 from tengen.eval.localnet.compact import NO_MOVE, POINTS, flat, target_index
 from tengen.go import BLACK, WHITE, Board

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -15,7 +14,6 @@ from typing import Optional
 import numpy as np
 import torch
 
-from tengen.eval.localnet.compact import NO_MOVE
 from tengen.eval.localnet.infer import forward
 from tengen.eval.localnet.model import LocalMoveNet, NetConfig
 from tengen.eval.localnet.weights import save_weights
