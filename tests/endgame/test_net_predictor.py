@@ -302,14 +302,17 @@ def test_net_still_needs_the_evaluator_for_regions_and_leaves(predictor, has_reg
     assert AnalysisOptions(predictor=predictor, leaf_scoring=leaves).needs_network(has_region) is needs
 
 
+SMALL_SEALED = """
+    X X O O .
+    X X . O O
+    X X X O O
+    . X X O O
+    X X X O .
+"""
+
+
 def test_a_net_predictor_object_runs_through_the_analyzer():
-    board = board_from_diagram("""
-        X X O O .
-        X X . O O
-        X X X O O
-        . X X O O
-        X X X O .
-    """)
+    board = board_from_diagram(SMALL_SEALED)
     c4 = from_gtp("C4", 5)
     predictor, net = _net({"": {"B": {"C4": 0.4}, "W": {"C4": 0.4}, "none": 0.2}})
     (result,) = analyze_regions(board, [Region(0, frozenset({c4}))], StandInNetwork(),
@@ -422,13 +425,7 @@ def test_net_without_trained_weights_is_refused_in_one_line(capsys, monkeypatch,
 def test_the_library_front_door_takes_the_net_predictor():
     import tengen
 
-    board = board_from_diagram("""
-        X X O O .
-        X X . O O
-        X X X O O
-        . X X O O
-        X X X O .
-    """)
+    board = board_from_diagram(SMALL_SEALED)
     analysis = tengen.analyze(board, predictor="net", evaluator=StandInNetwork(), local_model=str(TRAINED))
     assert analysis.predictor == "net" and [r.tree.predictor for r in analysis.regions] == ["net"]
     assert analysis.regions[0].region.points == {from_gtp("C4", 5)}
