@@ -13,7 +13,7 @@ import multiprocessing
 import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
@@ -24,7 +24,7 @@ from tengen.eval.localnet.compact import CompactBatch
 from tengen.train.archives import games_dir as shared_games_dir
 from tengen.train.archives import iter_archive
 from tengen.train.localdata.extract import position_examples
-from tengen.train.localdata.games import DEFAULT_PHASES, PreparedGame, finished_games, prepare_game, replay
+from tengen.train.localdata.games import DEFAULT_PHASES, PreparedGame, finished_games, prepare_game, start_board
 from tengen.train.records.store import atomic_savez, default_cache_dir
 
 DATASET = "localmoves-v1"
@@ -34,6 +34,11 @@ EXAMPLE_FIELDS = tuple(CompactBatch.__dataclass_fields__) + ("target", "answer",
 def dataset_dir(cache_dir: Path | str | None = None) -> Path:
     """Folder of this dataset version inside the cache (``$TENGEN_CACHE/datasets/localmoves-v1``)."""
     return (Path(cache_dir).expanduser() if cache_dir else default_cache_dir()) / DATASET
+
+
+def shard_paths(root: Path) -> list[Path]:
+    """The dataset's shard files, in order."""
+    return sorted(root.glob("*-[0-9][0-9][0-9][0-9].npz"))
 
 
 @dataclass
@@ -51,7 +56,6 @@ class BuildConfig:
     games_dir: Optional[Path] = None
     labels: Optional[Path] = None  # a labels file (KataGo ownership per game) to use instead of the network
     only_split: Optional[int] = None  # build only this split's games (0 train, 1 validation, 2 test)
-    extra: dict = field(default_factory=dict)
 
 
 def game_examples(prepared: PreparedGame, ownership: np.ndarray, threshold: float) -> dict[str, np.ndarray]:
@@ -61,8 +65,11 @@ def game_examples(prepared: PreparedGame, ownership: np.ndarray, threshold: floa
     final = ownership[-1]
     rows: list[dict] = []
     regions_size, regions_len, pos_move = [], [], []
+    board, played = start_board(record), 0  # one replay through the late positions (examples copy the board)
     for (n, to_play), own in zip(prepared.snapshots, ownership[:-1]):
-        board = replay(record, n)
+        for color, point in record.moves[played:n]:
+            board.play(color, point)
+        played = n
         board.to_play = to_play
         part, pos_rows = position_examples(board, to_play, own, final, record.moves, n, threshold)
         rows += pos_rows
@@ -178,7 +185,7 @@ class StoredLabels:
 def labels_file(root: Path, out: Path) -> Path:
     """Gather every shard's KataGo labels into one file (`--labels` rebuilds the examples from it)."""
     paths, counts, own = [], [], []
-    for shard in sorted(root.glob("*-[0-9][0-9][0-9][0-9].npz")):
+    for shard in shard_paths(root):
         with np.load(shard) as z:
             paths.append(z["label_paths"])
             counts.append(z["label_counts"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from tengen.eval.localnet.compact import NO_MOVE, POINTS, CompactBatch
-from tengen.train.localdata.build import EXAMPLE_FIELDS, dataset_dir
+from tengen.train.localdata.build import EXAMPLE_FIELDS, dataset_dir, shard_paths
 from tengen.train.records.store import split_of
 
 SPLIT_NAMES = ("train", "val", "test")
@@ -32,10 +32,6 @@ class Examples:
         return CompactBatch(**{k: self.arrays[k][rows] for k in CompactBatch.__dataclass_fields__})
 
 
-def shard_paths(root: Path) -> list[Path]:
-    return sorted(root.glob("*-[0-9][0-9][0-9][0-9].npz"))
-
-
 def load(cache_dir: Path | str | None = None, root: Path | None = None,
          splits: tuple[str, ...] | None = None) -> tuple[Examples, dict]:
     """All examples (or only those of the named splits) and the dataset statistics; FileNotFoundError (one
@@ -47,6 +43,7 @@ def load(cache_dir: Path | str | None = None, root: Path | None = None,
     parts: dict[str, list[np.ndarray]] = {k: [] for k in EXAMPLE_FIELDS + ("game",)}
     stats = {"shards": len(paths), "games_read": 0, "games_used": 0, "positions": 0, "skipped": {},
              "regions_size": [], "regions_len": []}
+    wanted = None if splits is None else [SPLIT_NAMES.index(name) for name in splits]
     for path in paths:
         with np.load(path) as z:
             stats["games_read"] += int(z["games_read"])
@@ -58,10 +55,7 @@ def load(cache_dir: Path | str | None = None, root: Path | None = None,
             stats["regions_len"].append(z["regions_len"])
             if len(z["target"]) == 0:
                 continue
-            keep = slice(None)
-            if splits is not None:
-                wanted = [SPLIT_NAMES.index(name) for name in splits]
-                keep = np.isin(_splits_of(z["game"]), wanted)
+            keep = slice(None) if wanted is None else np.isin(_splits_of(z["game"]), wanted)
             for k in parts:
                 parts[k].append(z[k][keep])
     arrays = {k: np.concatenate(v) for k, v in parts.items()}

@@ -54,13 +54,11 @@ class PreparedGame:
     skipped: str = ""
 
 
-def replay(record: GameRecord, upto: int) -> Board:
-    """The record's position after `upto` moves (IllegalMove when the record breaks the rules)."""
+def start_board(record: GameRecord) -> Board:
+    """The record's empty board under its rules, with its setup stones."""
     board = Board(19, rules=record_rules(record))
     if record.setup_black or record.setup_white:
         board.setup(black=record.setup_black, white=record.setup_white)
-    for color, point in record.moves[:upto]:
-        board.play(color, point)
     return board
 
 
@@ -91,9 +89,7 @@ def prepare_game(item: tuple[str, str, bytes], phases: Sequence[float], encode_p
     if not snaps:
         prepared.skipped = "too_short"
         return prepared
-    board = Board(19, rules=record_rules(record))
-    if record.setup_black or record.setup_white:
-        board.setup(black=record.setup_black, white=record.setup_white)
+    board = start_board(record)
     wanted = set(snaps)
     try:
         for n, (color, point) in enumerate(record.moves, start=1):
