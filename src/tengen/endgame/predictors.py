@@ -106,9 +106,7 @@ class KataPolicyPredictor:
                 continue
             h, w = req.board.height, req.board.width
             local = req.region.neighbourhood(h, w, self.radius) - req.claimed
-            ko = req.board.ko
-            if ko is not None and ko[0] in local:
-                pred.ko_retake[ko[1]] = ko[0]  # the policy masks it, but the ko rule must see the retake
+            _note_ko_retake(pred, req.board, local)
             for color, ev, target in ((BLACK, e_black, pred.black), (WHITE, e_white, pred.white)):
                 policy = np.asarray(ev.policy)
                 for p in local:
@@ -123,6 +121,14 @@ class KataPolicyPredictor:
             made = int(fresh[2 * i]) + int(fresh[2 * i + 1])
             self.evaluations += made
             self.evaluations_by_region[req.region.id] = self.evaluations_by_region.get(req.region.id, 0) + made
+
+
+def _note_ko_retake(pred: LocalPrediction, board: Board, local: frozenset[Point]) -> None:
+    """Record the retake simple ko bars (color -> point) when it lies in `local`: a predictor cannot propose
+    it, but the CGT ko rule must see it."""
+    ko = board.ko
+    if ko is not None and ko[0] in local:
+        pred.ko_retake[ko[1]] = ko[0]
 
 
 class UntrainedModelError(ValueError):
@@ -189,9 +195,7 @@ class LocalNetPredictor:
         board = req.board
         h, w = board.height, board.width
         pred = LocalPrediction(no_move=float(row[NO_MOVE]), answer=answer if req.history else None)
-        ko = board.ko
-        if ko is not None and ko[0] in req.region.neighbourhood(h, w, self.radius) - req.claimed:
-            pred.ko_retake[ko[1]] = ko[0]  # the network cannot propose it, but the ko rule must see the retake
+        _note_ko_retake(pred, board, req.region.neighbourhood(h, w, self.radius) - req.claimed)
         for color, offset, target in ((WHITE, 0, pred.white), (BLACK, POINTS, pred.black)):
             grid = row[offset:offset + POINTS].reshape(CANVAS, CANVAS)[:h, :w]
             for r, c in zip(*np.nonzero(grid > 0)):

@@ -7,23 +7,12 @@ import torch
 from torch.nn import functional as F
 
 from tengen.eval.localnet.compact import CANVAS, EMPTY_CODE, NO_MOVE, OFF, POINTS, RECENT
+from tengen.eval.localnet.infer import board_symmetry_maps
 
 
 def symmetry_maps(device: torch.device | str = "cpu") -> torch.Tensor:
     """(8, 361) long: where symmetry s sends each canvas point (bit 0 flips rows, 1 columns, 2 transposes)."""
-    r = torch.arange(CANVAS).view(-1, 1).expand(CANVAS, CANVAS)
-    c = torch.arange(CANVAS).view(1, -1).expand(CANVAS, CANVAS)
-    maps = []
-    for s in range(8):
-        rr, cc = r, c
-        if s & 1:
-            rr = CANVAS - 1 - rr
-        if s & 2:
-            cc = CANVAS - 1 - cc
-        if s & 4:
-            rr, cc = cc, rr
-        maps.append((rr * CANVAS + cc).reshape(-1))
-    return torch.stack(maps).to(device)
+    return torch.as_tensor(board_symmetry_maps(CANVAS, CANVAS), dtype=torch.long, device=device)
 
 
 def _map_points(index: torch.Tensor, row_map: torch.Tensor) -> torch.Tensor:
