@@ -135,7 +135,7 @@ def train(cfg: TrainConfig, examples: Examples, out: Path, checkpoint_dir: Path,
         log(f"resumed at step {step} (best validation loss {best:.4f})")
     started = time.monotonic()
     model.train()
-    best_metrics = history[-1] if history else {}
+    best_metrics = min(history, key=lambda m: m["loss"]) if history else {}
     amp = device.type == "cuda"
     while step < cfg.steps:
         done = step / cfg.steps  # the schedule runs over the steps or the time budget, whichever ends first
