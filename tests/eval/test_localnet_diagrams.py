@@ -16,7 +16,8 @@ from tengen.go.diagram import parse_diagram
 
 pytestmark = pytest.mark.skipif(default_weights() is None, reason="no trained local-move network in models/localnet")
 
-HANE_CONNECT = """
+# the sealed 9x9 board above the first two lines: Black's wall on the left, White's on the right
+WALLS = """
 . X . X O . O . O
 X X X X O O O O O
 . . . X O . . . .
@@ -24,17 +25,12 @@ X X X X O O O O O
 . . . X O . . . .
 . . . X O . . . .
 . . . X O . . . .
+"""
+HANE_CONNECT = WALLS + """
 . . . X O . . . .
 . . * * * * . . .
 """
-SENTE_HANE = """
-. X . X O . O . O
-X X X X O O O O O
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
+SENTE_HANE = WALLS + """
 . . . X O . . . .
 . . . X * * . . .
 """
