@@ -5,7 +5,10 @@ scored 19x19 games from ../shared/data/games.
 trained local-move network and, in the same run on the same positions, kata (each with its own evaluator, so
 no cached evaluation is shared); its last line is `speedup: X`, kata's seconds per position over net's.
 Evaluations count KataGo rows (regions, leaves, kata's tree nodes); net's own rows are counted apart.
-Usage: python bench/endgame_cost.py [--predictor kata|net] [--games 10] [--seed 1] [--threads 1] [--max-nodes N] [--max-total-nodes N]
+`--leaves valuenet` (with `--predictor net`) scores the net run's leaves with tengen's value network, KataGo
+taking the leaves it is unsure of (`--leaf-confidence`); the kata run keeps KataGo's leaves.
+Usage: python bench/endgame_cost.py [--predictor kata|net] [--leaves evaluator|valuenet] [--leaf-confidence C]
+       [--games 10] [--seed 1] [--threads 1] [--max-nodes N] [--max-total-nodes N]
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import time
 from pathlib import Path
 
 from tengen.endgame.analysis import analyze_board
+from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.tree import GrowthConfig
 from tengen.go.sgf import SgfError, load_game, load_game_bytes
@@ -58,12 +62,15 @@ def late_positions(n: int, seed: int):
         yield name, game, move, board
 
 
-def measure(label: str, board, evaluator, growth: GrowthConfig, predictor="kata") -> tuple[int, int, float]:
+def measure(label: str, board, evaluator, growth: GrowthConfig, predictor="kata", leaves: str = "evaluator",
+            confidence: float = DEFAULT_LEAF_CONFIDENCE) -> tuple[int, int, float]:
     """Analyze one position with `predictor` (a name, or a predictor object whose `evaluations` count its
-    own network rows); prints one line and returns (regions, KataGo evaluations, seconds)."""
+    own network rows) and the leaf scoring `leaves`; prints one line and returns (regions, KataGo evaluations,
+    seconds)."""
     rows_before = getattr(predictor, "evaluations", 0)
     start = time.perf_counter()
-    analysis = analyze_board(board, evaluator, AnalysisOptions(predictor=predictor, growth=growth))
+    analysis = analyze_board(board, evaluator, AnalysisOptions(predictor=predictor, growth=growth, leaf_scoring=leaves,
+                                                               leaf_confidence=confidence))
     seconds = time.perf_counter() - start
     name = predictor if isinstance(predictor, str) else predictor.name
     own = getattr(predictor, "evaluations", 0) - rows_before
@@ -87,14 +94,21 @@ def main() -> int:
                         help="node budget shared by a position's trees (0: none)")
     parser.add_argument("--predictor", choices=["kata", "net"], default="kata",
                         help="net: also measures kata in the same run and ends with the speedup")
+    parser.add_argument("--leaves", choices=["evaluator", "valuenet"], default="evaluator",
+                        help="how the net run scores leaves (valuenet: tengen's value network, KataGo where unsure)")
+    parser.add_argument("--leaf-confidence", type=float, default=DEFAULT_LEAF_CONFIDENCE,
+                        help="|ownership| every region point needs for the value network to score a leaf")
     args = parser.parse_args()
+    if args.leaves == "valuenet" and args.predictor != "net":
+        parser.error("--leaves valuenet goes with --predictor net")
     from tengen.eval.katago.evaluator import KataGoEvaluator
 
     predictors = ["kata"] if args.predictor == "kata" else ["net", "kata"]
     evaluators = {name: KataGoEvaluator(threads=args.threads) for name in predictors}
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch threads {__import__('torch').get_num_threads()}; "
-          f"budgets: {growth.max_nodes} nodes per tree, {growth.max_total_nodes} per position ('*': tree cut by a budget)")
+          f"budgets: {growth.max_nodes} nodes per tree, {growth.max_total_nodes} per position ('*': tree cut by a budget); "
+          f"net leaves: {args.leaves}" + (f" (confidence {args.leaf_confidence})" if args.leaves == "valuenet" else ""))
     totals: dict[str, list] = {name: [] for name in predictors}
     positions = [("example (move 170)", load_game(REPO / "src" / "tengen" / "data" / "example.sgf").board_at(170))]
     if not GAMES.exists():
@@ -108,7 +122,8 @@ def main() -> int:
         chosen["net"] = LocalNetPredictor()  # one object, so its own network rows can be counted
     for label, board in positions:
         for name in predictors:
-            totals[name].append(measure(label, board, evaluators[name], growth, chosen[name]))
+            leaves = args.leaves if name == "net" else "evaluator"
+            totals[name].append(measure(label, board, evaluators[name], growth, chosen[name], leaves, args.leaf_confidence))
     per_position = {}
     for name in predictors:
         rows = totals[name]

@@ -12,6 +12,7 @@ from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
 from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.cli import CliError, command, finite_float
 from tengen.commands.common import add_position_arguments, position_from_args
+from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.move_check import DEFAULT_MARGIN
 
 
@@ -34,9 +35,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"node budget shared by all trees of the position (default {CLI_MAX_TOTAL_NODES}; 0: no shared cap)")
     parser.add_argument("--missing", choices=["probe", "threat"], default="probe",
                         help="when a color is missing below the root: probe its best move, or a ±inf threat leaf")
-    parser.add_argument("--leaves", choices=["network", "exact"], default="network",
-                        help="leaf scores: the network's rounded ownership (default), or an exact local area count "
-                             "(settled leaves of sealed regions and local diagrams)")
+    parser.add_argument("--leaves", choices=["network", "exact", "valuenet"], default="network",
+                        help="leaf scores: the network's rounded ownership (default), an exact local area count "
+                             "(settled leaves of sealed regions and local diagrams), or tengen's value network's "
+                             "rounded ownership, KataGo's where it is unsure (valuenet: much faster)")
+    parser.add_argument("--value-model", metavar="FILE",
+                        help="value network weights for --leaves valuenet; default: models/valuenet/bvmlvn.pt")
+    parser.add_argument("--leaf-confidence", type=finite_float, default=None, metavar="C",
+                        help="--leaves valuenet: KataGo scores a leaf where some region point's |ownership| by the value "
+                             "network is below C (default 0.5; 0: the value network scores every leaf)")
     parser.add_argument("--no-sealed-rules", action="store_true",
                         help="in sealed regions (local diagrams) let the network end lines and count leaves too "
                              "(the paper's KataGo baseline); by default the exact rules do where they can")
@@ -68,6 +75,18 @@ def run(args: argparse.Namespace) -> int:
         from tengen.endgame.predictors import LocalNetPredictor
 
         LocalNetPredictor(weights=args.local_model)  # a missing or bad weights file: one line, before any work
+    if (args.value_model is not None or args.leaf_confidence is not None) and args.leaves != "valuenet":
+        raise CliError("--value-model and --leaf-confidence go with --leaves valuenet")
+    if args.leaves == "valuenet":
+        from tengen.endgame.analysis import value_net_for
+        from tengen.eval.valuenet.weights import ValueNetWeightsError
+
+        if args.leaf_confidence is not None and not 0 <= args.leaf_confidence <= 1:
+            raise CliError("--leaf-confidence must lie in [0, 1]")
+        try:
+            value_net_for(args.value_model)  # a missing or bad weights file: one line, before any work
+        except ValueNetWeightsError as exc:
+            raise CliError(str(exc)) from None
     if args.region is not None and not args.region.strip():
         raise CliError("--region: no points given")
     position = position_from_args(args)
@@ -110,7 +129,9 @@ def options_from_args(args: argparse.Namespace):
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
                           missing_color=args.missing)
     return replace(interactive_options(), predictor=args.predictor, threshold=args.threshold, margin=args.margin,
-                   growth=growth, leaf_scoring="exact" if args.leaves == "exact" else "evaluator",
+                   growth=growth, leaf_scoring={"exact": "exact", "valuenet": "valuenet"}.get(args.leaves, "evaluator"),
+                   value_model=args.value_model,
+                   leaf_confidence=DEFAULT_LEAF_CONFIDENCE if args.leaf_confidence is None else args.leaf_confidence,
                    sealed_rules=not args.no_sealed_rules,
                    move_check_margin=None if args.move_check < 0 else args.move_check, local_model=args.local_model)
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from tengen.endgame import cgt_bridge
 from tengen.endgame.evalcache import cached
-from tengen.endgame.leaves import score_leaves_exactly, score_leaves_with_evaluator
+from tengen.endgame.leaves import score_leaves_exactly, score_leaves_with_evaluator, score_leaves_with_value_net
 from tengen.endgame.move_check import check_move
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
@@ -203,7 +203,7 @@ def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[E
             settled = sum(n.counted for n in tree.root.walk()) + pred.settle_leaves(tree)
             result.notes.append(f"sealed region: the exact rules end lines and count {settled} settled leaves")
             result.notes.extend(pred.locals[region.id].notes)
-        result.evaluations += _score_leaves(tree, region, evaluator, options.leaf_scoring)
+        result.evaluations += _score_leaves(tree, region, evaluator, options)
         cgt_bridge.fill_from_tree(result, tree, board.height)
         results.append(result)
     if progress:
@@ -212,11 +212,28 @@ def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[E
     return results
 
 
-def _score_leaves(tree: LocalTree, region: Region, evaluator, leaf_scoring: str) -> int:
+def _score_leaves(tree: LocalTree, region: Region, evaluator, options: AnalysisOptions) -> int:
+    """Score the tree's leaves as the options say; returns the evaluator's (KataGo's) network rows."""
     leaves = tree.leaves()
-    if leaf_scoring == "exact" or evaluator is None:
+    if options.leaf_scoring == "exact" or evaluator is None:
         return score_leaves_exactly(leaves, region)
+    if options.leaf_scoring == "valuenet":
+        made, _ = score_leaves_with_value_net(leaves, region, value_net_for(options.value_model), evaluator,
+                                              options.leaf_confidence)
+        return made
     return score_leaves_with_evaluator(leaves, region, evaluator)
+
+
+_VALUE_NETS: dict = {}
+
+
+def value_net_for(weights: Optional[str]):
+    """The value-network evaluator of a weights file (None: the committed default), loaded once per process."""
+    if weights not in _VALUE_NETS:
+        from tengen.eval.valuenet.evaluator import ValueNetEvaluator
+
+        _VALUE_NETS[weights] = ValueNetEvaluator(weights)
+    return _VALUE_NETS[weights]
 
 
 def _share_seconds(results: list[RegionResult], seconds: float) -> None:

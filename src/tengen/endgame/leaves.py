@@ -46,6 +46,36 @@ def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, eva
     return made
 
 
+DEFAULT_LEAF_CONFIDENCE = 0.5  # |value-net ownership| every region point must reach, else KataGo scores the leaf
+
+
+def score_leaves_with_value_net(leaves: Sequence[LocalNode], region: Region, value_net, fallback,
+                                confidence: float = DEFAULT_LEAF_CONFIDENCE, batch_size: int = 64) -> tuple[int, int]:
+    """Fill `value` on every leaf/probe node with tengen's value network (rounded ownership over the region);
+    a leaf where the network is unsure of a region point (|ownership| < `confidence`), a probe (unrounded
+    count) and a board the network cannot take go to `fallback` (KataGo). Returns (fallback network
+    evaluations, value-network evaluations)."""
+    pending = []
+    for leaf in leaves:
+        if leaf.ownership is not None and leaf.kind != "probe":
+            leaf.value = float(rounded_count(leaf.ownership, region))
+        else:
+            pending.append(leaf)
+    ours = [leaf for leaf in pending if leaf.kind != "probe" and (leaf.board.height, leaf.board.width) == (19, 19)]
+    unsure = [leaf for leaf in pending if leaf not in ours]
+    points = tuple(zip(*region.points)) if region.points else ((), ())
+    for start in range(0, len(ours), batch_size):
+        chunk = ours[start:start + batch_size]
+        owns = value_net.ownership([leaf.board for leaf in chunk])
+        for leaf, own in zip(chunk, owns):
+            if len(points[0]) and float(np.abs(own[points]).min()) < confidence:
+                unsure.append(leaf)
+            else:
+                leaf.value = float(rounded_count(own, region))
+    made = score_leaves_with_evaluator(unsure, region, fallback) if unsure else 0
+    return made, len(ours)
+
+
 def local_area_count(board, region: Region) -> int:
     """Area count of a settled region seen locally: region stones count for their color (unless Benson
     proves them dead), and each connected group of empty region points counts for a color when every

@@ -7,13 +7,14 @@ import math
 from dataclasses import dataclass
 from typing import Optional, Union
 
+from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.move_check import DEFAULT_MARGIN
 from tengen.endgame.predictors import LocalMovePredictor
 from tengen.endgame.regions import DEFAULT_HOT_SWING, DEFAULT_THRESHOLD
 from tengen.endgame.tree import GrowthConfig
 
 PREDICTORS = ("auto", "kata", "oracle", "exhaustive", "net")
-LEAF_SCORINGS = ("evaluator", "exact")
+LEAF_SCORINGS = ("evaluator", "exact", "valuenet")
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,9 @@ class AnalysisOptions:
     0 or less keeps it whole), whether sealed regions follow the exact rules, the margin by which the
     network may overrule the orthodox move on a whole board (None: no check), and the local-move network's
     weights file for `net` (and `auto`, which uses `net` where a trained network exists; None: the
-    committed default)."""
+    committed default); with `leaf_scoring="valuenet"`, tengen's value network (`value_model`, None: the
+    committed BV-ML-VN) scores the leaves it is sure of (every region point's |ownership| at least
+    `leaf_confidence`) and the evaluator (KataGo) the rest."""
 
     predictor: Union[str, LocalMovePredictor] = "kata"
     threshold: float = DEFAULT_THRESHOLD
@@ -36,12 +39,16 @@ class AnalysisOptions:
     sealed_rules: bool = True
     move_check_margin: Optional[float] = DEFAULT_MARGIN
     local_model: Optional[str] = None
+    value_model: Optional[str] = None
+    leaf_confidence: float = DEFAULT_LEAF_CONFIDENCE
 
     def __post_init__(self) -> None:
         if isinstance(self.predictor, str) and self.predictor not in PREDICTORS:
             raise ValueError(f"unknown predictor {self.predictor!r} ({', '.join(PREDICTORS)})")
         if self.leaf_scoring not in LEAF_SCORINGS:
-            raise ValueError(f"leaf_scoring must be 'evaluator' or 'exact', not {self.leaf_scoring!r}")
+            raise ValueError(f"leaf_scoring must be one of {', '.join(LEAF_SCORINGS)}, not {self.leaf_scoring!r}")
+        if not (isinstance(self.leaf_confidence, (int, float)) and 0 <= self.leaf_confidence <= 1):
+            raise ValueError(f"leaf_confidence must lie in [0, 1], not {self.leaf_confidence!r}")
         if not (isinstance(self.threshold, (int, float)) and 0 < self.threshold <= 1):
             raise ValueError(f"threshold must lie in (0, 1], not {self.threshold!r}")
         if not isinstance(self.margin, int) or self.margin < 0:

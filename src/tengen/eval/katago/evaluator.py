@@ -281,15 +281,29 @@ class KataGoEvaluator:
         the bulk-labelling path, where worker processes encode and only the network runs here."""
         if not encoded:
             return np.zeros((0, 0, 0), dtype=np.float32)
-        out = []
-        for start in range(0, len(encoded), self.batch_size):
-            chunk = encoded[start:start + self.batch_size]
-            sp = torch.from_numpy(np.stack([e.spatial for e in chunk]))
-            gl = torch.from_numpy(np.stack([e.global_ for e in chunk]))
-            own = torch.tanh(self.run_network(sp, gl).ownership).numpy()
-            sign = np.array([1.0 if e.to_play == 1 else -1.0 for e in chunk], dtype=np.float32)
-            out.append(own * sign[:, None, None])
-        return np.concatenate(out).astype(np.float32)
+        return self.label_inputs(np.stack([e.spatial for e in encoded]), np.stack([e.global_ for e in encoded]),
+                                 np.array([e.to_play for e in encoded]))["ownership"]
+
+    def label_inputs(self, spatial: np.ndarray, global_: np.ndarray, to_play: np.ndarray) -> dict[str, np.ndarray]:
+        """Bulk labels of encoded positions (spatial (N, H, W, C) of 0/1 in any dtype, e.g. uint8 from worker
+        processes; global (N, G); to_play (N,)), identity symmetry, all from Black's side: `ownership`
+        (N, H, W), `lead` (N,) points and `win` (N,) probability (no-result ignored, as under area rules)."""
+        own, lead, win = [], [], []
+        for start in range(0, len(to_play), self.batch_size):
+            sp = torch.from_numpy(np.ascontiguousarray(spatial[start:start + self.batch_size]))
+            gl = torch.from_numpy(np.ascontiguousarray(global_[start:start + self.batch_size], dtype=np.float32))
+            out = self.run_network(sp.to(self.device, non_blocking=True).float(), gl)
+            sign = torch.from_numpy(np.where(to_play[start:start + self.batch_size] == 1, 1.0, -1.0).astype(np.float32))
+            own.append((torch.tanh(out.ownership) * sign[:, None, None]).numpy())
+            lead.append((out.score[:, 2] * self.desc.post.lead * sign).numpy() if out.score.shape[1] >= 3
+                        else (out.score[:, 0] * self.desc.post.score_mean * sign).numpy())
+            p_win = torch.softmax(out.value[:, :2], 1)[:, 0]
+            win.append(torch.where(sign > 0, p_win, 1 - p_win).numpy())
+        if not own:
+            return {"ownership": np.zeros((0,) + spatial.shape[1:3], np.float32), "lead": np.zeros(0, np.float32),
+                    "win": np.zeros(0, np.float32)}
+        return {"ownership": np.concatenate(own).astype(np.float32), "lead": np.concatenate(lead).astype(np.float32),
+                "win": np.concatenate(win).astype(np.float32)}
 
     def evaluate_one(self, board, **kwargs) -> Evaluation:
         """`evaluate([board])[0]`."""

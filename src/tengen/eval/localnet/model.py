@@ -28,7 +28,10 @@ class NetConfig:
         return asdict(self)
 
 
-class _Block(nn.Module):
+class ResidualBlock(nn.Module):
+    """Two 3x3 convolutions with a skip connection, optionally a global-pooling bias, masked to the board (shared by
+    tengen's networks)."""
+
     def __init__(self, channels: int, pooled: bool = False):
         super().__init__()
         self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
@@ -56,7 +59,7 @@ class LocalMoveNet(nn.Module):
         c, hc = config.channels, config.head_channels
         self.stem = nn.Conv2d(config.planes, c, 3, padding=1, bias=False)
         self.stem_bn = nn.BatchNorm2d(c)
-        self.blocks = nn.ModuleList(_Block(c, pooled=(i == config.blocks // 2)) for i in range(config.blocks))
+        self.blocks = nn.ModuleList(ResidualBlock(c, pooled=(i == config.blocks // 2)) for i in range(config.blocks))
         self.head = nn.Conv2d(c + 1, hc, 1, bias=False)
         self.head_bn = nn.BatchNorm2d(hc)
         self.moves = nn.Conv2d(hc, 2, 1)

@@ -1,0 +1,1 @@
+"""tengen's own multi-komi value and ownership network (BV-ML-VN): its inputs, model, weights and evaluator."""
