@@ -8,7 +8,12 @@ position under the game's rules with `tengen.eval.katago.final_score` (territory
 single-color regions + prisoners + dead stones, without seki regions; area: stones + regions) and
 compare with the recorded result (RE). GNU Go 3.4 scored 82.2 % of pro games exactly.
 
-    python bench/final_scoring.py [--limit N] [--threads 2]
+    python bench/final_scoring.py [--limit N] [--threads 2] [--value-net]
+
+It also checks the value dataset's ownership labels against the markup: each point's owner by the markup
+(TB Black, TW White, an unmarked stone its own colour, other empty points nobody's) against KataGo's ownership
+of the final position rounded at +-0.5 (the label `python -m tengen.train.valuedata build` stores), and, with
+`--value-net`, against tengen's value network's final-ownership head.
 
 Needs ../shared/data/games (skips with a message when absent). Ends with `exact_score: n/896`.
 """
@@ -70,6 +75,7 @@ def main() -> None:
     ap.add_argument("--symmetries", type=int, default=1)
     ap.add_argument("--model", default=None)
     ap.add_argument("--verbose", action="store_true", help="list the games scored wrongly")
+    ap.add_argument("--value-net", action="store_true", help="also check tengen's value network's final ownership")
     args = ap.parse_args()
     if not LIST.exists() or not ARCHIVE.exists():
         print(f"shared data not available under {DATA}; nothing to score")
@@ -83,14 +89,33 @@ def main() -> None:
     games = read_games(args.limit)
     print(f"read {len(games)} games in {time.perf_counter() - t0:.0f} s")
     ev = KataGoEvaluator(args.model, threads=args.threads, batch_size=16, symmetries=args.symmetries)
+    value_net = None
+    if args.value_net:
+        from tengen.eval.valuenet.evaluator import ValueNetEvaluator
+
+        value_net = ValueNetEvaluator()
     exact = markup_agree = markup_total = 0
+    owners = {"katago": [0, 0], "value net": [0, 0]}  # points agreeing with the markup's owner, points
     wrong = []
     batch: list = []
 
+    def owner_agreement(name: str, ownership: np.ndarray, truth: np.ndarray) -> None:
+        rounded = np.where(ownership > 0.5, 1, np.where(ownership < -0.5, -1, 0))
+        owners[name][0] += int((rounded == truth).sum())
+        owners[name][1] += truth.size
+
     def flush():
         nonlocal exact, markup_agree, markup_total
-        evals = ev.evaluate([position_before_passes(b) for _, b, _, _, _ in batch])
-        for (name, board, margin, handicap, truth_dead), e in zip(batch, evals):
+        evals = ev.evaluate([position_before_passes(b) for _, b, _, _, _, _ in batch])
+        finals = ev.evaluate([b for _, b, _, _, _, _ in batch])  # the position as the dataset labels it
+        ours_final = None
+        if value_net is not None:
+            boards = [b.copy() for _, b, _, _, _, _ in batch]
+            ours_final = value_net.raw(boards)[1][:, 0].reshape(-1, 19, 19)
+        for i, ((name, board, margin, handicap, truth_dead, truth_owner), e) in enumerate(zip(batch, evals)):
+            owner_agreement("katago", finals[i].ownership, truth_owner)
+            if ours_final is not None:
+                owner_agreement("value net", ours_final[i], truth_owner)
             ours = score_final_position(board, e.ownership, args.dead, args.seki, handicap).margin
             grid = board.array()
             ours_dead = (grid != 0) & (e.ownership * grid < -args.dead)
@@ -119,7 +144,12 @@ def main() -> None:
             truth_dead[p] = grid[p] == WHITE
         for p in tw:
             truth_dead[p] = truth_dead[p] or grid[p] == BLACK
-        batch.append((name, board, result_margin(game.result), game.handicap, truth_dead))
+        truth_owner = grid.astype(int).copy()
+        for p in tb:
+            truth_owner[p] = BLACK
+        for p in tw:
+            truth_owner[p] = WHITE
+        batch.append((name, board, result_margin(game.result), game.handicap, truth_dead, truth_owner))
         if len(batch) == 16:
             flush()
     if batch:
@@ -128,6 +158,10 @@ def main() -> None:
     print(f"evaluated {len(games)} final positions in {elapsed:.0f} s ({len(games) / elapsed:.1f} positions/s)")
     print(f"stones whose life/death matches the TB/TW markup: {markup_agree}/{markup_total} "
           f"({100 * markup_agree / max(1, markup_total):.2f} %)")
+    for name, (agree, total) in owners.items():
+        if total:
+            print(f"point owners matching the markup, {name} final-position ownership rounded at 0.5: "
+                  f"{agree}/{total} ({100 * agree / total:.2f} %)")
     if args.verbose:
         for item in wrong:
             print("  wrong:", item)

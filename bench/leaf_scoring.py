@@ -3,8 +3,8 @@ of the cost bench (the bundled example at move 170 and late positions of scored 
 are analysed with the local-move network as predictor, every leaf of every local tree is kept, and both
 networks evaluate all of them in this run, on this machine, with the same torch threads. Reported: agreement of
 rounded ownership over the region's points (and of whole-leaf counts), evaluations per second of each, and the
-confidence rule (a leaf where some region point has |ownership| < c goes to KataGo): the share of leaves it
-defers and the agreement after it, by c.
+confidence rule (a leaf where some region point's |ownership| lies within c of 0.5, where rounding flips, goes
+to KataGo; the analyzer's `leaf_confidence`): the share of leaves it defers and the agreement after it, by c.
 Last lines: `agreement: X` (percent of region points, the network alone) and `speed_ratio: X` (ours / KataGo's).
 Usage: python bench/leaf_scoring.py [--games 2] [--seed 1] [--threads 1] [--value-model PATH]
 """
@@ -26,7 +26,7 @@ from tengen.endgame.analysis import analyze_board  # noqa: E402
 from tengen.endgame.options import AnalysisOptions  # noqa: E402
 from tengen.go.sgf import load_game  # noqa: E402
 
-CONFIDENCES = (0.0, 0.3, 0.5, 0.7, 0.9)
+CONFIDENCES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
 
 
 def collect_leaves(positions, evaluator) -> list[tuple]:
@@ -93,7 +93,7 @@ def main() -> int:
         leaves_same += same
         count_same.append(same)
         same_leaf.append(k == o)
-        margins.append(float(np.abs(our_own[i][idx]).min()))
+        margins.append(float(np.abs(np.abs(our_own[i][idx]) - 0.5).min()))
     n = len(leaves)
     agreement = 100.0 * points_same / max(1, points_total)
     kata_rate, our_rate = n / kata_s, n / our_s
@@ -101,7 +101,7 @@ def main() -> int:
     print(f"KataGo: {kata_rate:.1f} evaluations/s ({kata_s:.1f} s); value network: {our_rate:.1f} evaluations/s ({our_s:.2f} s)")
     print(f"rounded ownership agreement over region points: {agreement:.2f} %; leaf counts equal: "
           f"{100.0 * leaves_same / max(1, n):.2f} %")
-    print("confidence rule (a leaf with some region point below c goes to KataGo):")
+    print("confidence rule (a leaf with some region point's |ownership| within c of 0.5 goes to KataGo):")
     print("| c | leaves deferred | point agreement after | leaf counts equal after | effective speed ratio |")
     print("|---|---|---|---|---|")
     for c in CONFIDENCES:
@@ -109,7 +109,7 @@ def main() -> int:
         agree = sum(len(s) if d else int(s.sum()) for s, d in zip(same_leaf, deferred))
         counts = sum(1 if d else int(same) for same, d in zip(count_same, deferred))
         seconds = our_s + kata_s * deferred.mean() if n else 0.0
-        print(f"| {c:.1f} | {100.0 * deferred.mean():.1f} % | {100.0 * agree / max(1, points_total):.2f} % | "
+        print(f"| {c:.2f} | {100.0 * deferred.mean():.1f} % | {100.0 * agree / max(1, points_total):.2f} % | "
               f"{100.0 * counts / max(1, n):.2f} % | {kata_s / max(seconds, 1e-9):.1f} |")
     print(f"agreement: {agreement:.2f}")
     print(f"speed_ratio: {our_rate / kata_rate:.1f}")

@@ -10,7 +10,7 @@ the curve must say Black wins at the largest komi below n - d and loses at the s
 final score located within d points); positions whose komi values fall off the 41-komi grid are left out. Early
 = moves before 150, late = from move 150.
 Last line: `mse_bvmlvn: X` (the shipped BV-ML-VN, all positions, the game's komi).
-Usage: python bench/value_net.py [--games 300] [--every 10] [--threads 2] [--no-kata]
+Usage: python bench/value_net.py [--games 200] [--every 10] [--threads 2] [--no-kata]
 """
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def d_prediction(curves: np.ndarray, n: np.ndarray, d: int) -> tuple[float, int]
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300, help="test-split games")
+    parser.add_argument("--games", type=int, default=200, help="test-split games")
     parser.add_argument("--every", type=int, default=10, help="keep every k-th position of a game")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--no-kata", action="store_true", help="leave KataGo's column out")

@@ -9,15 +9,8 @@ out=${1:?usage: device_localnet.sh OUT_DIR DATA_SECONDS TRAIN_MINUTES}
 data_s=${2:-200}
 train_min=${3:-4}
 shift 3 || true
-export PYTHONUNBUFFERED=1 TENGEN_CACHE=${TENGEN_CACHE:-/tmp/tengen-cache}
 mkdir -p "$out"
-if ls .whl/*.whl >/dev/null 2>&1 && ! python3 -c "import sgfmill" 2>/dev/null; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
-  export PYTHONPATH=/tmp/site
-fi
-export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src
-python3 -c "import tengen.go._native" 2>/dev/null || python3 setup.py -q build_ext --inplace >/dev/null
-workers=$(( $(nproc) > 2 ? $(nproc) - 1 : 2 ))
+source "$(dirname "$0")/device_setup.sh"
 python3 -m tengen.train.localdata build --games-dir .carry/games --model .carry/model.bin.gz --workers "$workers" \
   --device auto --batch 256 --shard-games 1000 --time-budget "$data_s" "$@" 2>"$out/build.err" | tee "$out/dataset.json"
 tail -3 "$out/build.err" >&2 || true

@@ -1,5 +1,5 @@
 """Leaf scoring by tengen's value network (`leaf_scoring="valuenet"`): a leaf it is sure of is counted from its
-rounded ownership; a leaf with a region point below the confidence, a probe (unrounded count) and a board that
+rounded ownership; a leaf with a region point near the rounding edge (|ownership| within the confidence of 0.5), a probe (unrounded count) and a board that
 is not 19x19 go to the fallback evaluator (KataGo); the options and the CLI check their inputs."""
 from __future__ import annotations
 
@@ -42,9 +42,10 @@ def leaf(kind: str = "leaf", size: int = 19) -> LocalNode:
 
 
 @pytest.mark.parametrize("values, confidence, expected, deferred", [
-    ([0.9, 0.8, -0.7], 0.5, 1.0, 0),   # sure of every point: 1 + 1 - 1
-    ([0.9, 0.3, -0.7], 0.5, -3.0, 1),  # unsure of one point: KataGo's count (all White)
-    ([0.9, 0.3, -0.7], 0.0, 0.0, 0),   # confidence 0: the value network always (0.3 rounds to 0)
+    ([0.9, 0.8, -0.75], 0.2, 1.0, 0),  # every point far from the rounding edge: 1 + 1 - 1
+    ([0.9, 0.05, -0.8], 0.2, 0.0, 0),  # a sure dame point (0.05 rounds to 0 by a wide margin): 1 + 0 - 1
+    ([0.9, 0.4, -0.7], 0.2, -3.0, 1),  # 0.4 is near the edge: KataGo's count (all White)
+    ([0.9, 0.4, -0.7], 0.0, 0.0, 0),   # confidence 0: the value network always (0.4 rounds to 0)
 ])
 def test_sure_leaves_use_the_value_network_and_unsure_ones_kataGo(values, confidence, expected, deferred):
     ours, kata = FixedOwnership(values), FixedOwnership([-1.0, -1.0, -1.0])
@@ -66,13 +67,13 @@ def test_options_check_leaf_scoring_and_confidence():
     with pytest.raises(ValueError, match="leaf_scoring"):
         AnalysisOptions(leaf_scoring="magic")
     with pytest.raises(ValueError, match="leaf_confidence"):
-        AnalysisOptions(leaf_scoring="valuenet", leaf_confidence=1.5)
+        AnalysisOptions(leaf_scoring="valuenet", leaf_confidence=0.6)
 
 
 @pytest.mark.parametrize("argv, message", [
     (["--leaf-confidence", "0.3"], "go with --leaves valuenet"),
     (["--leaves", "valuenet", "--value-model", "/no/such/file.pt"], "no such value network weights file"),
-    (["--leaves", "valuenet", "--leaf-confidence", "2"], "--leaf-confidence must lie in"),
+    (["--leaves", "valuenet", "--leaf-confidence", "0.7"], "--leaf-confidence must lie in"),
 ])
 def test_cli_refuses_bad_leaf_options_in_one_line(argv, message, capsys):
     assert main(["analyze", EXAMPLE, "--move", "170", *argv]) == 2

@@ -43,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="value network weights for --leaves valuenet; default: models/valuenet/bvmlvn.pt")
     parser.add_argument("--leaf-confidence", type=finite_float, default=None, metavar="C",
                         help="--leaves valuenet: KataGo scores a leaf where some region point's |ownership| by the value "
-                             "network is below C (default 0.5; 0: the value network scores every leaf)")
+                             "network lies within C of 0.5, where its rounding flips (default 0.2; 0: the value network "
+                             "scores every leaf)")
     parser.add_argument("--no-sealed-rules", action="store_true",
                         help="in sealed regions (local diagrams) let the network end lines and count leaves too "
                              "(the paper's KataGo baseline); by default the exact rules do where they can")
@@ -81,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
         from tengen.endgame.analysis import value_net_for
         from tengen.eval.valuenet.weights import ValueNetWeightsError
 
-        if args.leaf_confidence is not None and not 0 <= args.leaf_confidence <= 1:
-            raise CliError("--leaf-confidence must lie in [0, 1]")
+        if args.leaf_confidence is not None and not 0 <= args.leaf_confidence <= 0.5:
+            raise CliError("--leaf-confidence must lie in [0, 0.5]")
         try:
             value_net_for(args.value_model)  # a missing or bad weights file: one line, before any work
         except ValueNetWeightsError as exc:

@@ -28,14 +28,20 @@ def unrounded_count(ownership: np.ndarray, region: Region) -> float:
     return float(sum(own[p] for p in region.points))
 
 
-def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, evaluator, batch_size: int = 32) -> int:
-    """Fill `value` on every leaf/probe node; returns the number of network evaluations made."""
+def _unscored(leaves: Sequence[LocalNode], region: Region) -> list[LocalNode]:
+    """Count the leaves whose predictor left their ownership (kata's); the rest, probes included, still need one."""
     pending = []
     for leaf in leaves:
         if leaf.ownership is not None and leaf.kind != "probe":
             leaf.value = float(rounded_count(leaf.ownership, region))
         else:
             pending.append(leaf)
+    return pending
+
+
+def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, evaluator, batch_size: int = 32) -> int:
+    """Fill `value` on every leaf/probe node; returns the number of network evaluations made."""
+    pending = _unscored(leaves, region)
     made = 0
     for start in range(0, len(pending), batch_size):
         chunk = pending[start:start + batch_size]
@@ -46,21 +52,16 @@ def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, eva
     return made
 
 
-DEFAULT_LEAF_CONFIDENCE = 0.5  # |value-net ownership| every region point must reach, else KataGo scores the leaf
+DEFAULT_LEAF_CONFIDENCE = 0.2  # how far from the rounding edge (|ownership| = 0.5) every region point must be
 
 
 def score_leaves_with_value_net(leaves: Sequence[LocalNode], region: Region, value_net, fallback,
                                 confidence: float = DEFAULT_LEAF_CONFIDENCE, batch_size: int = 64) -> tuple[int, int]:
     """Fill `value` on every leaf/probe node with tengen's value network (rounded ownership over the region);
-    a leaf where the network is unsure of a region point (|ownership| < `confidence`), a probe (unrounded
-    count) and a board the network cannot take go to `fallback` (KataGo). Returns (fallback network
-    evaluations, value-network evaluations)."""
-    pending = []
-    for leaf in leaves:
-        if leaf.ownership is not None and leaf.kind != "probe":
-            leaf.value = float(rounded_count(leaf.ownership, region))
-        else:
-            pending.append(leaf)
+    a leaf where the network is unsure how a region point rounds (its |ownership| within `confidence` of 0.5,
+    the edge between a point and none), a probe (unrounded count) and a board the network cannot take go to
+    `fallback` (KataGo). Returns (fallback network evaluations, value-network evaluations)."""
+    pending = _unscored(leaves, region)
     ours = [leaf for leaf in pending if leaf.kind != "probe" and (leaf.board.height, leaf.board.width) == (19, 19)]
     unsure = [leaf for leaf in pending if leaf not in ours]
     points = tuple(zip(*region.points)) if region.points else ((), ())
@@ -68,7 +69,7 @@ def score_leaves_with_value_net(leaves: Sequence[LocalNode], region: Region, val
         chunk = ours[start:start + batch_size]
         owns = value_net.ownership([leaf.board for leaf in chunk])
         for leaf, own in zip(chunk, owns):
-            if len(points[0]) and float(np.abs(own[points]).min()) < confidence:
+            if len(points[0]) and float(np.abs(np.abs(own[points]) - 0.5).min()) < confidence:
                 unsure.append(leaf)
             else:
                 leaf.value = float(rounded_count(own, region))

@@ -28,7 +28,7 @@ class AnalysisOptions:
     weights file for `net` (and `auto`, which uses `net` where a trained network exists; None: the
     committed default); with `leaf_scoring="valuenet"`, tengen's value network (`value_model`, None: the
     committed BV-ML-VN) scores the leaves it is sure of (every region point's |ownership| at least
-    `leaf_confidence`) and the evaluator (KataGo) the rest."""
+    `leaf_confidence` away from 0.5, where rounding flips) and the evaluator (KataGo) the rest."""
 
     predictor: Union[str, LocalMovePredictor] = "kata"
     threshold: float = DEFAULT_THRESHOLD
@@ -47,8 +47,8 @@ class AnalysisOptions:
             raise ValueError(f"unknown predictor {self.predictor!r} ({', '.join(PREDICTORS)})")
         if self.leaf_scoring not in LEAF_SCORINGS:
             raise ValueError(f"leaf_scoring must be one of {', '.join(LEAF_SCORINGS)}, not {self.leaf_scoring!r}")
-        if not (isinstance(self.leaf_confidence, (int, float)) and 0 <= self.leaf_confidence <= 1):
-            raise ValueError(f"leaf_confidence must lie in [0, 1], not {self.leaf_confidence!r}")
+        if not (isinstance(self.leaf_confidence, (int, float)) and 0 <= self.leaf_confidence <= 0.5):
+            raise ValueError(f"leaf_confidence must lie in [0, 0.5], not {self.leaf_confidence!r}")
         if not (isinstance(self.threshold, (int, float)) and 0 < self.threshold <= 1):
             raise ValueError(f"threshold must lie in (0, 1], not {self.threshold!r}")
         if not isinstance(self.margin, int) or self.margin < 0:

@@ -4,14 +4,11 @@ with `weights_only`, so a weights file cannot run code). The shipped BV-ML-VN li
 same data) sit in ``models/valuenet/comparison/``."""
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Optional
 
-import torch
-
 from tengen.eval.valuenet.model import ValueNet, ValueNetConfig
-from tengen.files import write_atomic
+from tengen.eval.weights_file import load_weights_file, save_weights_file
 
 MODELS_DIR = Path(__file__).resolve().parents[4] / "models" / "valuenet"
 DEFAULT_WEIGHTS = MODELS_DIR / "bvmlvn.pt"
@@ -36,26 +33,10 @@ def variant_weights(variant: str) -> Path:
 
 def save_weights(path: Path | str, model: ValueNet, meta: Optional[dict] = None) -> None:
     """Write the model (fp32 state dict, config, metadata) atomically."""
-    buf = io.BytesIO()
-    state = {k: v.detach().float().cpu().clone() if v.is_floating_point() else v.detach().cpu().clone()
-             for k, v in model.state_dict().items()}
-    torch.save({"format": FORMAT, "config": model.config.as_dict(), "state": state, "meta": meta or {}}, buf)
-    write_atomic(Path(path), buf.getvalue())
+    save_weights_file(path, FORMAT, model, model.config.as_dict(), meta)
 
 
 def load_weights(path: Path | str, device: str = "cpu") -> tuple[ValueNet, dict]:
     """(model in eval mode, metadata) from a weights file."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueNetWeightsError(f"{path}: no such value network weights file")
-    try:
-        blob = torch.load(path, map_location=device, weights_only=True)
-        if not isinstance(blob, dict) or blob.get("format") != FORMAT:
-            raise ValueNetWeightsError(f"{path}: not a tengen value network weights file")
-        model = ValueNet(ValueNetConfig(**blob["config"]))
-        model.load_state_dict(blob["state"])
-    except ValueNetWeightsError:
-        raise
-    except Exception as exc:  # a truncated or foreign file: one line, not a traceback
-        raise ValueNetWeightsError(f"{path}: cannot read value network weights ({exc.__class__.__name__})") from None
-    return model.to(device).eval(), dict(blob.get("meta", {}))
+    return load_weights_file(path, FORMAT, lambda config: ValueNet(ValueNetConfig(**config)), ValueNetWeightsError, "value network",
+                             device)  # type: ignore[return-value]

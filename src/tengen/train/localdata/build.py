@@ -23,6 +23,7 @@ import numpy as np
 from tengen.eval.localnet.compact import CompactBatch
 from tengen.train.archives import games_dir as shared_games_dir
 from tengen.train.archives import iter_archive
+from tengen.train.labeller import labelling_evaluator
 from tengen.train.localdata.extract import position_examples
 from tengen.train.localdata.games import DEFAULT_PHASES, PreparedGame, finished_games, prepare_game, start_board
 from tengen.train.records.store import atomic_savez, default_cache_dir
@@ -197,14 +198,7 @@ def labels_file(root: Path, out: Path) -> Path:
 
 
 def _evaluator(cfg: BuildConfig):
-    from tengen.eval.katago import KataGoEvaluator
-    import torch
-
-    device = cfg.device
-    if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    precision = "bf16" if device.startswith("cuda") else "fp32"
-    return KataGoEvaluator(cfg.model, device=device, batch_size=cfg.batch, precision=precision)
+    return labelling_evaluator(cfg.model, cfg.device, cfg.batch)
 
 
 def _build_shard(path: Path, members: list, cfg: BuildConfig, evaluator, executor: Optional[Executor]) -> None:

@@ -11,6 +11,7 @@ from tengen.eval.katago.features import Encoded, encode
 from tengen.go import Board, IllegalMove, Rules
 from tengen.train.archives import collection_of
 from tengen.train.records.game import GameRecord, SkipGame, move_key, parse_game
+from tengen.train.records.replay import record_board
 from tengen.train.records.store import split_of
 
 FINISHED_LIST = "finished_19x19_scored_games.txt"
@@ -56,10 +57,7 @@ class PreparedGame:
 
 def start_board(record: GameRecord) -> Board:
     """The record's empty board under its rules, with its setup stones."""
-    board = Board(19, rules=record_rules(record))
-    if record.setup_black or record.setup_white:
-        board.setup(black=record.setup_black, white=record.setup_white)
-    return board
+    return record_board(record_rules(record).komi, record.setup_black, record.setup_white)
 
 
 def next_to_play(record: GameRecord, n: int) -> int:

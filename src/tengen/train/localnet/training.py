@@ -18,6 +18,7 @@ from tengen.eval.localnet.infer import forward
 from tengen.eval.localnet.model import LocalMoveNet, NetConfig
 from tengen.eval.localnet.weights import save_weights
 from tengen.files import write_atomic
+from tengen.train.devices import pick_device
 from tengen.train.localdata.dataset import Examples, split_rows
 from tengen.train.localnet.augment import apply_symmetries, jitter_mask, remove_far_stones, symmetry_maps
 from tengen.train.localnet.loss import local_move_loss
@@ -43,12 +44,6 @@ class TrainConfig:
     augment: bool = True
     balance_power: float = 0.5  # sampling weight of a region-size bucket ~ count ** -power
     val_examples: int = 20000
-
-
-def _device(name: str) -> torch.device:
-    if name == "auto":
-        name = "cuda" if torch.cuda.is_available() else "cpu"
-    return torch.device(name)
 
 
 def to_device(ex: Examples, device: torch.device) -> dict[str, torch.Tensor]:
@@ -102,7 +97,7 @@ def evaluate(model: LocalMoveNet, data: dict[str, torch.Tensor], rows: torch.Ten
 def train(cfg: TrainConfig, examples: Examples, out: Path, checkpoint_dir: Path, resume: bool = True,
           meta: Optional[dict] = None, log=print) -> dict:
     """Train; returns the best validation metrics (also written beside the checkpoint as `best.json`)."""
-    device = _device(cfg.device)
+    device = pick_device(cfg.device)
     torch.manual_seed(cfg.seed)
     gen = torch.Generator(device=device)
     gen.manual_seed(cfg.seed)

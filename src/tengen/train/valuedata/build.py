@@ -23,7 +23,9 @@ from typing import Callable, Optional
 import numpy as np
 
 from tengen.eval.localnet.compact import board_codes, flat
-from tengen.go import Board, IllegalMove, Rules
+from tengen.train.labeller import labelling_evaluator
+from tengen.go import Board, IllegalMove
+from tengen.train.records.replay import record_board
 from tengen.train.records.store import atomic_savez, default_cache_dir
 from tengen.train.valuedata.pack import GamesPack, PackedGame, pack_path
 
@@ -59,10 +61,7 @@ def sample_moves(n_moves: int, count: int, key: int) -> np.ndarray:
 
 def game_board(game: PackedGame) -> Board:
     """The game's empty board (area rules, its komi) with its setup stones."""
-    board = Board(19, rules=Rules("records", game.komi, "area", "simple", False))
-    if game.setup_black or game.setup_white:
-        board.setup(black=game.setup_black, white=game.setup_white)
-    return board
+    return record_board(game.komi, game.setup_black, game.setup_white)
 
 
 def _to_play(game: PackedGame, m: int) -> int:
@@ -178,15 +177,7 @@ def build(cfg: ValueBuildConfig, cache_dir: Path | str | None = None,
 
 
 def _labeller(cfg: ValueBuildConfig):
-    import torch
-
-    from tengen.eval.katago import KataGoEvaluator
-
-    device = cfg.device
-    if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    precision = "bf16" if device.startswith("cuda") else "fp32"
-    return KataGoEvaluator(cfg.model, device=device, batch_size=cfg.batch, precision=precision)
+    return labelling_evaluator(cfg.model, cfg.device, cfg.batch)
 
 
 def _write_shard(path: Path, pack: GamesPack, results: list, labeller) -> None:

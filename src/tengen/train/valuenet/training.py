@@ -21,6 +21,7 @@ from tengen.eval.valuenet.model import ValueNet, ValueNetConfig
 from tengen.eval.valuenet.planes import value_planes
 from tengen.eval.valuenet.weights import load_weights, save_weights
 from tengen.files import write_atomic
+from tengen.train.devices import pick_device
 from tengen.train.valuedata.dataset import ValueData
 from tengen.train.valuenet.loss import ownership_loss, value_loss
 
@@ -43,12 +44,6 @@ class ValueTrainConfig:
     val_positions: int = 20000
     init: Optional[str] = None  # weights file to start every variant of its configuration from (fine-tuning)
     extra: dict = field(default_factory=dict)
-
-
-def pick_device(name: str) -> torch.device:
-    if name == "auto":
-        name = "cuda" if torch.cuda.is_available() else "cpu"
-    return torch.device(name)
 
 
 class DeviceData:
