@@ -71,7 +71,7 @@ def test_options_check_leaf_scoring_and_confidence():
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--leaf-confidence", "0.3"], "go with --leaves valuenet"),
+    (["--leaves", "network", "--leaf-confidence", "0.3"], "go with --leaves valuenet"),
     (["--leaves", "valuenet", "--value-model", "/no/such/file.pt"], "no such value network weights file"),
     (["--leaves", "valuenet", "--leaf-confidence", "0.7"], "--leaf-confidence must lie in"),
 ])

@@ -35,10 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"node budget shared by all trees of the position (default {CLI_MAX_TOTAL_NODES}; 0: no shared cap)")
     parser.add_argument("--missing", choices=["probe", "threat"], default="probe",
                         help="when a color is missing below the root: probe its best move, or a ±inf threat leaf")
-    parser.add_argument("--leaves", choices=["network", "exact", "valuenet"], default="network",
-                        help="leaf scores: the network's rounded ownership (default), an exact local area count "
-                             "(settled leaves of sealed regions and local diagrams), or tengen's value network's "
-                             "rounded ownership, KataGo's where it is unsure (valuenet: much faster)")
+    parser.add_argument("--leaves", choices=["auto", "network", "exact", "valuenet"], default="auto",
+                        help="leaf scores: valuenet: tengen's value network's rounded ownership, KataGo's where it is "
+                             "unsure (many times faster); network: KataGo's rounded ownership; exact: an exact local "
+                             "area count (settled leaves of sealed regions and local diagrams); auto (default): "
+                             "valuenet when the trained value network exists, else network")
     parser.add_argument("--value-model", metavar="FILE",
                         help="value network weights for --leaves valuenet; default: models/valuenet/bvmlvn.pt")
     parser.add_argument("--leaf-confidence", type=finite_float, default=None, metavar="C",
@@ -76,8 +77,12 @@ def run(args: argparse.Namespace) -> int:
         from tengen.endgame.predictors import LocalNetPredictor
 
         LocalNetPredictor(weights=args.local_model)  # a missing or bad weights file: one line, before any work
+    if args.leaves == "auto":
+        from tengen.eval.valuenet.weights import default_weights
+
+        args.leaves = "valuenet" if default_weights() is not None or args.value_model is not None else "network"
     if (args.value_model is not None or args.leaf_confidence is not None) and args.leaves != "valuenet":
-        raise CliError("--value-model and --leaf-confidence go with --leaves valuenet")
+        raise CliError("--value-model and --leaf-confidence go with --leaves valuenet (or auto)")
     if args.leaves == "valuenet":
         from tengen.endgame.analysis import value_net_for
         from tengen.eval.valuenet.weights import ValueNetWeightsError
