@@ -7,5 +7,11 @@ stops early on the validation log loss (`training`; accuracy and log loss in `me
 as small ``.npz`` files (float16) with an ``index.json`` that names, per phase, the model that did best on
 validation; `predict.predict_winner` uses it. `card` writes ``models/winner/MODEL_CARD.md``.
 
-Commands: ``python -m tengen.train.winner train|evaluate|gnugo|card`` (``--help``).
+The ``*-clean`` models (sources ``zobrist-clean``, ``bouzy-clean``, ``cross-clean``) read the sign of the
+influence computed after removing the stones tengen's value network calls dead (`deadstones`: which ownership
+head and threshold, chosen on validation), plus the game's komi and handicap. The value network's and KataGo's
+outputs on the dataset are computed once and cached beside it (`netcache`); `netreference` measures both
+networks as winner predictors next to GNU Go.
+
+Commands: ``python -m tengen.train.winner valuenet|dead-stones|train|evaluate|gnugo|card`` (``--help``).
 """

@@ -54,8 +54,15 @@ class WinnerNet(nn.Module):
 
 
 def model_name(kind: str, source: str, phase: int | str) -> str:
-    """'mlp-bouzy-180', 'logreg-stones-all', ..."""
+    """'mlp-bouzy-180', 'logreg-stones-all', 'mlp-bouzy-clean-180', ..."""
     return f"{kind}-{source}-{phase}"
+
+
+def split_name(name: str) -> tuple[str, str, str]:
+    """The inverse of `model_name`: 'mlp-bouzy-clean-180' -> ('mlp', 'bouzy-clean', '180')."""
+    kind, rest = name.split("-", 1)
+    source, phase = rest.rsplit("-", 1)
+    return kind, source, phase
 
 
 def save_model(net: WinnerNet, path: Path, meta: dict[str, Any]) -> None:

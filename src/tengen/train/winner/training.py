@@ -16,8 +16,8 @@ import torch
 from torch import nn
 
 from tengen.train.records.store import PHASES, PositionSet, load_split
-from tengen.train.winner.features import (N_POINTS, SOURCES, assemble_inputs, cached_board_features,
-                                          dihedral_permutations)
+from tengen.train.winner.features import (N_POINTS, PLAIN_SOURCES, assemble_inputs, cached_board_features,
+                                          dihedral_permutations, is_clean)
 from tengen.train.winner.metrics import metrics
 from tengen.train.winner.model import MODELS_DIR, WinnerNet, load_model, model_name, save_model, write_index
 
@@ -90,13 +90,35 @@ def train_model(x_train: np.ndarray, y_train: np.ndarray, x_val: np.ndarray, y_v
     return net, history
 
 
-def _split_inputs(split: str, ps: PositionSet, source: str, cache_dir: Path | None) -> np.ndarray:
+def _split_inputs(split: str, ps: PositionSet, source: str, cache_dir: Path | None,
+                  models_dir: Path = MODELS_DIR) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, inputs): the positions of ``ps`` a source has inputs for, and the inputs (move number last, dropped
+    per phase). Plain sources: every position. Clean sources: the positions the value network has evaluated
+    (``python -m tengen.train.winner valuenet``), with komi and handicap inputs."""
+    if is_clean(source):
+        from tengen.train.winner.deadstones import clean_split_inputs, load_dead_stones
+        from tengen.train.winner.netcache import ValueNetCache
+
+        return clean_split_inputs(split, ps, source, load_dead_stones(models_dir), ValueNetCache(split, cache_dir),
+                                  cache_dir)
     maps = cached_board_features(split, ps, source, cache_dir)
-    return assemble_inputs(maps, ps.captures, ps.phase)  # last column = move number (dropped per phase)
+    return np.arange(len(ps)), assemble_inputs(maps, ps.captures, ps.phase)
+
+
+def model_inputs_meta(source: str, models_dir: Path = MODELS_DIR) -> dict[str, Any]:
+    """What a model's metadata says about its inputs (the clean sources: komi, handicap, dead-stone setting)."""
+    if not is_clean(source):
+        return {"inputs": ["map", "captures"]}
+    from tengen.train.winner.deadstones import load_dead_stones
+
+    d = load_dead_stones(models_dir)
+    return {"inputs": ["map", "captures", "komi", "handicap"],
+            "dead_stones": {"channel": d["channel"], "threshold": d["threshold"], "sha256": d["sha256"],
+                            "weights": d["weights"]}}
 
 
 def train_all(cache_dir: Path | None = None, models_dir: Path = MODELS_DIR,
-              sources: tuple[str, ...] = SOURCES, kinds: tuple[str, ...] = ("logreg", "mlp"),
+              sources: tuple[str, ...] = PLAIN_SOURCES, kinds: tuple[str, ...] = ("logreg", "mlp"),
               phases: tuple[str, ...] = tuple(str(p) for p in PHASES) + ("all",),
               cfg: TrainConfig | None = None, max_train: int | None = None) -> dict[str, Any]:
     """Train every (kind, source, phase) model, save the weights, write index.json with val/test metrics."""
@@ -109,8 +131,8 @@ def train_all(cache_dir: Path | None = None, models_dir: Path = MODELS_DIR,
                          "positions": {str(q): int((ps.phase == q).sum()) for q in PHASES}}
                      for s, ps in (("train", train), ("val", val), ("test", test))}
     for source in sources:
-        xs = {s: _split_inputs(s, ps, source, cache_dir) for s, ps in (("train", train), ("val", val),
-                                                                       ("test", test))}
+        xs = {s: _split_inputs(s, ps, source, cache_dir, models_dir) for s, ps in (("train", train), ("val", val),
+                                                                                   ("test", test))}
         for kind in kinds:
             if kind == "mlp" and source == "stones":
                 continue  # the raw-board baseline is logistic only
@@ -118,9 +140,10 @@ def train_all(cache_dir: Path | None = None, models_dir: Path = MODELS_DIR,
                 name = model_name(kind, source, phase)
                 sel = {}
                 for s, ps in (("train", train), ("val", val), ("test", test)):
-                    mask = np.ones(len(ps), bool) if phase == "all" else ps.phase == int(phase)
-                    x = xs[s][mask] if phase == "all" else xs[s][mask][:, :-1]
-                    sel[s] = (x, ps.winner[mask], ps.phase[mask])
+                    rows, xall = xs[s]
+                    mask = np.ones(len(rows), bool) if phase == "all" else ps.phase[rows] == int(phase)
+                    x = xall[mask] if phase == "all" else xall[mask][:, :-1]
+                    sel[s] = (x, ps.winner[rows][mask], ps.phase[rows][mask])
                 xtr, ytr, _ = sel["train"]
                 if max_train and len(xtr) > max_train:
                     keep = np.random.default_rng(0).choice(len(xtr), max_train, replace=False)
@@ -136,7 +159,7 @@ def train_all(cache_dir: Path | None = None, models_dir: Path = MODELS_DIR,
                 meta = {"name": name, "kind": kind, "source": source, "phase": phase,
                         "n_inputs": int(xtr.shape[1]), "hidden": run_cfg.hidden, "config": asdict(run_cfg),
                         "epochs": len(history), "best_epoch": best_epoch, "train_positions": int(len(xtr)),
-                        "seconds": round(time.time() - t0, 1)}
+                        "seconds": round(time.time() - t0, 1), **model_inputs_meta(source, models_dir)}
                 save_model(net, Path(models_dir) / f"{name}.npz", meta)
                 net, meta = load_model(Path(models_dir) / f"{name}.npz")  # measure what is stored
                 entry = dict(meta)
@@ -144,6 +167,7 @@ def train_all(cache_dir: Path | None = None, models_dir: Path = MODELS_DIR,
                     x, y, ph = sel[s]
                     p = net.predict_proba(x)
                     entry[s] = {str(q): metrics(p[ph == q], y[ph == q]) for q in PHASES if (ph == q).any()}
+                entry["val_positions"] = {str(q): int((sel["val"][2] == q).sum()) for q in PHASES}
                 index["models"][name] = entry
                 log.info("%s: val %s", name, json.dumps(entry["val"]))
                 write_index(index, models_dir)
