@@ -33,7 +33,8 @@ def _long_game(seed: int) -> bytes:
     return f"(;GM[1]FF[4]SZ[19]KM[6.5]RE[{result}];{';'.join(moves)})".encode()
 
 
-def test_build_train_bench(tmp_path, capsys):
+def synthetic_dataset(tmp_path):
+    """(games folder, dataset cache, models folder) of 120 synthetic long games, the winner dataset built."""
     data_dir, cache, models = tmp_path / "games", tmp_path / "cache", tmp_path / "models"
     data_dir.mkdir()
     with tarfile.open(data_dir / "kgs_6d_synthetic.tar.xz", "w:xz") as tar:
@@ -43,6 +44,11 @@ def test_build_train_bench(tmp_path, capsys):
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     build(data_dir, cache, workers=1, chunk_size=50, progress=False)
+    return data_dir, cache, models
+
+
+def test_build_train_bench(tmp_path, capsys):
+    data_dir, cache, models = synthetic_dataset(tmp_path)
     cfg = TrainConfig(hidden=8, max_epochs=2, patience=1, threads=1)
     index = train_all(cache, models, sources=("cross",), kinds=("logreg", "mlp"), phases=("180", "all"),
                              cfg=cfg)

@@ -210,27 +210,16 @@ def test_clean_models_train_and_bench_end_to_end(tmp_path, monkeypatch, capsys):
     """Synthetic archive -> fake value-network caches (ownership calls nothing dead) -> dead-stone choice ->
     clean models (365 / 366 inputs) -> the bench's clean and value-net rows, without any network."""
     import importlib.util
-    import io
-    import tarfile
 
-    from test_winner_bench import REPO, _long_game
+    from test_winner_bench import REPO, synthetic_dataset
 
-    from tengen.train.records.build import build
     from tengen.train.records.store import load_split
     from tengen.train.winner import netcache
     from tengen.train.winner.deadstones import choose_dead_stones
     from tengen.train.winner.netcache import ValueNetCache
     from tengen.train.winner.training import TrainConfig, train_all
 
-    data_dir, cache, models = tmp_path / "games", tmp_path / "cache", tmp_path / "models"
-    data_dir.mkdir()
-    with tarfile.open(data_dir / "kgs_6d_synthetic.tar.xz", "w:xz") as tar:
-        for n in range(120):
-            data = _long_game(n)
-            info = tarfile.TarInfo(f"kgs/{n}.sgf")
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    build(data_dir, cache, workers=1, chunk_size=50, progress=False)
+    data_dir, cache, models = synthetic_dataset(tmp_path)
     weights = tmp_path / "fake.pt"
     weights.write_bytes(b"fake value network")
     monkeypatch.setattr(netcache, "default_valuenet_weights", lambda: weights)
