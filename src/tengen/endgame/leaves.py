@@ -62,8 +62,10 @@ def score_leaves_with_value_net(leaves: Sequence[LocalNode], region: Region, val
     the edge between a point and none), a probe (unrounded count) and a board the network cannot take go to
     `fallback` (KataGo). Returns (fallback network evaluations, value-network evaluations)."""
     pending = _unscored(leaves, region)
-    ours = [leaf for leaf in pending if leaf.kind != "probe" and (leaf.board.height, leaf.board.width) == (19, 19)]
-    unsure = [leaf for leaf in pending if leaf not in ours]
+    ours, unsure = [], []
+    for leaf in pending:
+        takes = leaf.kind != "probe" and (leaf.board.height, leaf.board.width) == (19, 19)
+        (ours if takes else unsure).append(leaf)
     points = tuple(zip(*region.points)) if region.points else ((), ())
     for start in range(0, len(ours), batch_size):
         chunk = ours[start:start + batch_size]
