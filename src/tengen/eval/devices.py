@@ -1,4 +1,4 @@
-"""Where training and bulk labelling run: "auto" is CUDA when the machine has it, else the CPU."""
+"""Where a network runs (evaluators, training, bulk labelling): "auto" is CUDA when the machine has it, else the CPU."""
 from __future__ import annotations
 
 import torch

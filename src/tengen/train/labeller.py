@@ -7,7 +7,7 @@ from typing import Optional
 def labelling_evaluator(model: Optional[str] = None, device: str = "auto", batch: int = 256):
     """A `KataGoEvaluator` for bulk labelling (`device` "auto" picks CUDA when available)."""
     from tengen.eval.katago import KataGoEvaluator
-    from tengen.train.devices import pick_device
+    from tengen.eval.devices import pick_device
 
     where = pick_device(device)
     precision = "bf16" if where.type == "cuda" else "fp32"

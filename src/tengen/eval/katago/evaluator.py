@@ -16,6 +16,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
+from tengen.eval.devices import pick_device
 from tengen.eval.evaluation import Evaluation
 from tengen.eval.katago.features import SUPPORTED_INPUT_VERSION, Encoded, KataRules, encode
 from tengen.eval.katago.model_desc import ModelDesc, UnsupportedModelError
@@ -98,11 +99,9 @@ class KataGoEvaluator:
             raise ValueError(f"precision must be one of {PRECISIONS}")
         if not 1 <= symmetries <= 8:
             raise ValueError("symmetries must be 1..8")
-        if device == "auto":
-            device = "cuda" if torch.cuda.is_available() else "cpu"
         if threads is not None:
             torch.set_num_threads(int(threads))
-        self.device = torch.device(device)
+        self.device = pick_device(device)
         self.threads = threads
         self.batch_size = max(1, int(batch_size))
         self.symmetries = symmetries

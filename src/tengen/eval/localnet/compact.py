@@ -42,6 +42,12 @@ def target_index(color: int, point: Optional[tuple[int, int]]) -> int:
     return flat(point) + (POINTS if color == BLACK else 0)
 
 
+def ko_index(board, to_play: int) -> int:
+    """The canvas index of the simple-ko point `to_play` may not retake now, or -1."""
+    ko = board.ko
+    return flat(ko[0]) if ko is not None and ko[1] == to_play else -1
+
+
 def board_codes(board) -> np.ndarray:
     """uint8 (361,) codes of a tengen `Board` (kind and capped liberties per point), padded to the canvas."""
     if board.height > CANVAS or board.width > CANVAS:
@@ -92,12 +98,8 @@ def compact_row(board, region_points, history: Sequence[tuple[int, Optional[tupl
     moves = [(c, p) for c, p in history if p is not None]
     for k, (color, point) in enumerate(reversed(moves[-RECENT:])):
         recent[k], recent_color[k] = flat(point), color
-    ko = board.ko
-    ko_index = -1
-    if ko is not None and ko[1] == to_play:
-        ko_index = flat(ko[0])
     return {"codes": board_codes(board), "region": region, "recent": recent, "recent_color": recent_color,
-            "to_play": np.int8(to_play), "ko": np.int16(ko_index), "depth": np.int8(min(len(history), 127))}
+            "to_play": np.int8(to_play), "ko": np.int16(ko_index(board, to_play)), "depth": np.int8(min(len(history), 127))}
 
 
 def stack_rows(rows: Sequence[dict[str, np.ndarray]]) -> CompactBatch:

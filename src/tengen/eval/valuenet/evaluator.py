@@ -4,16 +4,16 @@ curve. Batched, on CPU or CUDA. The network has no policy head: `policy` is all 
 with `extras["policy"] = False` saying so. Trained on 19x19 records only, so other sizes are refused."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Optional, Sequence
 
 import numpy as np
 import torch
 
+from tengen.eval.devices import pick_device
 from tengen.eval.evaluation import Evaluation
-from tengen.eval.localnet.compact import CANVAS, board_codes, flat
-from tengen.eval.valuenet.curve import curve_at, expected_difference
+from tengen.eval.localnet.compact import CANVAS, board_codes, ko_index
+from tengen.eval.valuenet.curve import curve_at, difference_stdev, expected_difference
 from tengen.eval.valuenet.model import KOMIS
 from tengen.eval.valuenet.planes import value_planes
 from tengen.eval.valuenet.weights import ValueNetWeightsError, default_weights, load_weights
@@ -31,8 +31,7 @@ def compact_inputs(boards: Sequence) -> tuple[np.ndarray, np.ndarray, np.ndarray
             raise ValueNetError(f"the value network evaluates 19x19 boards only, not {board.width}x{board.height}")
         codes.append(board_codes(board))
         to_play.append(board.to_play)
-        k = board.ko
-        ko.append(flat(k[0]) if k is not None and k[1] == board.to_play else -1)
+        ko.append(ko_index(board, board.to_play))
     return np.stack(codes), np.asarray(to_play, np.int64), np.asarray(ko, np.int64)
 
 
@@ -44,11 +43,9 @@ class ValueNetEvaluator:
         path = weights or default_weights()
         if path is None:
             raise ValueNetWeightsError("no value network weights in this checkout (models/valuenet/bvmlvn.pt)")
-        if device == "auto":
-            device = "cuda" if torch.cuda.is_available() else "cpu"
         if threads is not None:
             torch.set_num_threads(int(threads))
-        self.device = torch.device(device)
+        self.device = pick_device(device)
         self.model, self.meta = load_weights(path, device=str(self.device))
         self.batch_size = max(1, int(batch_size))
         self.name = f"valuenet-{self.model.config.variant}"
@@ -97,9 +94,7 @@ class ValueNetEvaluator:
                 curve = values[i]
                 win = float(curve_at(curve, komi))
                 n_mean = float(expected_difference(curve))
-                pmf = -np.diff(np.concatenate([[1.0], np.minimum.accumulate(curve), [0.0]]))
-                centers = np.concatenate([[KOMIS[0] - 0.5], KOMIS + 0.5])
-                stdev = math.sqrt(max(0.0, float((pmf * (centers - n_mean) ** 2).sum())))
+                stdev = float(difference_stdev(curve))
                 by_komi = {float(k): float(v) for k, v in zip(KOMIS, curve)}
             else:
                 win, n_mean, stdev, by_komi = float(values[i, 0]), float("nan"), float("nan"), None

@@ -60,8 +60,9 @@ def start_board(record: GameRecord) -> Board:
     return record_board(record_rules(record).komi, record.setup_black, record.setup_white)
 
 
-def next_to_play(record: GameRecord, n: int) -> int:
-    """Who moves after `n` moves: the record's next mover, else the opponent of the last one."""
+def next_to_play(record, n: int) -> int:
+    """Who moves after `n` moves of a record (anything with `moves`: a GameRecord, a packed game): the record's
+    next mover, else the opponent of the last one."""
     if n < len(record.moves):
         return record.moves[n][0]
     return -record.moves[-1][0]

@@ -15,7 +15,7 @@ def symmetry_maps(device: torch.device | str = "cpu") -> torch.Tensor:
     return torch.as_tensor(board_symmetry_maps(CANVAS, CANVAS), dtype=torch.long, device=device)
 
 
-def _map_points(index: torch.Tensor, row_map: torch.Tensor) -> torch.Tensor:
+def map_points(index: torch.Tensor, row_map: torch.Tensor) -> torch.Tensor:
     """Map canvas indices (-1 kept) through per-row maps."""
     return torch.where(index >= 0, row_map.gather(1, index.clamp(min=0)), index)
 
@@ -28,8 +28,8 @@ def apply_symmetries(t: dict[str, torch.Tensor], target: torch.Tensor, sym: torc
     out = dict(t)
     out["codes"] = t["codes"].gather(1, inverse)
     out["region"] = t["region"].gather(1, inverse)
-    out["recent"] = _map_points(t["recent"], row_map)
-    out["ko"] = _map_points(t["ko"].view(-1, 1), row_map).view(-1)
+    out["recent"] = map_points(t["recent"], row_map)
+    out["ko"] = map_points(t["ko"].view(-1, 1), row_map).view(-1)
     is_move = target < NO_MOVE
     point = (target % POINTS).clamp(max=POINTS - 1)
     moved = target - point + row_map.gather(1, point.view(-1, 1)).view(-1)

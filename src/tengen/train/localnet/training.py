@@ -18,7 +18,7 @@ from tengen.eval.localnet.infer import forward
 from tengen.eval.localnet.model import LocalMoveNet, NetConfig
 from tengen.eval.localnet.weights import save_weights
 from tengen.files import write_atomic
-from tengen.train.devices import pick_device
+from tengen.eval.devices import pick_device
 from tengen.train.localdata.dataset import Examples, split_rows
 from tengen.train.localnet.augment import apply_symmetries, jitter_mask, remove_far_stones, symmetry_maps
 from tengen.train.localnet.loss import local_move_loss

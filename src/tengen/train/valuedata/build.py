@@ -22,9 +22,10 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from tengen.eval.localnet.compact import board_codes, flat
-from tengen.train.labeller import labelling_evaluator
+from tengen.eval.localnet.compact import board_codes, ko_index
 from tengen.go import Board, IllegalMove
+from tengen.train.labeller import labelling_evaluator
+from tengen.train.localdata.games import next_to_play
 from tengen.train.records.replay import record_board
 from tengen.train.records.store import atomic_savez, default_cache_dir
 from tengen.train.valuedata.pack import GamesPack, PackedGame, pack_path
@@ -64,18 +65,6 @@ def game_board(game: PackedGame) -> Board:
     return record_board(game.komi, game.setup_black, game.setup_white)
 
 
-def _to_play(game: PackedGame, m: int) -> int:
-    if m < len(game.moves):
-        return game.moves[m][0]
-    return -game.moves[-1][0]
-
-
-def compact_position(board: Board, to_play: int) -> tuple[np.ndarray, int]:
-    """(codes (361,) uint8, ko index or -1) of a position with `to_play` to move."""
-    ko = board.ko
-    return board_codes(board), (flat(ko[0]) if ko is not None and ko[1] == to_play else -1)
-
-
 def replay_positions(game: PackedGame, moves: np.ndarray, encode_for: Optional[bool] = None) -> dict:
     """Replay `game`, keeping the positions after each of `moves` moves (compact form, side to move) and, when
     `encode_for` is not None (the KataGo model's pass-alive flag), their KataGo inputs and the final position's
@@ -87,11 +76,10 @@ def replay_positions(game: PackedGame, moves: np.ndarray, encode_for: Optional[b
     codes, ko, to_play, spatial, glob = [], [], [], [], []
 
     def keep(m: int) -> None:
-        board.to_play = _to_play(game, m)
+        board.to_play = next_to_play(game, m)
         if m in wanted:
-            c, k = compact_position(board, board.to_play)
-            codes.append(c)
-            ko.append(k)
+            codes.append(board_codes(board))
+            ko.append(ko_index(board, board.to_play))
             to_play.append(board.to_play)
         if encode_for is not None and (m in wanted or m == len(game.moves)):
             enc = encode(board, suicide_for_pass_alive=encode_for)
@@ -108,7 +96,7 @@ def replay_positions(game: PackedGame, moves: np.ndarray, encode_for: Optional[b
     if encode_for is not None:
         out["spatial"] = np.stack(spatial)
         out["global"] = np.stack(glob)
-        out["kata_to_play"] = np.asarray(list(to_play) + [_to_play(game, len(game.moves))], np.int8)
+        out["kata_to_play"] = np.asarray(list(to_play) + [next_to_play(game, len(game.moves))], np.int8)
     return out
 
 

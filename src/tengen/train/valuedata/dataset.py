@@ -28,10 +28,13 @@ class ValueData:
     def __len__(self) -> int:
         return len(self.positions["move"])
 
+    def game_split(self) -> np.ndarray:
+        """Per game: 0 train, 1 validation, 2 test."""
+        return np.asarray([split_of(int(k)) for k in self.games["game_key"]], dtype=np.int8)
+
     def split(self) -> np.ndarray:
         """Per position: 0 train, 1 validation, 2 test."""
-        game_split = np.asarray([split_of(int(k)) for k in self.games["game_key"]], dtype=np.int8)
-        return game_split[self.positions["game"]]
+        return self.game_split()[self.positions["game"]]
 
 
 def load(cache_dir: Path | str | None = None, root: Optional[Path] = None) -> ValueData:
@@ -61,8 +64,8 @@ def load(cache_dir: Path | str | None = None, root: Optional[Path] = None) -> Va
 
 def stats(data: ValueData) -> dict:
     """Counts for the model card: games and positions by split, komi values, labelled or not."""
-    split = data.split()
-    game_split = np.asarray([split_of(int(k)) for k in data.games["game_key"]])
+    game_split = data.game_split()
+    split = game_split[data.positions["game"]]
     komi, counts = np.unique(data.games["game_komi"], return_counts=True)
     top = sorted(zip(counts.tolist(), komi.tolist()), reverse=True)[:6]
     return {"games": len(data.games["game_key"]), "positions": len(data),

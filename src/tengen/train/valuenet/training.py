@@ -15,13 +15,13 @@ from typing import Optional
 import numpy as np
 import torch
 
-from tengen.eval.localnet.infer import board_symmetry_maps
 from tengen.eval.valuenet.curve import curve_at
 from tengen.eval.valuenet.model import ValueNet, ValueNetConfig
 from tengen.eval.valuenet.planes import value_planes
 from tengen.eval.valuenet.weights import load_weights, save_weights
 from tengen.files import write_atomic
-from tengen.train.devices import pick_device
+from tengen.eval.devices import pick_device
+from tengen.train.localnet.augment import map_points, symmetry_maps
 from tengen.train.valuedata.dataset import ValueData
 from tengen.train.valuenet.loss import ownership_loss, value_loss
 
@@ -61,9 +61,8 @@ class DeviceData:
         self.labelled = data.labelled
         self.kata_own = t(p["kata_own"]) if data.labelled else None
         self.final_own = t(g["final_own"]) if data.labelled else None
-        maps = board_symmetry_maps(19, 19)
-        self.inverse = torch.from_numpy(np.argsort(maps, axis=1)).to(device)
-        self.forward_maps = torch.from_numpy(maps).to(device)
+        self.maps = symmetry_maps(device)  # (8, 361): old point -> new point
+        self.inverse = torch.argsort(self.maps, dim=1)  # new point -> old point
         self.device = device
 
     def batch(self, rows: torch.Tensor, sym: Optional[torch.Tensor] = None) -> dict[str, torch.Tensor]:
@@ -76,7 +75,7 @@ class DeviceData:
         if sym is not None:
             inv = self.inverse[sym]
             codes = torch.gather(codes, 1, inv)
-            ko = torch.where(ko >= 0, torch.gather(self.forward_maps[sym], 1, ko.clamp(min=0)[:, None])[:, 0], ko)
+            ko = map_points(ko.view(-1, 1), self.maps[sym]).view(-1)
             if own is not None:
                 own = tuple(torch.gather(o, 1, inv) for o in own)
         out["planes"] = value_planes(codes, out["to_play"], ko)

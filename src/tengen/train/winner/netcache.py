@@ -12,7 +12,6 @@ komi (0 where the record has none, as for GNU Go), the recorded side to move, no
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
 import time
@@ -22,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from tengen.eval.katago.weights import sha256_of
 from tengen.train.records.store import PHASES, PositionSet, atomic_savez, dataset_dir
 
 log = logging.getLogger("tengen.train.winner")
@@ -48,13 +48,12 @@ def eval_komi(komi: float) -> float:
 
 def position_boards(ps: PositionSet, idx: Sequence[int]) -> list:
     """tengen Boards (19x19, area scoring, the game's komi, the side to move) of positions ``idx``."""
-    from tengen.go import Board
-    from tengen.go.rules import Rules
+    from tengen.train.records.replay import record_board
 
     komi = game_komi(ps)
     out = []
     for i in idx:
-        board = Board(19, rules=Rules("records", eval_komi(komi[i]), "area", "simple", False))
+        board = record_board(eval_komi(komi[i]))
         board.set_array(ps.boards[i])
         board.to_play = int(ps.to_play[i])
         out.append(board)
@@ -75,14 +74,6 @@ def subsample(ps: PositionSet, per_phase: int | dict[int, int] | None, seed: int
     return np.sort(np.concatenate(chosen))
 
 
-def file_sha256(path: Path | str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def default_valuenet_weights() -> Path:
     from tengen.eval.valuenet.weights import DEFAULT_WEIGHTS
 
@@ -96,7 +87,7 @@ class ValueNetCache:
     def __init__(self, split: str, cache_dir: Path | str | None = None, weights: Path | str | None = None):
         self.split = split
         self.weights = Path(weights) if weights else default_valuenet_weights()
-        self.sha = file_sha256(self.weights)
+        self.sha = sha256_of(Path(self.weights))
         self.path = dataset_dir(cache_dir) / "valuenet" / f"{split}.npz"
         self.index = np.zeros(0, np.int64)
         self.own = np.zeros((0, 2, 361), np.int8)
