@@ -34,9 +34,10 @@ def run_engine(commands: str) -> str:
     return out.getvalue()
 
 
-def run_console_script(commands: bytes, timeout: float = 300) -> subprocess.CompletedProcess:
+def run_console_script(commands: bytes, timeout: float = 300, flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
     assert CONSOLE_SCRIPT.exists(), f"no console script next to the interpreter ({CONSOLE_SCRIPT}); pip install -e ."
-    return subprocess.run([str(CONSOLE_SCRIPT), "gtp"], input=commands, capture_output=True, timeout=timeout, cwd=REPO)
+    return subprocess.run([str(CONSOLE_SCRIPT), "gtp", *flags], input=commands, capture_output=True, timeout=timeout,
+                          cwd=REPO)
 
 
 def test_transcripts_are_present():
@@ -59,9 +60,10 @@ def test_golden_transcript_through_the_console_script():
     assert result.stdout.decode() == script.with_suffix(".out").read_bytes().decode()
 
 
-def test_must_show_session():
-    """`printf 'boardsize 9\\nplay b E5\\nplay w E5\\ngenmove w\\nfinal_score\\nquit\\n' | tengen gtp`."""
-    result = run_console_script(b"boardsize 9\nplay b E5\nplay w E5\ngenmove w\nfinal_score\nquit\n")
+MUST_SHOW_SESSION = b"boardsize 9\nplay b E5\nplay w E5\ngenmove w\nfinal_score\nquit\n"
+
+
+def _check_must_show_session(result: subprocess.CompletedProcess, score_from_search: bool) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stderr == b""
     text = result.stdout.decode()
@@ -73,9 +75,22 @@ def test_must_show_session():
     assert vertex, answers[3]
     assert vertex.group(1) != "E5"
     assert re.fullmatch(r"= (B\+|W\+)\d+(\.\d+)?|= 0", answers[4]), answers[4]
-    # the score matches the position: one stone each and all else dame (after a pass: all Black's)
-    assert answers[4] == ("= W+7.5" if vertex.group(1) != "pass" else "= B+73.5")
+    if not score_from_search:
+        # Benson's dead stones (none): one stone each and all else dame (after a pass: all Black's)
+        assert answers[4] == ("= W+7.5" if vertex.group(1) != "pass" else "= B+73.5")
     assert answers[5] == "="
+
+
+def test_must_show_session_rule_based_player():
+    """The must-show session with the rule-based player (no network): `... | tengen gtp --player simple`."""
+    _check_must_show_session(run_console_script(MUST_SHOW_SESSION, flags=("--player", "simple")), False)
+
+
+@pytest.mark.network_model
+def test_must_show_session(default_model_path):
+    """`printf 'boardsize 9\\nplay b E5\\nplay w E5\\ngenmove w\\nfinal_score\\nquit\\n' | tengen gtp`: the
+    search player with the default network (final_score's dead stones from the search's ownership)."""
+    _check_must_show_session(run_console_script(MUST_SHOW_SESSION), True)
 
 
 def test_console_script_ends_at_end_of_input_without_quit():

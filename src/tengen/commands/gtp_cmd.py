@@ -4,7 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tengen.cli import command, finite_float
+from tengen.cli import CliError, command, finite_float
+
+DYNAMIC_KOMI = ("none", "ss", "vs", "mldk")  # tengen.search.dynamic_komi.DYNAMIC_KOMI_NAMES (not imported: GTP starts fast)
+LIZZIE_NAME = "KataGo-compatible tengen"  # Lizzie uses kata-analyze when `name` starts with "KataGo"
 
 
 @command("gtp", "speak GTP v2 on stdin/stdout")
@@ -12,21 +15,65 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=19, help="initial board size (default 19)")
     parser.add_argument("--rules", default="chinese", help="rules preset: chinese, japanese, tromp-taylor, aga")
     parser.add_argument("--komi", type=finite_float, default=None, help="komi (default: the preset's)")
-    parser.add_argument("--dead-stones", choices=("benson", "network"), default="benson",
-                        help="final_score's dead stones: Benson's proof only (default), or the network's "
-                             "ownership (loads the default KataGo network on first use)")
-    parser.add_argument("--model", default=None, help="KataGo model file for --dead-stones network")
+    parser.add_argument("--player", choices=("search", "simple"), default="search",
+                        help="genmove by the Monte Carlo tree search over the KataGo network (default; also "
+                             "brings the analysis commands kata-analyze, lz-analyze, analyze and their genmove "
+                             "variants), or by the rule-based policy (simple: no network)")
+    parser.add_argument("--visits", type=int, default=64, help="search visits per move (default 64)")
+    parser.add_argument("--seconds", type=finite_float, default=None,
+                        help="at most this many seconds per move (default: visits alone; a GTP clock, "
+                             "time_settings / time_left, can shorten it)")
+    parser.add_argument("--batch", type=int, default=16, help="positions per network call (default 16)")
+    parser.add_argument("--threads", type=int, default=None, help="CPU threads for the network (default: torch's)")
+    parser.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
+                        help="where the network runs (default cpu; auto: CUDA when present)")
+    parser.add_argument("--dynamic-komi", choices=DYNAMIC_KOMI, default="none",
+                        help="komi of each search: none (the game's, default), ss (score-situational), vs "
+                             "(value-situational), mldk (multi-labelled, from the komi curve)")
+    parser.add_argument("--resign-threshold", type=finite_float, default=None, metavar="X",
+                        help="resign after 3 searches in a row with the win rate below X (default 0.05; 0: never)")
+    parser.add_argument("--name", default=None, help="what `name` answers (default tengen)")
+    parser.add_argument("--lizzie", action="store_true",
+                        help=f"answer `name` with '{LIZZIE_NAME}' (so Lizzie sends kata-analyze and shows "
+                             "score leads and ownership) and `version` with tengen's version; without it "
+                             "`name` answers 'tengen'")
+    parser.add_argument("--dead-stones", choices=("auto", "benson", "network", "search"), default="auto",
+                        help="final_score's and final_status_list's dead stones: auto (default: the search's "
+                             "ownership with --player search, Benson with --player simple), Benson's proof "
+                             "only, the network's raw ownership, or the search's ownership")
+    parser.add_argument("--model", default=None, help="KataGo model file (default: the cached katrain network)")
 
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
     from tengen.go.rules import Rules
     from tengen.go.scoring import benson_dead_stones
-    from tengen.io.gtp import GtpEngine
+    from tengen.io.gtp import ENGINE_NAME, GtpEngine
 
+    if args.visits < 1:
+        raise CliError("--visits must be at least 1")
+    if not 1 <= args.batch <= 1024:
+        raise CliError("--batch must be 1..1024")
+    if args.threads is not None and args.threads < 1:
+        raise CliError("--threads must be at least 1")
+    if args.seconds is not None and args.seconds <= 0:
+        raise CliError("--seconds must be positive")
+    if args.resign_threshold is not None and not 0 <= args.resign_threshold < 0.5:
+        raise CliError("--resign-threshold must lie in [0, 0.5)")
+    if args.dead_stones == "search" and args.player != "search":
+        raise CliError("--dead-stones search needs --player search")
     rules = Rules.from_name(args.rules, args.komi)
-    finder = _lazy_network_finder(args.model) if args.dead_stones == "network" else benson_dead_stones
-    engine = GtpEngine(size=args.size, rules=rules, dead_stones=finder)
+    load = _lazy_evaluator(args)
+    player = _search_player(args, load) if args.player == "search" else None
+    dead = args.dead_stones
+    if dead == "auto":
+        dead = "search" if player is not None else "benson"
+    finder = {"benson": benson_dead_stones, "network": lambda: _lazy_network_finder(args.model),
+              "search": lambda: player.dead_stones}[dead]
+    finder = finder if dead == "benson" else finder()
+    name = args.name or (LIZZIE_NAME if args.lizzie else ENGINE_NAME)
+    engine = GtpEngine(size=args.size, rules=rules, dead_stones=finder, player=player, name=name,
+                       load_evaluator=load)
     protocol = sys.stdout
     sys.stdout = sys.stderr  # stdout carries GTP responses only: whatever else the session prints goes to stderr
     try:
@@ -34,6 +81,34 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sys.stdout = protocol
     return 0
+
+
+def _lazy_evaluator(args):
+    """The KataGo evaluator of the flags, loaded once, on the first command that needs it."""
+    loaded = []
+
+    def load():
+        if not loaded:
+            import os
+
+            from tengen.eval.katago.evaluator import KataGoEvaluator
+
+            if args.model is not None and not os.path.exists(args.model):
+                raise FileNotFoundError(f"{args.model}: no such model file")
+            loaded.append(KataGoEvaluator(args.model, device=args.device, threads=args.threads,
+                                          batch_size=args.batch))
+        return loaded[0]
+    return load
+
+
+def _search_player(args, load):
+    from tengen.io.gtp_player import PlayerSettings, SearchPlayer
+
+    settings = {"visits": args.visits, "batch_size": args.batch}  # a SearchConfig, made with the search
+    if args.resign_threshold is not None:
+        settings["resign_threshold"] = args.resign_threshold
+    return SearchPlayer(load, settings,
+                        PlayerSettings(seconds=args.seconds, dynamic_komi=args.dynamic_komi))
 
 
 def _lazy_network_finder(model):

@@ -7,15 +7,23 @@ cannot load file, syntax error).
 
 Input is read as bytes and decoded here, the same under every locale: a command holding bytes that are not
 UTF-8, or longer than MAX_LINE_BYTES (a comment may run past it), is answered `?` and the session goes on.
+Input is read by a thread of its own into a queue, so a streaming command (the analysis commands of
+`gtp_analysis`) runs until the next line arrives.
+
+Moves: the rule-based policy (`tengen.play.simple_policy`, the default and `--player simple`), or a search
+player (`gtp_player.SearchPlayer`, `--player search`), which also brings the analysis commands. The GoGui
+analyze commands and `tengen-endgame` (`gtp_gogui`) are offered with either.
 """
 from __future__ import annotations
 
 import io
 import math
 import sys
+import threading
+from collections import deque
 from typing import IO, Callable, Iterator, Optional
 
-from tengen.go.board import MAX_SIDE, MIN_SIDE, Board, IllegalMove, MoveLimitError
+from tengen.go.board import MAX_MOVES, MAX_SIDE, MIN_SIDE, Board, IllegalMove, MoveLimitError
 from tengen.go.colors import BLACK, WHITE, parse_color
 from tengen.go.coords import CoordinateError, from_gtp, to_gtp
 from tengen.go.diagram import render
@@ -23,12 +31,16 @@ from tengen.go.handicap import fixed_handicap_points, max_fixed_handicap
 from tengen.go.rules import Rules
 from tengen.go.scoring import benson_dead_stones, score
 from tengen.go.sgf import SgfError, load_game
+from tengen.io.gtp_analysis import AnalysisCommands, Streamed
+from tengen.io.gtp_gogui import GoGuiCommands
 
 ENGINE_NAME = "tengen"
 MAX_LINE_BYTES = 64 * 1024  # one command line; a longer one is answered `? command too long` and skipped
 # Integers longer than this are read as +-10**MAX_DIGITS, past every range a command checks: never given to
 # int(), which refuses more than 4,300 digits (and is slow long before).
 MAX_DIGITS = 18
+# command name prefixes written with a hyphen (method cmd_kata_analyze answers kata-analyze)
+HYPHEN_PREFIXES = ("kgs", "kata", "lz", "gogui", "tengen")
 
 
 class GtpError(Exception):
@@ -45,19 +57,62 @@ def _default_policy(board: Board, color: int, cleanup: bool):
     return choose_move(board, color, cleanup)
 
 
-class GtpEngine:
-    """The state (board, rules, komi, clock) plus one method per command."""
+class _Lines:
+    """The input lines read so far (the reader thread puts, the engine takes; None marks the end)."""
+
+    def __init__(self) -> None:
+        self._items: deque = deque()
+        self._ready = threading.Condition()
+
+    def put(self, item) -> None:
+        with self._ready:
+            self._items.append(item)
+            self._ready.notify_all()
+
+    def get(self):
+        with self._ready:
+            while not self._items:
+                self._ready.wait()
+            return self._items.popleft()
+
+    def pending(self) -> bool:
+        return bool(self._items)
+
+    def wait_pending(self) -> None:
+        with self._ready:
+            while not self._items:
+                self._ready.wait()
+
+
+class GtpEngine(AnalysisCommands, GoGuiCommands):
+    """The state (board, rules, komi, clock) plus one method per command.
+
+    player: a search player (`gtp_player.SearchPlayer`) for genmove, kgs-genmove_cleanup and the analysis
+    commands; None (default) plays the rule-based `policy`. name / version: what `name` and `version`
+    answer (default `tengen` and the package version). load_evaluator: the network for the GoGui endgame
+    commands (default: the player's, else the cached default network), loaded on first use."""
 
     def __init__(self, size: int = 19, rules: Rules | None = None, policy: MovePolicy = _default_policy,
-                 dead_stones: DeadStoneFinder = benson_dead_stones):
+                 dead_stones: DeadStoneFinder = benson_dead_stones, player=None, name: str = ENGINE_NAME,
+                 version: Optional[str] = None, load_evaluator: Optional[Callable[[], object]] = None):
         self.rules = rules or Rules.chinese()
         self.policy = policy
+        self.player = player
         self.dead_stones = dead_stones  # for final_score / final_status_list: Benson, or a network's ownership
+        self.engine_name = name
+        self.engine_version = version
+        self.load_evaluator = load_evaluator
         self.board = Board(size, rules=self.rules)
         self.handicap = 0
         self.time_settings: tuple[int, int, int] | None = None
         self.time_left: dict[int, tuple[int, int]] = {}
         self.quit_requested = False
+        self.waiting_for_input = threading.Event()  # set while run() waits for the next line (tests gate on it)
+        self._lines: Optional[_Lines] = None
+        self._live_out: Optional[IO] = None
+        self._cmd_id = ""
+        self._stream_parts: list[str] = []
+        self._streaming = False
 
     # ------------------------------------------------------------ protocol plumbing
     def commands(self) -> list[str]:
@@ -69,8 +124,11 @@ class GtpEngine:
         for attr in dir(self):
             if attr.startswith("cmd_"):
                 name = attr[4:]
-                if name.startswith("kgs_"):
-                    name = "kgs-" + name[4:]
+                prefix = name.split("_", 1)[0]
+                if prefix in HYPHEN_PREFIXES and "_" in name:
+                    name = prefix + "-" + name[len(prefix) + 1:]
+                if self.player is None and name in self.ANALYSIS_COMMANDS:
+                    continue  # the analysis commands need the search
                 table[name] = attr
         return table
 
@@ -92,12 +150,20 @@ class GtpEngine:
         if attr is None:
             return f"?{cmd_id} unknown command\n\n"
         method = getattr(self, attr)
+        self._cmd_id, self._stream_parts, self._streaming = cmd_id, [], False
         try:
             result = method(args)
         except (GtpError, MoveLimitError) as exc:
+            if self._streaming:
+                return self._end_stream(f"{exc}")
             return f"?{cmd_id} {exc}\n\n"
         except Exception as exc:  # an engine bug must not kill the session
-            return f"?{cmd_id} internal error: {' '.join(str(exc).split()) or type(exc).__name__}\n\n"
+            text = f"internal error: {' '.join(str(exc).split()) or type(exc).__name__}"
+            if self._streaming:
+                return self._end_stream(text)
+            return f"?{cmd_id} {text}\n\n"
+        if isinstance(result, Streamed):
+            return "".join(self._stream_parts) + result.tail + "\n"
         result = "" if result is None else str(result)
         sep = " " if result and not result.startswith("\n") else ""
         return f"={cmd_id}{sep}{result}\n\n"
@@ -109,13 +175,64 @@ class GtpEngine:
         stdout = sys.stdout if stdout is None else stdout
         if stdin is None or stdout is None:
             return
-        for line, whole in _read_lines(stdin):
-            # past the length limit: refused, unless its comment starts within it (the command is then whole)
-            response = self.handle(line) if whole or "#" in line else _refuse(line, "command too long")
-            if response is not None:
-                _write(stdout, response)
-            if self.quit_requested:
-                break
+        lines = _Lines()
+        reader = threading.Thread(target=_read_into, args=(stdin, lines), name="gtp-input", daemon=True)
+        reader.start()
+        self._lines, self._live_out = lines, stdout
+        try:
+            while True:
+                self.waiting_for_input.set()
+                item = lines.get()
+                if item is None:
+                    break
+                line, whole = item
+                # past the length limit: refused, unless its comment starts within it (the command is then whole)
+                response = self.handle(line) if whole or "#" in line else _refuse(line, "command too long")
+                if response is not None:
+                    _write(stdout, response)
+                if self.quit_requested:
+                    break
+        finally:
+            self._lines, self._live_out = None, None
+
+    # ------------------------------------------------------------ streaming responses (analysis)
+    def _emit(self, text: str) -> None:
+        if self._live_out is not None:
+            _write(self._live_out, text)
+        else:
+            self._stream_parts.append(text)
+
+    def _stream_begin(self) -> None:
+        """Start a streamed response: `=[id]` on a line of its own."""
+        self._streaming = True
+        self._emit(f"={self._cmd_id}\n")
+
+    def _stream_line(self, text: str) -> None:
+        self._emit(text + "\n")
+
+    def _end_stream(self, message: str) -> str:
+        """A streamed response that failed after its `=`: it ends (an empty line), the error goes to stderr."""
+        print(f"tengen gtp: {message}", file=sys.stderr)
+        return "".join(self._stream_parts) + "\n"
+
+    def _input_pending(self) -> bool:
+        """Whether the next input line (or the end of input) has arrived (False outside run())."""
+        return self._lines is not None and self._lines.pending()
+
+    def _wait_for_input(self) -> None:
+        """Block until the next input line arrives (an analysis that finished before it); no-op outside run()."""
+        if self._lines is not None:
+            self.waiting_for_input.set()
+            self._lines.wait_pending()
+
+    def _require_player(self):
+        if self.player is None:
+            raise GtpError("this command needs the search player (tengen gtp --player search)")
+        return self.player
+
+    def _new_game(self) -> None:
+        if self.player is not None:
+            self.player.new_game()
 
     # ------------------------------------------------------------ argument helpers
     @staticmethod
@@ -140,12 +257,12 @@ class GtpEngine:
         return "2"
 
     def cmd_name(self, args):
-        return ENGINE_NAME
+        return self.engine_name
 
     def cmd_version(self, args):
         from tengen import __version__
 
-        return __version__
+        return self.engine_version or __version__
 
     def cmd_known_command(self, args):
         self._nargs(args, 1)
@@ -165,10 +282,12 @@ class GtpEngine:
             raise GtpError("unacceptable size")
         self.board = Board(size, rules=self.rules)
         self.handicap = 0
+        self._new_game()
 
     def cmd_clear_board(self, args):
         self.board = Board(self.board.width, self.board.height, rules=self.rules)
         self.handicap = 0
+        self._new_game()
 
     def cmd_komi(self, args):
         self._nargs(args, 1)
@@ -180,6 +299,7 @@ class GtpEngine:
             raise GtpError("syntax error")
         self.rules = self.rules.with_komi(komi)
         self.board.rules = self.rules
+        self._new_game()
 
     def _handicap_count(self, args) -> int:
         """The stone count argument of a handicap command, on an empty board only."""
@@ -231,6 +351,7 @@ class GtpEngine:
         self.board.setup(black=points)
         self.board.to_play = WHITE
         self.handicap = len(points)
+        self._new_game()
 
     # ------------------------------------------------------------ play
     def cmd_play(self, args):
@@ -245,15 +366,43 @@ class GtpEngine:
     def _genmove(self, args, cleanup: bool):
         self._nargs(args, 1)
         color = self._color(args[0])
+        if self.player is not None:
+            return self._search_genmove(color, cleanup)
         point = self.policy(self.board, color, cleanup)
         self.board.play(color, point)
         return to_gtp(point, self.board.height)
+
+    def _search_genmove(self, color: int, cleanup: bool, on_progress=None, progress_every: float = 1.0) -> str:
+        """The search player's move for `color`, played on the board: a vertex, `pass` or `resign`."""
+        from tengen.io.gtp_player import RESIGN
+        from tengen.search.time_control import TimeSettings
+
+        if len(self.board.moves) >= MAX_MOVES:
+            raise MoveLimitError()
+        settings = None
+        if self.time_settings is not None:
+            settings = TimeSettings(*self.time_settings)
+        move = self.player.genmove(self.board, color, cleanup=cleanup, time_settings=settings,
+                                   time_left=self.time_left.get(color), on_progress=on_progress,
+                                   progress_every=progress_every)
+        if move == RESIGN:
+            return RESIGN
+        self.board.play(color, move)
+        return to_gtp(move, self.board.height)
 
     def cmd_genmove(self, args):
         return self._genmove(args, cleanup=False)
 
     def cmd_kgs_genmove_cleanup(self, args):
         return self._genmove(args, cleanup=True)
+
+    def cmd_set_random_seed(self, args):
+        """set_random_seed N: the search player draws its early moves by visits with this seed (games vary
+        by seed and replay exactly with the same one); the rule-based player is seeded by the position."""
+        self._nargs(args, 1)
+        seed = _integer(args[0])
+        if self.player is not None:
+            self.player.set_seed(seed)
 
     def cmd_undo(self, args):
         try:
@@ -287,6 +436,7 @@ class GtpEngine:
         self.rules = board.rules
         self.board = board
         self.handicap = game.handicap
+        self._new_game()
         return "black" if board.to_play == BLACK else "white"
 
     # ------------------------------------------------------------ scoring
@@ -362,6 +512,17 @@ def _refuse(line: str, message: str) -> str:
     parts = _split(line)
     cmd_id = parts[0] if parts and parts[0].isascii() and parts[0].isdigit() else ""
     return f"?{cmd_id} {message}\n\n"
+
+
+def _read_into(stream: IO, lines: _Lines) -> None:
+    """The reader thread: every input line into `lines`, then None (end of input, or a stream that fails)."""
+    try:
+        for item in _read_lines(stream):
+            lines.put(item)
+    except (OSError, ValueError):
+        pass
+    finally:
+        lines.put(None)
 
 
 def _read_lines(stream: IO) -> Iterator[tuple[str, bool]]:

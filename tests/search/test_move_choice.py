@@ -1,0 +1,40 @@
+"""The played move: most visited without a seed; early in the game a seeded, visits-weighted draw."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tengen.search.move_choice import chosen_move, move_temperature
+from tengen.search.results import MoveStats, SearchResult
+
+
+def _result(visits: list[int]) -> SearchResult:
+    moves = [MoveStats(move=(0, i), visits=v, winrate=0.5, score_lead=0.0, prior=0.1, lcb=0.4, utility=0.5,
+                       order=i) for i, v in enumerate(visits)]
+    return SearchResult(to_play=1, komi=7.5, visits=sum(visits) + 1, winrate=0.5, score_lead=0.0, moves=moves,
+                        best=moves[0].move)
+
+
+@pytest.mark.parametrize("move_number,points,expected", [(0, 361, 0.5), (19, 361, 0.25), (38, 361, 0.125),
+                                                         (9, 171, 0.25)])
+def test_temperature_halves_every_halflife_scaled_by_area(move_number, points, expected):
+    assert move_temperature(move_number, int(points)) == pytest.approx(expected, rel=1e-3)
+
+
+def test_without_a_generator_the_most_visited_move_is_played():
+    assert chosen_move(_result([10, 9, 8]), 0, None) == (0, 0)
+
+
+def test_late_in_the_game_the_draw_is_the_best_move():
+    rng = random.Random(1)
+    assert {chosen_move(_result([10, 9, 8]), 200, rng) for _ in range(50)} == {(0, 0)}
+
+
+def test_early_draws_follow_visits_and_repeat_with_the_seed():
+    draws = [chosen_move(_result([10, 9, 1, 0]), 0, random.Random(seed)) for seed in range(400)]
+    counts = {m: draws.count(m) for m in set(draws)}
+    # weights (v/10)**2: 1, 0.81, 0.01 (the last below 10 % of the best visits: never)
+    assert set(counts) <= {(0, 0), (0, 1), (0, 2)} and (0, 3) not in counts
+    assert counts[(0, 0)] > counts[(0, 1)] > counts.get((0, 2), 0)
+    assert draws == [chosen_move(_result([10, 9, 1, 0]), 0, random.Random(seed)) for seed in range(400)]
