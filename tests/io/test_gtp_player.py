@@ -187,3 +187,25 @@ def test_bad_flags_are_one_line(argv, capsys):
 
     assert main(["gtp"] + argv) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def _opening(seed):
+    engine = GtpEngine(size=9, player=player(visits=24))
+    answers = []
+    if seed is not None:
+        assert engine.handle(f"set_random_seed {seed}") == "=\n\n"
+    for color in "bwbw":
+        answers.append(engine.handle(f"genmove {color}"))
+    return answers
+
+
+def test_set_random_seed_varies_the_opening_and_replays_it_exactly():
+    assert _opening(None) == _opening(None)  # unseeded: the most visited move, always the same game
+    assert _opening(7) == _opening(7)
+    assert len({tuple(_opening(seed)) for seed in range(6)}) > 1
+
+
+def test_set_random_seed_refuses_a_non_integer():
+    engine = GtpEngine(size=9, player=player())
+    assert engine.handle("set_random_seed x").startswith("? syntax error")
+    assert engine.handle("set_random_seed").startswith("? syntax error")
