@@ -207,3 +207,16 @@ def test_invalid_settings_are_refused():
         SearchConfig(visits=0)
     with pytest.raises(ValueError):
         SearchConfig(batch_size=0)
+
+
+def test_allowed_root_moves_restrict_the_root_only_and_an_empty_overlap_is_ignored():
+    board = Board(5, rules=Rules.chinese(komi=0.5))
+    allowed = {(2, 2), (0, 0), None}
+    result = Search(BlindEvaluator(), SearchConfig(visits=40, batch_size=4, root_symmetries=1)).run(
+        board, allowed_root_moves=allowed)
+    assert {s.move for s in result.moves} <= allowed and sum(s.visits for s in result.moves) == result.visits - 1
+    deeper = {m for s in result.moves for m in s.pv[1:2]}
+    assert deeper - allowed  # the opponent's replies are not filtered
+    unfiltered = Search(BlindEvaluator(), SearchConfig(visits=20, batch_size=4, root_symmetries=1)).run(
+        board, allowed_root_moves={(9, 9)})  # no such candidate: the filter is ignored
+    assert unfiltered.moves

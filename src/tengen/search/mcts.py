@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable, Optional, Sequence
+from typing import Callable, Collection, Optional, Sequence
 
 import numpy as np
 
@@ -50,6 +50,7 @@ class Search:
         self._own_sum: Optional[np.ndarray] = None
         self._own_count = 0
         self._terminal_komi = 0.0
+        self._root_allowed: Optional[set] = None  # run(allowed_root_moves=): the root's searchable moves
 
     # ------------------------------------------------------------------ public
     def clear(self) -> None:
@@ -60,12 +61,15 @@ class Search:
     def run(self, board: Board, visits: Optional[int] = None, seconds: Optional[float] = None,
             komi: Optional[float] = None, should_stop: Optional[Callable[[], bool]] = None,
             on_progress: Optional[Callable[[SearchResult], None]] = None,
-            progress_every: float = 1.0, komi_sweep: Optional[Sequence[float]] = None) -> SearchResult:
+            progress_every: float = 1.0, komi_sweep: Optional[Sequence[float]] = None,
+            allowed_root_moves: Optional[Collection[Move]] = None) -> SearchResult:
         """Search `board` (its `to_play` moves) until `visits` root visits (default config.visits), `seconds`
         elapsed, or `should_stop()` is true; `komi` overrides the board's komi (dynamic komi). The tree is
         reused when `board` continues the previously searched game under the same komi. `on_progress(result)`
         is called about every `progress_every` seconds (analysis commands) and never changes the search.
-        `komi_sweep`: komi labels for the root's curve when the leaves carry none (a network sweep at the root)."""
+        `komi_sweep`: komi labels for the root's curve when the leaves carry none (a network sweep at the root).
+        `allowed_root_moves`: only these root moves are searched (the JSON protocol's avoidMoves / allowMoves);
+        when none of them is a candidate the filter is ignored, so the search still answers."""
         start = time.perf_counter()
         target = self.config.visits if visits is None else int(visits)
         if target < 1:
@@ -75,6 +79,7 @@ class Search:
             root_board.rules = root_board.rules.with_komi(float(komi))
         self._network_seconds, self._evaluations = 0.0, 0
         self._set_root(root_board)
+        self._root_allowed = None if allowed_root_moves is None else set(allowed_root_moves)
         root = self._root
         assert root is not None
         if not root.expanded:
@@ -241,7 +246,12 @@ class Search:
         sqrt_n = math.sqrt(max(parent_visits, 1))
         fpu = node.utility_for(player, cfg.score_utility) - cfg.fpu_reduction
         best, best_score = None, -math.inf
+        allowed = self._root_allowed if node is self._root else None
+        if allowed is not None and not any(m in allowed for m in node.moves):
+            allowed = None  # nothing allowed is a candidate: search them all rather than answer nothing
         for i, prior in enumerate(node.priors):
+            if allowed is not None and node.moves[i] not in allowed:
+                continue
             child = node.children[i]
             if child is None or child.visits + child.pending == 0:
                 q, n = fpu, 0

@@ -1,0 +1,182 @@
+"""The batch loop: collect the records, plan their units, skip what the journal says is done, send the rest
+to a backend chunk by chunk, journal each result as it arrives (progress bar with rate and ETA), and write a
+game's outputs the moment its last unit is journaled. Bad records are reported and skipped, never fatal;
+a killed run is resumed by running the same command again."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Optional
+
+from tengen.batch.jobs import BatchError, FileJob, JobSettings, RecordSkipped, collect_files, plan_file
+from tengen.batch.journal import Journal
+from tengen.batch.outputs import game_paths, write_game_outputs, write_summary
+
+SHOWN = 20  # skipped records and unit errors named one by one on stderr; the rest are counted
+
+
+@dataclass
+class BatchSummary:
+    """What a run did: the job's totals and this run's share."""
+
+    files: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    units: int = 0  # units of the job (readable records)
+    done_before: int = 0  # already journaled when this run started
+    computed: int = 0  # journaled by this run
+    errors: int = 0  # units that could not be analyzed (journaled with their error)
+    games_written: int = 0  # games whose outputs this run wrote
+    seconds: float = 0.0
+    steady_computed: int = 0  # units journaled after the first chunk came back (workers loaded)
+    steady_seconds: float = 0.0  # from the first chunk's arrival to the last's
+    complete: bool = False
+
+    @property
+    def positions_per_second(self) -> float:
+        return self.computed / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def steady_positions_per_second(self) -> float:
+        """The rate once every worker has started (start-up excluded): what more workers speed up."""
+        return self.steady_computed / self.steady_seconds if self.steady_seconds > 0 else 0.0
+
+    def as_json(self) -> dict:
+        return {"files": self.files, "skipped": [{"file": p, "reason": r} for p, r in self.skipped],
+                "units": self.units, "done_before": self.done_before, "computed": self.computed,
+                "errors": self.errors, "games_written": self.games_written, "complete": self.complete,
+                "seconds": round(self.seconds, 3), "positions_per_second": round(self.positions_per_second, 3),
+                "steady_positions_per_second": round(self.steady_positions_per_second, 3)}
+
+
+def resolve_model(model: Optional[str]) -> Optional[str]:
+    """The network every worker loads: "tiny", a checked path, or the default network's cached path
+    (fetched here once, not by each worker)."""
+    if model == "tiny":
+        return model
+    if model is None:
+        from tengen.eval.katago.weights import default_model_path
+
+        return str(default_model_path())
+    if not os.path.isfile(model):
+        raise BatchError(f"--model {model}: no such model file")
+    return os.path.abspath(model)
+
+
+def run_batch(inputs: list[str], out_dir: str, settings: JobSettings, workers: int = 2, ray: Optional[str] = None,
+              threads: Optional[int] = 1, progress: bool = True, stop_after: Optional[int] = None,
+              log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> BatchSummary:
+    """Run (or resume) the job over `inputs` into `out_dir`; `stop_after` ends it after that many units
+    (tests: an interrupted run). Per-query errors raise `BatchError` before any work starts."""
+    from tqdm import tqdm
+
+    from tengen.batch.backends import make_backend
+    from tengen.files import check_output_dir
+
+    start = time.perf_counter()
+    if workers < 0 or workers > 256:
+        raise BatchError(f"--workers {workers}: must be 0..256")
+    check_output_dir("--out", out_dir)
+    files = collect_files(inputs, settings.max_files)
+    if not files:
+        raise BatchError("no SGF records found in the inputs")
+    os.makedirs(os.path.join(out_dir, "games"), exist_ok=True)
+    model = resolve_model(settings.model)
+    journal = Journal(out_dir, settings.fingerprint())
+    summary = BatchSummary(files=len(files))
+    shown = 0
+    if journal.torn:
+        log(f"tengen: batch: {journal.path}: its last line was cut short (a kill); that work is done again")
+
+    def report(line: str) -> None:
+        nonlocal shown
+        shown += 1
+        if shown <= SHOWN:
+            log(f"tengen: batch: {line}")
+
+    by_id: dict[str, FileJob] = {}
+    for job in tqdm(files, desc="reading records", unit="file", disable=not progress or len(files) < 200,
+                    file=sys.stderr, leave=False):
+        if job.file_id in journal.skipped:
+            summary.skipped.append((job.path, journal.skipped[job.file_id]))
+            continue
+        try:
+            plan_file(job, settings)
+        except RecordSkipped as exc:
+            reason = str(exc)
+            journal.skip(job.file_id, reason)
+            summary.skipped.append((job.path, reason))
+            report(f"skipped: {reason}")
+            continue
+        by_id[job.file_id] = job
+    summary.units = sum(len(j.units) for j in by_id.values())
+    remaining = {fid: sum(u.id not in journal.units for u in j.units) for fid, j in by_id.items()}
+    summary.done_before = summary.units - sum(remaining.values())
+
+    def finish(job: FileJob) -> None:
+        from tengen.go.sgf_bytes import read_regular_file
+
+        entries = [journal.units[u.id] for u in job.units]
+        write_game_outputs(out_dir, job.name, job.path, read_regular_file(job.path), entries)
+        summary.games_written += 1
+
+    for fid, job in by_id.items():  # finished before a kill, outputs not yet written
+        if remaining[fid] == 0 and not os.path.exists(game_paths(out_dir, job.name)[0]):
+            finish(job)
+
+    def tasks() -> Iterator[dict]:
+        from tengen.go.sgf_bytes import read_regular_file
+
+        seq = 0
+        for fid, job in by_id.items():
+            pending = [u.turn for u in job.units if u.id not in journal.units]
+            if not pending:
+                continue
+            data = read_regular_file(job.path)
+            for i in range(0, len(pending), settings.chunk):
+                seq += 1
+                yield {"seq": seq, "file_id": fid, "source": job.path, "data": data,
+                       "turns": pending[i:i + settings.chunk], "settings": settings.fingerprint(), "threads": threads}
+
+    if sum(remaining.values()):
+        backend = make_backend(workers, ray, model, threads)
+        bar = tqdm(total=summary.units, initial=summary.done_before, desc=f"batch {settings.what}", unit="pos",
+                   file=sys.stderr, disable=not progress, smoothing=0.1, dynamic_ncols=True)
+        stopped = False
+        first: Optional[float] = None
+        try:
+            for task, results in backend.run(tasks()):
+                if first is None:
+                    first, before = time.perf_counter(), summary.computed + len(results)
+                if stop_after is not None:
+                    results = results[:max(0, stop_after - summary.computed)]
+                for result in journal.record(results):
+                    summary.computed += 1
+                    remaining[result["file_id"]] -= 1
+                    if "error" in result:
+                        summary.errors += 1
+                        bar.clear()
+                        report(f"{by_id[result['file_id']].path} turn {result['turn']}: {result['error']}")
+                stopped = stop_after is not None and summary.computed >= stop_after
+                bar.update(len(results))
+                if remaining[task["file_id"]] == 0:
+                    finish(by_id[task["file_id"]])
+                if stopped:
+                    break
+            if first is not None:
+                summary.steady_seconds = time.perf_counter() - first
+                summary.steady_computed = max(0, summary.computed - before)
+        finally:
+            bar.close()
+            backend.close()
+            journal.close()
+    else:
+        journal.close()
+    summary.errors = sum("error" in e for e in journal.units.values())
+    if shown > SHOWN:
+        log(f"tengen: batch: {shown - SHOWN} more records skipped or positions not analyzed (see summary.json)")
+    summary.complete = all(v == 0 for v in remaining.values())
+    summary.seconds = time.perf_counter() - start
+    write_summary(out_dir, summary.as_json())
+    return summary

@@ -1,0 +1,91 @@
+"""`tengen analysis`: KataGo's JSON analysis protocol on stdin/stdout (KaTrain and other KataGo clients)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tengen.cli import CliError, command
+
+TINY = "tiny"  # --model tiny: a tiny random network (tests, benches: no download, fast on CPU)
+
+
+@command("analysis", "speak KataGo's JSON analysis protocol on stdin/stdout (KaTrain: set the engine "
+                     "command to 'tengen analysis')")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--visits", type=int, default=500,
+                        help="visits per turn when a query gives no maxVisits (default 500, as KataGo's example "
+                             "config)")
+    parser.add_argument("--max-visits-cap", type=int, default=100_000, metavar="N",
+                        help="at most N visits per turn whatever a query asks (a warning says so; default 100000)")
+    parser.add_argument("--model", default=None,
+                        help="KataGo model file (default: the cached katrain network)")
+    parser.add_argument("--threads", type=int, default=None, help="CPU threads for the network (default: torch's)")
+    parser.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
+                        help="where the network runs (default cpu; auto: CUDA when present)")
+    parser.add_argument("--batch", type=int, default=16, help="positions per network call (default 16)")
+    parser.add_argument("--endgame", action="store_true",
+                        help="add tengen's endgame regions and move values (tengenEndgame) to every final "
+                             "response (a query can also ask with \"tengenEndgame\": true)")
+
+
+@add_arguments.handler
+def run(args: argparse.Namespace) -> int:
+    from tengen.io.analysis_engine import AnalysisEngine, EngineSettings
+
+    if args.visits < 1:
+        raise CliError("--visits must be at least 1")
+    if args.max_visits_cap < 1:
+        raise CliError("--max-visits-cap must be at least 1")
+    if not 1 <= args.batch <= 1024:
+        raise CliError("--batch must be 1..1024")
+    if args.threads is not None and args.threads < 1:
+        raise CliError("--threads must be at least 1")
+    settings = EngineSettings(default_visits=min(args.visits, args.max_visits_cap), max_visits_cap=args.max_visits_cap,
+                              batch_size=args.batch, endgame=args.endgame,
+                              root_symmetries=1 if args.model == TINY else 8)
+    _exit_with_parent()
+    protocol = sys.stdout
+    sys.stdout = sys.stderr  # stdout carries protocol lines only: whatever else prints goes to stderr
+    try:
+        engine = AnalysisEngine(_lazy_evaluator(args), protocol, settings)
+        print("tengen analysis: ready to begin handling requests", file=sys.stderr, flush=True)
+        return engine.serve(sys.stdin.buffer)
+    finally:
+        sys.stdout = protocol
+
+
+def _exit_with_parent(every: float = 1.0) -> None:
+    """Exit when the client that started us is gone: a GUI that starts `sh -c "tengen analysis"` and
+    terminates the shell (KaTrain) leaves the engine orphaned with stdin still open, searching for nobody."""
+    import os
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="tengen-analysis-parent-watch", daemon=True).start()
+
+
+def _lazy_evaluator(args: argparse.Namespace):
+    """The KataGo evaluator of the flags (`--model tiny`: a tiny random network), made on first need."""
+
+    def load():
+        import os
+
+        from tengen.eval.katago.evaluator import KataGoEvaluator
+
+        model = args.model
+        if model == TINY and not os.path.exists(model):
+            from tengen.eval.katago.tiny import random_model
+
+            model = random_model(seed=0)
+        elif model is not None and not os.path.exists(model):
+            raise FileNotFoundError(f"{model}: no such model file")
+        return KataGoEvaluator(model, device=args.device, threads=args.threads, batch_size=args.batch)
+    return load
