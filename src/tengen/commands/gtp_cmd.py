@@ -42,6 +42,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "ownership with --player search, Benson with --player simple), Benson's proof "
                              "only, the network's raw ownership, or the search's ownership")
     parser.add_argument("--model", default=None, help="KataGo model file (default: the cached katrain network)")
+    parser.add_argument("--evaluator", choices=("katago", "playouts"), default="katago",
+                        help="the search's evaluator: the KataGo network (default), or playouts (no network: a "
+                             "uniform policy over legal non-eye points, value and ownership from --playouts native "
+                             "random games per leaf)")
+    parser.add_argument("--playouts", type=int, default=16, help="random games per leaf with --evaluator playouts "
+                                                                 "(default 16)")
+    parser.add_argument("--prior", choices=("none", "pbn"), default="none",
+                        help="an additive move prior in the search's selection (pbn: the pyramidal Bayes nets of "
+                             "models/pbn/, 19x19 only; default none)")
+    parser.add_argument("--prior-weight", type=finite_float, default=None, metavar="W",
+                        help="weight of --prior's term W * p / (1 + n) (default 1.0 with --prior pbn)")
+    parser.add_argument("--fpu-reduction", type=finite_float, default=None, metavar="X",
+                        help="an unvisited child's value: the parent's minus X (default 0.2)")
 
 
 @add_arguments.handler
@@ -62,9 +75,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--resign-threshold must lie in [0, 0.5)")
     if args.dead_stones == "search" and args.player != "search":
         raise CliError("--dead-stones search needs --player search")
+    if args.playouts < 1:
+        raise CliError("--playouts must be at least 1")
+    if args.prior_weight is not None and (args.prior == "none" or args.prior_weight < 0):
+        raise CliError("--prior-weight needs --prior pbn and must be at least 0")
     rules = Rules.from_name(args.rules, args.komi)
     load = _lazy_evaluator(args)
-    player = _search_player(args, load) if args.player == "search" else None
+    search_load = _lazy_playout_evaluator(args) if args.evaluator == "playouts" else load
+    player = _search_player(args, search_load) if args.player == "search" else None
     dead = args.dead_stones
     if dead == "auto":
         dead = "search" if player is not None else "benson"
@@ -101,14 +119,41 @@ def _lazy_evaluator(args):
     return load
 
 
+def _lazy_playout_evaluator(args):
+    """The playout evaluator of the flags (no network), made on first need."""
+    loaded = []
+
+    def load():
+        if not loaded:
+            from tengen.eval.playout_evaluator import PlayoutEvaluator
+
+            loaded.append(PlayoutEvaluator(playouts=args.playouts, seed=0))
+        return loaded[0]
+    return load
+
+
 def _search_player(args, load):
     from tengen.io.gtp_player import PlayerSettings, SearchPlayer
 
     settings = {"visits": args.visits, "batch_size": args.batch}  # a SearchConfig, made with the search
     if args.resign_threshold is not None:
         settings["resign_threshold"] = args.resign_threshold
+    if args.fpu_reduction is not None:
+        settings["fpu_reduction"] = args.fpu_reduction
+    factory = None
+    if args.prior == "pbn":
+        settings["prior_weight"] = 1.0 if args.prior_weight is None else args.prior_weight
+        factory = _pbn_search_factory
     return SearchPlayer(load, settings,
-                        PlayerSettings(seconds=args.seconds, dynamic_komi=args.dynamic_komi))
+                        PlayerSettings(seconds=args.seconds, dynamic_komi=args.dynamic_komi), search_factory=factory)
+
+
+def _pbn_search_factory(evaluator, config):
+    """A search with the PBN's move prior (the models loaded once, with the search)."""
+    from tengen.search.mcts import Search
+    from tengen.search.pbn_prior import pbn_move_prior
+
+    return Search(evaluator, config, move_prior=pbn_move_prior())
 
 
 def _lazy_network_finder(model):

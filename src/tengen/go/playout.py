@@ -32,4 +32,14 @@ def random_playout(board, seed: int, max_moves: int | None = None, color: int | 
     return Playout(moves, final, moves < max_moves)
 
 
-__all__ = ["Playout", "random_playout", "BLACK"]
+def playout_area(board, seed: int, max_moves: int | None = None) -> np.ndarray:
+    """The area ownership (int8 (height, width): +1 Black's, -1 White's, 0 dame) after one random playout from
+    `board` (left untouched): stones and the empty regions that reach one colour only, counted natively."""
+    max_moves = 3 * board.width * board.height if max_moves is None else max_moves
+    native = board._native.copy(False)
+    native.playout(board.to_play, seed, max_moves, board.rules.suicide)
+    raw = native.area(bytes(board.width * board.height))
+    return np.frombuffer(raw, dtype=np.int8).reshape(board.height, board.width)
+
+
+__all__ = ["Playout", "random_playout", "playout_area", "BLACK"]

@@ -9,24 +9,39 @@ Passes: a pass is a move like any other (its prior is the network's pass policy)
 the game, and the node is scored exactly: Tromp-Taylor area under area rules (what the rules core
 counts; dead stones must be captured to count as dead, as in KataGo's search), the network's evaluation
 of the finished position under territory rules (where dead stones stay on the board).
+
+The additive move prior (issue 25, off unless `config.prior_weight > 0` and a `move_prior` is given): a child's
+selection score is
+
+    score(i) = Q(i) + c_puct * P(i) * sqrt(N_parent) / (1 + n_i) + prior_weight * p_prior(i) / (1 + n_i)
+
+with Q the child's utility for the player choosing (FPU for an unvisited child), P the evaluator's policy prior,
+N_parent the parent's visits and n_i the child's (both with pending virtual-loss visits), and p_prior(i) the
+move prior's probability of move i in the node's position (0 for pass and for points it leaves out). The seed is
+Rosin's PUCB (2011), which puts prior knowledge into an additive term of the bandit's score that fades as
+evidence accumulates; Cortigo added its PBN probabilities to Fuego's UCT formula the same way. Here the term
+decays with the child's own visits, like Chaslot et al.'s progressive bias H_i / (n_i + 1). The prior is
+computed once per expanded node (19x19 positions only) and kept on the node (`Node.move_prior`).
 """
 from __future__ import annotations
 
 import math
 import random
 import time
-from typing import Callable, Collection, Optional, Sequence
+from typing import Callable, Collection, Optional, Sequence, Union
 
 import numpy as np
 
 from tengen.eval.katago.features import KataRules, build_history
 from tengen.go.board import Board, IllegalMove
-from tengen.go.coords import Move
+from tengen.go.coords import Move, Point
 from tengen.go.scoring import area_score
 from tengen.search.node import Node
 from tengen.search.results import MoveStats, SearchConfig, SearchResult
 
 MAX_COLLISIONS_PER_ROUND = 4  # collisions tolerated in one round before the batch is sent as it is
+PRIOR_BOARD_SIZE = 19  # the additive move prior is computed on boards of this size only (the PBN's)
+MovePrior = Callable[[Board], Union[dict[Point, float], np.ndarray]]
 
 
 class Search:
@@ -35,12 +50,15 @@ class Search:
     evaluator: anything with `evaluate(boards) -> [Evaluation]` (KataGo, tengen's value network behind a
     policy, a stand-in). An evaluator with a `symmetries` attribute evaluates the root with
     `config.root_symmetries` of them; one with `winrate_by_komi(board, komis)` can give the root's komi curve
-    (`run(..., komi_sweep=...)`) when its leaf evaluations carry none.
+    (`run(..., komi_sweep=...)`) when its leaf evaluations carry none. move_prior: the additive prior's
+    probabilities for the side to move of a board ((height, width) array or {point: p}), used when
+    `config.prior_weight > 0` (see the module's docstring for the formula).
     """
 
-    def __init__(self, evaluator, config: SearchConfig = SearchConfig()):
+    def __init__(self, evaluator, config: SearchConfig = SearchConfig(), move_prior: Optional[MovePrior] = None):
         self.evaluator = evaluator
         self.config = config
+        self.move_prior = move_prior
         self._rng = random.Random(config.seed)
         self._root: Optional[Node] = None
         self._root_board: Optional[Board] = None
@@ -246,6 +264,7 @@ class Search:
         sqrt_n = math.sqrt(max(parent_visits, 1))
         fpu = node.utility_for(player, cfg.score_utility) - cfg.fpu_reduction
         best, best_score = None, -math.inf
+        extra = node.move_prior
         allowed = self._root_allowed if node is self._root else None
         if allowed is not None and not any(m in allowed for m in node.moves):
             allowed = None  # nothing allowed is a candidate: search them all rather than answer nothing
@@ -260,6 +279,8 @@ class Search:
                 # pending visits count as losses for the player choosing them (virtual loss)
                 q = child.utility_for(player, cfg.score_utility) * child.visits / n if child.visits else 0.0
             score = q + cfg.c_puct * prior * sqrt_n / (1 + n)
+            if extra is not None:
+                score += cfg.prior_weight * extra[i] / (1 + n)
             if score > best_score:
                 best, best_score = i, score
         return best
@@ -281,10 +302,23 @@ class Search:
         node.moves = moves
         node.priors = np.array(priors, dtype=np.float64) / total
         node.children = [None] * len(moves)
+        node.move_prior = self._move_prior(board, moves)
         node.expanded = True
         own = np.asarray(evaluation.ownership, dtype=np.float64)
         self._own_sum = own.copy() if self._own_sum is None else self._own_sum + own
         self._own_count += 1
+
+    def _move_prior(self, board: Board, moves: list[Move]) -> Optional[np.ndarray]:
+        """The additive prior of each candidate (pass: 0), or None when it is off or the board is not 19x19."""
+        if self.move_prior is None or self.config.prior_weight <= 0.0:
+            return None
+        if board.width != PRIOR_BOARD_SIZE or board.height != PRIOR_BOARD_SIZE:
+            return None
+        probs = self.move_prior(board)
+        if isinstance(probs, dict):
+            return np.array([float(probs.get(m, 0.0)) if m is not None else 0.0 for m in moves], dtype=np.float64)
+        grid = np.asarray(probs, dtype=np.float64)
+        return np.array([float(grid[m]) if m is not None else 0.0 for m in moves], dtype=np.float64)
 
     def _values(self, evaluation) -> tuple[float, float, Optional[np.ndarray]]:
         """(Black's win rate, Black's lead, Black's win rate per komi label or None) of an evaluation."""

@@ -18,7 +18,7 @@ class Node:
     evaluator gave it any prior); `children[i]` is None until move i is first visited."""
 
     __slots__ = ("move", "to_play", "prior", "parent", "moves", "priors", "children", "visits", "pending",
-                 "win_sum", "win_sq_sum", "lead_sum", "komi_sum", "terminal", "expanded")
+                 "win_sum", "win_sq_sum", "lead_sum", "komi_sum", "terminal", "expanded", "move_prior")
 
     def __init__(self, move: Move, to_play: int, prior: float, parent: Optional["Node"] = None):
         self.move = move
@@ -36,6 +36,7 @@ class Node:
         self.komi_sum: Optional[np.ndarray] = None  # Black's win rate per komi label, summed
         self.terminal = False  # the game ended here (two passes)
         self.expanded = False
+        self.move_prior: Optional[np.ndarray] = None  # the additive prior per candidate (Search's move_prior)
 
     # ------------------------------------------------------------------ values
     def black_winrate(self) -> float:

@@ -7,6 +7,7 @@ every `Evaluation`.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -31,6 +32,7 @@ class SearchConfig:
     min_resign_visits: int = 32  # and a search had at least this many visits
     seed: int = 0  # tie-breaking and root noise
     max_children_reported: int = 50  # MoveStats kept in a result
+    prior_weight: float = 0.0  # weight of the additive move prior (Search's move_prior, e.g. the PBN); 0: off
 
     def __post_init__(self) -> None:
         if self.visits < 1:
@@ -43,6 +45,8 @@ class SearchConfig:
             raise ValueError("resign_threshold must be in [0, 0.5)")
         if not 1 <= self.root_symmetries <= 8:
             raise ValueError("root_symmetries must be 1..8")
+        if not (self.prior_weight >= 0.0 and math.isfinite(self.prior_weight)):
+            raise ValueError("prior_weight must be finite and at least 0")
 
 
 @dataclass

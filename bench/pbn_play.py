@@ -1,0 +1,133 @@
+"""The PBN as an additive search prior (issue 25): tengen's playout search with and without it against GNU Go 3.8.
+
+Both arms run `tengen gtp --player search --evaluator playouts --playouts N --visits V --batch B` (no network: a
+uniform policy over legal non-eye points, value = the fraction of N native random playouts Black wins under area
+counting); the "prior" arm adds `--prior pbn --prior-weight W` (score += W * p_pbn / (1 + n), see
+`tengen.search.mcts`). Everything else is equal: GNU Go 3.8 at `--level L` (default 10) with Chinese rules, 19x19,
+even games, komi 7.5, colours alternating (tengen Black in odd games), GNU Go's final_score as referee, the
+move cap 3 x 361. The arms are played in blocks of `--block` games each, alternately, so a run stopped at any
+point leaves them about equally long; each arm is a resumable match folder (`tengen.play.match`), and running
+the same command again continues. The result is read back from disk: each arm's win rate with its 95 % interval
+(1.96 sqrt(p(1-p)/n)), and a two-proportion z-test (pooled, two-sided).
+
+    python bench/pbn_play.py [--games 100] [--visits 200] [--playouts 8] [--prior-weight 1.0] [--level 10]
+        [--batch 1] [--fpu-reduction X] [--parallel 1] [--block 10] [--out DIR] [--report]
+
+Last line `delta: X`: the prior arm's win rate minus the plain arm's (from what is on disk).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import shlex
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from tengen.eval.gtp_client import find_gnugo  # noqa: E402
+from tengen.play.match import MatchError, MatchSettings, print_result, run_match  # noqa: E402
+from tengen.play.match_record import Summary, summarize  # noqa: E402
+
+ARMS = ("plain", "prior")
+
+
+def two_proportion_test(w1: float, n1: int, w2: float, n2: int) -> tuple[float, float]:
+    """(z, two-sided p) of the pooled two-proportion z-test of w1/n1 against w2/n2 (nan when undefined)."""
+    if n1 <= 0 or n2 <= 0:
+        return math.nan, math.nan
+    pooled = (w1 + w2) / (n1 + n2)
+    se = math.sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2))
+    if se == 0.0:
+        return math.nan, math.nan
+    z = (w1 / n1 - w2 / n2) / se
+    return z, math.erfc(abs(z) / math.sqrt(2.0))
+
+
+def tengen_command(args: argparse.Namespace, prior: bool) -> str:
+    """The `tengen gtp` command line of one arm."""
+    cmd = (f"{shlex.quote(sys.executable)} -m tengen gtp --player search --evaluator playouts "
+           f"--playouts {args.playouts} --visits {args.visits} --batch {args.batch}")
+    if args.fpu_reduction is not None:
+        cmd += f" --fpu-reduction {args.fpu_reduction:g}"
+    if prior:
+        cmd += f" --prior pbn --prior-weight {args.prior_weight:g}"
+    return cmd
+
+
+def arm_folder(args: argparse.Namespace, arm: str) -> Path:
+    """The match folder of one arm (its name carries the settings that decide its games)."""
+    base = Path(args.out or Path.home() / ".cache" / "tengen" / "matches").expanduser()
+    name = f"pbn-{arm}-v{args.visits}-p{args.playouts}-b{args.batch}-l{args.level}"
+    if args.fpu_reduction is not None:
+        name += f"-fpu{args.fpu_reduction:g}"
+    if arm == "prior":
+        name += f"-w{args.prior_weight:g}"
+    return base / name
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="games per arm (default 100)")
+    parser.add_argument("--visits", type=int, default=200, help="search visits per move (default 200)")
+    parser.add_argument("--playouts", type=int, default=8, help="random playouts per leaf (default 8)")
+    parser.add_argument("--prior-weight", type=float, default=1.0, help="W of the prior arm (default 1.0)")
+    parser.add_argument("--batch", type=int, default=1, help="leaves per evaluator call (default 1)")
+    parser.add_argument("--fpu-reduction", type=float, default=None, help="both arms' FPU reduction (default 0.2)")
+    parser.add_argument("--level", type=int, default=10, help="GNU Go's level (default 10)")
+    parser.add_argument("--komi", type=float, default=7.5)
+    parser.add_argument("--parallel", type=int, default=1, help="games at once per arm")
+    parser.add_argument("--block", type=int, default=10, help="games per arm before switching arms (default 10)")
+    parser.add_argument("--out", default=None, help="folder of the two match folders (default ~/.cache/tengen/matches)")
+    parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per GTP answer")
+    parser.add_argument("--report", action="store_true", help="play nothing: report what is on disk")
+    args = parser.parse_args()
+    if args.games < 1 or args.block < 1:
+        parser.error("--games and --block must be at least 1")
+
+    gnugo = find_gnugo()
+    opponent = f"{gnugo or '/usr/games/gnugo'} --mode gtp --level {args.level} --chinese-rules"
+    settings = {arm: MatchSettings(a=tengen_command(args, arm == "prior"), b=opponent, size=19, komi=args.komi,
+                                   handicap=0, a_color="alternate", referee="gnugo") for arm in ARMS}
+    folders = {arm: arm_folder(args, arm) for arm in ARMS}
+    for arm in ARMS:
+        print(f"{arm}: {settings[arm].a}\n  out {folders[arm]}")
+    print(f"opponent: GNU Go 3.8 level {args.level}, Chinese rules: {opponent}")
+    print(f"19x19, komi {args.komi:g}, even games, colours alternate, referee GNU Go final_score, move cap "
+          f"{settings['plain'].move_cap}; {args.games} games per arm in blocks of {args.block}, "
+          f"{args.parallel} at once")
+    if not args.report:
+        if gnugo is None:
+            print("pbn_play: error: GNU Go is not installed (/usr/games/gnugo)", file=sys.stderr)
+            return 2
+        try:
+            target = 0
+            while target < args.games:
+                target = min(args.games, target + args.block)
+                for arm in ARMS:
+                    run_match(settings[arm], folders[arm], target, args.parallel, args.timeout,
+                              lambda r, arm=arm: (print(f"[{arm}] ", end=""), print_result(r)))
+        except MatchError as exc:
+            print(f"pbn_play: error: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("pbn_play: stopped; run the same command to continue", file=sys.stderr)
+            return 130
+    summaries: dict[str, Summary] = {arm: summarize(folders[arm]) if folders[arm].exists() else Summary()
+                                     for arm in ARMS}
+    for arm in ARMS:
+        s = summaries[arm]
+        print(f"{arm}:")
+        for line in s.lines("tengen"):
+            print(f"  {line}")
+    plain, prior = summaries["plain"], summaries["prior"]
+    z, p = two_proportion_test(prior.a_wins, prior.games, plain.a_wins, plain.games)
+    print(f"two-proportion z-test (prior vs plain): z = {z:.3f}, two-sided p = {p:.4f}")
+    delta = prior.winrate - plain.winrate if prior.games and plain.games else math.nan
+    print(f"delta: {delta:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
