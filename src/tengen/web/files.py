@@ -1,0 +1,99 @@
+"""Where records come from: an upload, a paste, or a path under the served folder only (resolved, and
+refused outside it); sizes bounded before parsing. Loaded records are kept in a small bounded store."""
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections import OrderedDict
+from pathlib import Path
+from typing import Optional
+
+from tengen.go.sgf import Game, load_game_bytes
+
+MAX_RECORD_BYTES = 1024 * 1024  # an SGF record; a long pro game with comments is well under 100 kB
+MAX_RECORDS = 64  # records kept in memory (the oldest is dropped)
+MAX_LISTED = 500  # files listed from the folder
+
+
+class FileRefused(ValueError):
+    """A path or upload the server will not read (outside the folder, too large, not a regular file)."""
+
+
+def resolve_under(folder: Optional[Path], relative: str) -> Path:
+    """The regular file `relative` names under `folder`, symlinks resolved; anything outside is refused."""
+    if folder is None:
+        raise FileRefused("no folder is served (start with --folder DIR to open files by path)")
+    if "\x00" in relative or os.path.isabs(relative) or relative.startswith(("\\", "~")):
+        raise FileRefused("the path must be relative to the served folder")
+    root = folder.resolve()
+    try:
+        target = (root / relative).resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise FileRefused(f"{relative}: no such file in the served folder") from None
+    if not target.is_relative_to(root):
+        raise FileRefused(f"{relative}: outside the served folder")
+    if not target.is_file():
+        raise FileRefused(f"{relative}: not a regular file")
+    if target.stat().st_size > MAX_RECORD_BYTES:
+        raise FileRefused(f"{relative}: larger than {MAX_RECORD_BYTES} bytes")
+    return target
+
+
+def read_under(folder: Optional[Path], relative: str) -> bytes:
+    """The bytes of a record under the folder, read with the size bound checked again while reading."""
+    target = resolve_under(folder, relative)
+    with open(target, "rb") as f:
+        data = f.read(MAX_RECORD_BYTES + 1)
+    check_size(data)
+    return data
+
+
+def check_size(data: bytes) -> None:
+    """Refuse an empty record or one over MAX_RECORD_BYTES."""
+    if not data:
+        raise FileRefused("the record is empty")
+    if len(data) > MAX_RECORD_BYTES:
+        raise FileRefused(f"the record is larger than {MAX_RECORD_BYTES} bytes")
+
+
+def list_records(folder: Optional[Path]) -> list[str]:
+    """The .sgf files under the folder (relative paths, sorted, at most MAX_LISTED; links not followed)."""
+    if folder is None:
+        return []
+    root = folder.resolve()
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if name.lower().endswith(".sgf") and not path.is_symlink():
+                found.append(path.relative_to(root).as_posix())
+                if len(found) >= MAX_LISTED:
+                    return found
+    return found
+
+
+class RecordStore:
+    """Loaded records by id: the newest MAX_RECORDS, thread-safe."""
+
+    def __init__(self, limit: int = MAX_RECORDS):
+        self.limit = limit
+        self._records: OrderedDict[str, Game] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add_bytes(self, data: bytes, source: str) -> tuple[str, Game]:
+        """Parse `data` (SgfError in one line on any problem) and keep it; returns its new id."""
+        check_size(data)
+        game = load_game_bytes(data, source)
+        game.board_at(None, strict=False)  # fills game.forced, and fails here rather than at the first step
+        record_id = uuid.uuid4().hex[:16]
+        with self._lock:
+            self._records[record_id] = game
+            while len(self._records) > self.limit:
+                self._records.popitem(last=False)
+        return record_id, game
+
+    def get(self, record_id: str) -> Optional[Game]:
+        with self._lock:
+            return self._records.get(record_id)

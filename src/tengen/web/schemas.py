@@ -1,0 +1,152 @@
+"""The web API's request and response models (pydantic): every input is checked here, before any work."""
+from __future__ import annotations
+
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_LINE_MOVES = 400  # moves played from a position (a local tree's path, a variation)
+MAX_PASTE_CHARS = 1_000_000  # a pasted SGF record
+MAX_NODES_LIMIT = 5000  # per local tree, whatever the request asks
+MAX_TOTAL_NODES_LIMIT = 20000  # per analysis
+MAX_TIME_LIMIT_S = 600.0  # per analysis
+
+
+class Strict(BaseModel):
+    """Unknown fields are refused: a typo in a request is an error, not a silent default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorOut(BaseModel):
+    """Every error the API gives: one line saying what was wrong, and the HTTP status."""
+
+    error: str
+    status: int
+
+
+class PasteIn(Strict):
+    """An SGF record pasted as text."""
+
+    sgf: str = Field(min_length=1, max_length=MAX_PASTE_CHARS)
+
+
+class PathIn(Strict):
+    """An SGF file named by its path relative to the served folder."""
+
+    path: str = Field(min_length=1, max_length=1024)
+
+
+class MoveOut(BaseModel):
+    number: int
+    color: Literal["B", "W"]
+    vertex: str
+
+
+class VariationOut(BaseModel):
+    """A side line of the main line: it starts after `at_move` moves (its first moves, up to 50)."""
+
+    at_move: int
+    moves: list[str]
+
+
+class RecordOut(BaseModel):
+    id: str
+    source: str
+    width: int
+    height: int
+    komi: float
+    rules: str
+    black: Optional[str] = None
+    white: Optional[str] = None
+    result: Optional[str] = None
+    moves: list[MoveOut]
+    variations: list[VariationOut]
+    warnings: list[str]
+
+
+class FilesOut(BaseModel):
+    folder: Optional[str]
+    files: list[str]
+
+
+class PositionIn(Strict):
+    """A position: a record's main line after `move` moves (None: the end), then the moves of `line`
+    ("B D4", "W pass") played from there (a variation or a local tree's path)."""
+
+    record: str = Field(min_length=1, max_length=64)
+    move: Optional[int] = Field(default=None, ge=0, le=100_000)
+    line: list[str] = Field(default_factory=list, max_length=MAX_LINE_MOVES)
+
+
+class PositionOut(BaseModel):
+    record: str
+    move: int
+    width: int
+    height: int
+    to_play: Literal["B", "W"]
+    stones: list[list[int]]  # rows from the top; 1 Black, -1 White, 0 empty
+    last_move: Optional[str] = None
+    captures: dict[str, int]
+    komi: float
+
+
+class EvaluationOut(BaseModel):
+    """The network's view: ownership (+1 Black's), Black's score lead, Black's win rate, win rate by komi."""
+
+    ownership: list[list[float]]
+    score_lead: float
+    score_mean: float
+    win: float
+    komi: float
+    winrate_by_komi: list[tuple[float, float]]
+    policy_best: Optional[str] = None
+
+
+class InfluenceOut(BaseModel):
+    model: str
+    influence: list[list[int]]
+    territory: list[list[int]]
+
+
+class AnalysisIn(PositionIn):
+    """An endgame analysis request with its budgets (capped server-side) and time limit."""
+
+    region: Optional[str] = Field(default=None, max_length=2000)
+    predictor: Literal["auto", "kata", "net", "exhaustive"] = "auto"
+    max_nodes: int = Field(default=300, ge=1, le=MAX_NODES_LIMIT)
+    max_total_nodes: int = Field(default=1000, ge=0, le=MAX_TOTAL_NODES_LIMIT)
+    time_limit_s: float = Field(default=300.0, gt=0, le=MAX_TIME_LIMIT_S)
+
+
+class JobOut(BaseModel):
+    id: str
+    status: Literal["queued", "running", "done", "failed", "cancelled"]
+    stage: str = ""
+    done: int = 0
+    total: int = 0
+    error: Optional[str] = None
+    seconds: float = 0.0
+
+
+class ThermographOut(BaseModel):
+    """A region's thermograph in numbers: walls as (temperature, value) points, Black's values positive."""
+
+    region: str
+    kind: str
+    mean: Optional[float]
+    temperature: Optional[float]
+    top: float
+    left: list[tuple[float, float]]
+    right: list[tuple[float, float]]
+    left_infinite: bool
+    right_infinite: bool
+
+
+class RecommendedOut(BaseModel):
+    color: Literal["B", "W"]
+    move: Optional[str]
+    reason: str
+
+
+AnyJson = dict[str, Any]

@@ -1,0 +1,360 @@
+// tengen's page: open a record, step through it, see ownership, influence, the endgame regions with their
+// values, thermographs and local trees, and the recommended move. Preact + Shudan, no build step.
+import { h, render } from "preact";
+import { useState, useEffect, useRef, useCallback } from "preact/hooks";
+import { Goban } from "@sabaki/shudan";
+
+const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+const EXPLAIN = {
+  count: "Count: what the region is worth to Black in points (area scoring) when both sides play it out well, " +
+    "averaged over who moves first. Negative: White's.",
+  temperature: "Temperature: how many points a move here gains (per move, compared with the other side playing " +
+    "here). Play the hottest region first.",
+  sente: "Sente: a move that threatens so much that the opponent must answer it; you keep the initiative.",
+  gote: "Gote: a move the opponent need not answer; afterwards the opponent plays elsewhere first.",
+  miai: "Miai value: what one move here is worth (temperature - 1 in area scoring).",
+  deiri: "Deiri value: the swing between the two sides' moves here (2 x miai for gote, miai for sente).",
+  follow: "Follow-up: the temperature left after each side's first move (0 or less: the move settles it).",
+  ownership: "Ownership: the network's guess of who ends up owning each point (dark: Black, light: White).",
+};
+
+async function api(path, options = {}) {
+  const init = { ...options };
+  if (options.json !== undefined) {
+    init.method = options.method || "POST";
+    init.headers = { "Content-Type": "application/json" };
+    init.body = JSON.stringify(options.json);
+  }
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+function vertexOf(text, height) {
+  // a GTP vertex ("D4") as Shudan's [x, y] (y from the top), null for a pass or nonsense
+  if (!text || text.toLowerCase() === "pass") return null;
+  const x = LETTERS.indexOf(text[0].toUpperCase());
+  const y = height - parseInt(text.slice(1), 10);
+  return x < 0 || isNaN(y) ? null : [x, y];
+}
+
+const emptyMap = (w, hgt, value = null) => Array.from({ length: hgt }, () => Array(w).fill(value));
+const fmt = (x, d = 1) => (x === null || x === undefined ? "–" : typeof x === "string" ? x : x.toFixed(d));
+const kindText = (k) => ({ black_sente: "Black sente", white_sente: "White sente", gote: "gote", ko: "ko",
+  number: "settled (number)", infinitesimal: "infinitesimal", unbounded: "threat" }[k] || k);
+
+function Explain({ term, children }) {
+  return h("abbr", { title: EXPLAIN[term], "data-explain": term }, children || term);
+}
+
+function Progress({ job, onCancel }) {
+  if (!job) return null;
+  const pct = job.total ? Math.round((100 * job.done) / job.total) : job.status === "done" ? 100 : 5;
+  return h("div", { class: "actions", "data-testid": "progress" },
+    h("div", { class: "progress", title: `${job.done}/${job.total} regions` }, h("div", { style: { width: pct + "%" } })),
+    h("span", { class: "muted", "data-testid": "job-status" }, `${job.status} ${job.total ? `${job.done}/${job.total} regions` : ""} ${job.seconds ? job.seconds.toFixed(1) + " s" : ""}`),
+    job.status === "running" || job.status === "queued" ? h("button", { onClick: onCancel, "data-testid": "cancel" }, "Cancel") : null,
+    job.error ? h("span", { class: "warning" }, job.error) : null);
+}
+
+function KomiCurve({ curve, komi }) {
+  if (!curve || !curve.length) return h("p", { class: "muted" }, "no win rate by komi from this network");
+  const W = 300, H = 150, pad = 28;
+  const ks = curve.map((p) => p[0]);
+  const k0 = Math.min(...ks), k1 = Math.max(...ks);
+  const x = (k) => pad + ((k - k0) / (k1 - k0 || 1)) * (W - pad - 8);
+  const y = (w) => 8 + (1 - w) * (H - pad - 8);
+  const line = curve.map(([k, w]) => `${x(k).toFixed(1)},${y(w).toFixed(1)}`).join(" ");
+  return h("svg", { width: W, height: H, "data-testid": "komi-curve", role: "img", "aria-label": "Black's win rate by komi" },
+    h("rect", { x: pad, y: 8, width: W - pad - 8, height: H - pad - 8, fill: "#fafafa", stroke: "#ccc" }),
+    h("line", { x1: pad, x2: W - 8, y1: y(0.5), y2: y(0.5), stroke: "#ddd" }),
+    komi >= k0 && komi <= k1 ? h("line", { x1: x(komi), x2: x(komi), y1: 8, y2: H - pad, stroke: "#c0392b", "stroke-dasharray": "3 2" }) : null,
+    h("polyline", { points: line, fill: "none", stroke: "#2e86de", "stroke-width": 2 }),
+    h("text", { x: pad, y: H - 12 }, String(k0)), h("text", { x: W - 30, y: H - 12 }, String(k1)),
+    h("text", { x: W / 2 - 40, y: H - 2 }, "komi (points to White)"),
+    h("text", { x: 2, y: 14 }, "100%"), h("text", { x: 8, y: H - pad }, "0%"));
+}
+
+function Thermograph({ data }) {
+  if (!data) return null;
+  if (data.error) return h("p", { class: "muted" }, data.error);
+  const W = 300, H = 200, pad = 30;
+  const vals = [...data.left, ...data.right].map((p) => p[1]).concat(data.mean === null ? [] : [data.mean]);
+  let v0 = Math.min(...vals, 0) - 1, v1 = Math.max(...vals, 0) + 1;
+  // Winning Ways orientation: Black (positive) on the left
+  const x = (v) => pad + ((v1 - v) / (v1 - v0)) * (W - pad - 10);
+  const y = (t) => H - pad - (t / data.top) * (H - pad - 10);
+  const path = (pts) => pts.map(([t, v]) => `${x(v).toFixed(1)},${y(t).toFixed(1)}`).join(" ");
+  const T = data.temperature;
+  return h("svg", { width: W, height: H, "data-testid": "thermograph", role: "img", "aria-label": `thermograph of region ${data.region}` },
+    h("rect", { x: pad, y: 10, width: W - pad - 10, height: H - pad - 10, fill: "#fafafa", stroke: "#ccc" }),
+    data.left.length ? h("polyline", { points: path(data.left), fill: "none", stroke: "#111", "stroke-width": 2, "data-wall": "left" }) : null,
+    data.right.length ? h("polyline", { points: path(data.right), fill: "none", stroke: "#888", "stroke-width": 2, "data-wall": "right" }) : null,
+    data.mean !== null ? h("line", { x1: x(data.mean), x2: x(data.mean), y1: y(T && T > 0 ? T : 0), y2: y(data.top), stroke: "#c0392b", "stroke-width": 2, "data-wall": "mast" }) : null,
+    T !== null && T > 0 ? h("line", { x1: pad, x2: W - 10, y1: y(T), y2: y(T), stroke: "#2e86de", "stroke-dasharray": "4 3" }) : null,
+    T !== null && T > 0 ? h("text", { x: pad + 4, y: y(T) - 3 }, `temperature ${T}`) : null,
+    h("text", { x: pad, y: H - 16 }, fmt(v1)), h("text", { x: W - 30, y: H - 16 }, fmt(v0)),
+    h("text", { x: pad + 30, y: H - 3 }, "value (Black + on the left)"),
+    h("text", { x: 2, y: 20 }, "t"),
+    h("text", { x: W - 120, y: 24 }, `mean ${fmt(data.mean, 2)}, ${kindText(data.kind)}`));
+}
+
+function TreeNode({ name, node, path, depth, onPick, active }) {
+  const clickable = !name.endsWith("threat");
+  const here = path.join(",");
+  const label = h("span", { class: "node" + (active === here ? " active" : ""), "data-path": here,
+    onClick: (e) => { e.stopPropagation(); if (clickable) onPick(path); },
+    title: clickable ? "show this position on the board" : "a threat: no move to show" },
+    `${name}${node.value !== undefined ? ` = ${fmt(node.value, 2)}` : ""}${node.reason ? ` (${node.reason})` : ""}${node.threat ? ` ${node.threat}` : ""}`);
+  const kids = Object.entries(node.children || {});
+  if (!kids.length) return h("li", null, label);
+  return h("li", null, h("details", { open: depth < 2 }, h("summary", null, label),
+    h("ul", null, kids.map(([k, child]) => h(TreeNode, { key: k, name: k, node: child, path: [...path, k], depth: depth + 1, onPick, active })))));
+}
+
+function LocalTree({ tree, onPick, active }) {
+  if (!tree) return null;
+  if (!tree.tree) return h("p", { class: "muted" }, "solved exactly: no variation tree");
+  return h("div", { class: "tree", "data-testid": "tree" },
+    h("ul", null, h(TreeNode, { name: "root", node: tree.tree, path: [], depth: 0, onPick, active })));
+}
+
+function RegionTable({ report, hover, setHover, selected, onSelect }) {
+  if (!report.regions.length) return h("p", { class: "muted" }, "no undecided region: the position is settled");
+  const head = ["region", h(Explain, { term: "count" }), h(Explain, { term: "temperature" }), h(Explain, { term: "miai" }),
+    h(Explain, { term: "deiri" }), h("span", null, "type (", h(Explain, { term: "sente" }), " / ", h(Explain, { term: "gote" }), ")"),
+    "best B", "best W", h(Explain, { term: "follow" }, "follow-up B / W")];
+  return h("table", { class: "regions", "data-testid": "region-table" },
+    h("thead", null, h("tr", null, head.map((c, i) => h("th", { key: i }, c)))),
+    h("tbody", null, report.regions.map((r) => h("tr", {
+      key: r.id, class: "region" + (selected === r.id ? " selected" : ""), "data-region": r.id,
+      onMouseEnter: () => setHover(r.id), onMouseLeave: () => setHover(null), onClick: () => onSelect(r.id),
+    }, h("td", null, r.id), h("td", null, fmt(r.count, 2)), h("td", null, fmt(r.temperature, 2)),
+      h("td", null, fmt(r.miai_value, 2)), h("td", null, fmt(r.deiri_value, 2)), h("td", null, kindText(r.type)),
+      h("td", null, r.best_black.join(" ") || "–"), h("td", null, r.best_white.join(" ") || "–"),
+      h("td", null, `${fmt(r.follow_up_black, 1)} / ${fmt(r.follow_up_white, 1)}`)))));
+}
+
+function App() {
+  const [files, setFiles] = useState([]);
+  const [record, setRecord] = useState(null);
+  const [move, setMove] = useState(0);
+  const [line, setLine] = useState([]);
+  const [pos, setPos] = useState(null);
+  const [evaluation, setEvaluation] = useState(null);
+  const [influence, setInfluence] = useState(null);
+  const [show, setShow] = useState({ ownership: true, influence: false, regions: true });
+  const [model, setModel] = useState("bouzy");
+  const [job, setJob] = useState(null);
+  const [report, setReport] = useState(null);
+  const [rec, setRec] = useState(null);
+  const [hover, setHover] = useState(null);
+  const [selected, setSelected] = useState(null);
+  const [thermo, setThermo] = useState(null);
+  const [tree, setTree] = useState(null);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const [treeLine, setTreeLine] = useState(null);
+  const [base, setBase] = useState([]);
+  const [budget, setBudget] = useState("300");  // nodes per local tree (the position gets 3x that)  // the line of the analyzed position (its tree's root)
+  const source = useRef(null);
+  const paste = useRef(null);
+
+  const fail = (e) => setError(e.message || String(e));
+  const total = record ? record.moves.length : 0;
+
+  useEffect(() => { api("/api/files").then((d) => setFiles(d.files)).catch(() => {}); }, []);
+
+  const opened = (r) => { setError(null); setRecord(r); setLine([]); setMove(r.moves.length); clearAnalysis(); };
+  const clearAnalysis = () => {
+    if (source.current) source.current.close();
+    setJob(null); setReport(null); setRec(null); setSelected(null); setThermo(null); setTree(null); setTreeLine(null);
+  };
+
+  // the position: refetched whenever the record, the move or the tree line changes
+  useEffect(() => {
+    if (!record) return;
+    api("/api/position", { json: { record: record.id, move, line } }).then(setPos).catch(fail);
+  }, [record, move, line]);
+
+  useEffect(() => {
+    if (!record || !show.ownership) return;
+    setBusy(true);
+    api("/api/evaluate", { json: { record: record.id, move, line } }).then(setEvaluation).catch(fail).finally(() => setBusy(false));
+  }, [record, move, line, show.ownership]);
+
+  useEffect(() => {
+    if (!record || !show.influence) return;
+    api(`/api/influence/${model}`, { json: { record: record.id, move, line } }).then(setInfluence).catch(fail);
+  }, [record, move, line, show.influence, model]);
+
+  const go = useCallback((n) => {
+    if (!record) return;
+    const m = Math.max(0, Math.min(total, n));
+    if (m !== move || line.length) { clearAnalysis(); setLine([]); setMove(m); }
+  }, [record, move, total, line]);
+
+  useEffect(() => {
+    const onKey = (e) => {
+      if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+      if (e.key === "ArrowLeft") go(move - 1);
+      else if (e.key === "ArrowRight") go(move + 1);
+      else if (e.key === "Home") go(0);
+      else if (e.key === "End") go(total);
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [go, move, total]);
+
+  const openPath = (path) => api("/api/records/open", { json: { path } }).then(opened).catch(fail);
+  const openPaste = () => api("/api/records/paste", { json: { sgf: paste.current.value } }).then(opened).catch(fail);
+  const upload = async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    try {
+      opened(await api("/api/records/upload", { method: "POST", body: file, headers: { "Content-Type": "application/x-go-sgf", "X-Filename": encodeURIComponent(file.name) } }));
+    } catch (err) { fail(err); }
+  };
+
+  const analyze = async () => {
+    clearAnalysis();
+    try {
+      const started = await api("/api/analyses", { json: { record: record.id, move, line, max_nodes: +budget, max_total_nodes: 3 * budget } });
+      setJob(started);
+      setBase(line);
+      const es = new EventSource(`/api/analyses/${started.id}/events`);
+      source.current = es;
+      es.addEventListener("progress", (e) => setJob(JSON.parse(e.data)));
+      es.addEventListener("end", async (e) => {
+        es.close();
+        const final = JSON.parse(e.data);
+        setJob(final);
+        if (final.status === "done") {
+          setReport(await api(`/api/analyses/${final.id}/result`));
+          setRec(await api(`/api/analyses/${final.id}/recommended`));
+        }
+      });
+      es.onerror = () => es.close();
+    } catch (err) { fail(err); }
+  };
+  const cancel = () => job && api(`/api/analyses/${job.id}`, { method: "DELETE" }).then(setJob).catch(fail);
+
+  const selectRegion = async (id) => {
+    setSelected(id);
+    setThermo(null); setTree(null);
+    try { setThermo(await api(`/api/analyses/${job.id}/regions/${id}/thermograph`)); }
+    catch (err) { setThermo({ error: err.message }); }
+    try { setTree(await api(`/api/analyses/${job.id}/regions/${id}/tree`)); } catch (err) { fail(err); }
+  };
+  const pickTreeNode = (path) => {
+    setTreeLine(path.join(","));
+    setLine([...base, ...path]);  // keys are "B D4": the moves from the analyzed position
+  };
+  const onBase = line.join("|") === base.join("|");
+
+  // ------------------------------------------------------------- the board's maps
+  let board = null;
+  if (pos) {
+    const W = pos.width, H = pos.height;
+    const paintMap = emptyMap(W, H, 0);
+    const markerMap = emptyMap(W, H);
+    const ghostStoneMap = emptyMap(W, H);
+    const heatMap = emptyMap(W, H);
+    let selectedVertices = [];
+    if (show.ownership && evaluation) {
+      evaluation.ownership.forEach((row, y) => row.forEach((v, x) => { paintMap[y][x] = v; }));
+    } else if (show.influence && influence) {
+      const peak = Math.max(1, ...influence.influence.flat().map(Math.abs));
+      influence.influence.forEach((row, y) => row.forEach((v, x) => { paintMap[y][x] = v / peak; }));
+    }
+    if (report && show.regions && onBase) {
+      const hottest = Math.max(1, ...report.regions.map((r) => (typeof r.temperature === "number" ? r.temperature : 0)));
+      report.regions.forEach((r) => {
+        const t = typeof r.temperature === "number" ? r.temperature : hottest;
+        const pts = r.points.map((p) => vertexOf(p, H)).filter(Boolean);
+        pts.forEach(([x, y]) => { heatMap[y][x] = { strength: Math.max(1, Math.min(9, Math.round((9 * t) / hottest))) }; });
+        r.best_black.forEach((p) => { const v = vertexOf(p, H); if (v) markerMap[v[1]][v[0]] = { type: "triangle", label: `best for Black in ${r.id}` }; });
+        r.best_white.forEach((p) => { const v = vertexOf(p, H); if (v && !markerMap[v[1]][v[0]]) markerMap[v[1]][v[0]] = { type: "square", label: `best for White in ${r.id}` }; });
+        const free = pts.find(([x, y]) => !markerMap[y][x]) || pts[0];
+        if (free) markerMap[free[1]][free[0]] = { type: "label", label: `${r.id}${typeof r.temperature === "number" ? " " + r.temperature.toFixed(1) : ""}` };
+        if (hover === r.id || selected === r.id) selectedVertices = selectedVertices.concat(pts);
+      });
+    }
+    if (rec && rec.move && onBase) {
+      const v = vertexOf(rec.move, H);
+      if (v) { ghostStoneMap[v[1]][v[0]] = { sign: rec.color === "B" ? 1 : -1, type: "good" }; }
+    }
+    if (pos.last_move) {
+      const v = vertexOf(pos.last_move, H);
+      if (v && !markerMap[v[1]][v[0]]) markerMap[v[1]][v[0]] = { type: "circle" };
+    }
+    board = h("div", { "data-testid": "board", "data-move": move },
+      h(Goban, { vertexSize: Math.max(16, Math.min(40, Math.floor(Math.min(520, window.innerHeight - 180) / (Math.max(W, H) + 1)))),
+        signMap: pos.stones, paintMap, markerMap, ghostStoneMap, heatMap, selectedVertices, showCoordinates: true,
+        fuzzyStonePlacement: false, animateStonePlacement: false }));
+  }
+
+  const toggle = (key) => h("label", { title: key === "ownership" ? EXPLAIN.ownership : "" },
+    h("input", { type: "checkbox", checked: show[key], "data-testid": `toggle-${key}`, onChange: () => setShow({ ...show, [key]: !show[key] }) }), ` ${key}`);
+
+  return h("div", null,
+    h("header", null, h("h1", null, "tengen"),
+      files.length ? h("select", { "data-testid": "file-select", onChange: (e) => e.target.value && openPath(e.target.value) },
+        h("option", { value: "" }, "open a file of the folder…"), files.map((f) => h("option", { key: f, value: f }, f))) : null,
+      h("label", null, "upload ", h("input", { type: "file", accept: ".sgf", onChange: upload, "data-testid": "upload" })),
+      h("textarea", { ref: paste, placeholder: "or paste SGF here", "data-testid": "paste" }),
+      h("button", { onClick: openPaste, "data-testid": "paste-open" }, "Open pasted")),
+    error ? h("div", { class: "error", "data-testid": "error", onClick: () => setError(null) }, error, " (click to dismiss)") : null,
+    !record ? h("main", null, h("p", null, "Open a game record (SGF) to start: pick a file, upload one, or paste it.")) :
+      h("main", null,
+        h("div", { class: "boardcol" },
+          h("div", { class: "nav" },
+            h("button", { onClick: () => go(0), title: "start (Home)" }, "|<"),
+            h("button", { onClick: () => go(move - 10), title: "10 back" }, "<<"),
+            h("button", { onClick: () => go(move - 1), title: "back (left arrow)", "data-testid": "prev" }, "<"),
+            h("span", { "data-testid": "move-number" }, `move ${move} / ${total}`),
+            h("button", { onClick: () => go(move + 1), title: "forward (right arrow)", "data-testid": "next" }, ">"),
+            h("button", { onClick: () => go(move + 10), title: "10 forward" }, ">>"),
+            h("button", { onClick: () => go(total), title: "end (End)" }, ">|"),
+            line.length ? h("button", { onClick: () => { setLine(onBase ? [] : base); setTreeLine(null); }, "data-testid": "back-to-game" }, onBase ? `back to the game (${line.join(", ")})` : `back to the analyzed position (${line.slice(base.length).join(", ")})`) : null),
+          board,
+          h("div", { class: "overlays" }, toggle("ownership"), toggle("influence"),
+            h("select", { value: model, onChange: (e) => setModel(e.target.value), "data-testid": "influence-model" },
+              ["zobrist", "bouzy", "cross"].map((m) => h("option", { key: m, value: m }, m))), toggle("regions")),
+          h("div", { class: "muted" }, "ownership paints the board (influence paints it when ownership is off); regions: heat = temperature, ▲ Black's best, ■ White's best, the ghost stone the recommended move")),
+        h("div", { class: "panel" },
+          h("div", { class: "card" }, h("h2", null, `${record.black || "Black"} – ${record.white || "White"}`),
+            h("div", null, `${record.width}×${record.height}, komi ${record.komi}, ${record.rules} rules${record.result ? ", result " + record.result : ""}`),
+            pos ? h("div", null, `${pos.to_play === "B" ? "Black" : "White"} to play; captures B ${pos.captures.B}, W ${pos.captures.W}`) : null,
+            record.variations.length ? h("div", { class: "muted" }, `${record.variations.length} variation(s): `,
+              record.variations.slice(0, 8).map((v, i) => h("a", { key: i, href: "#", onClick: (e) => { e.preventDefault(); clearAnalysis(); setMove(v.at_move); setLine(v.moves); } }, ` after ${v.at_move}: ${v.moves.slice(0, 3).join(" ")}…`))) : null,
+            record.warnings.slice(0, 3).map((w, i) => h("div", { key: i, class: "warning" }, w))),
+          h("div", { class: "card" }, h("h2", null, "Network"),
+            evaluation ? h("div", { "data-testid": "evaluation" },
+              `Black's win rate ${(100 * evaluation.win).toFixed(1)}%, score lead ${evaluation.score_lead > 0 ? "B" : "W"}+${Math.abs(evaluation.score_lead).toFixed(1)}`,
+              evaluation.policy_best ? `, network move ${evaluation.policy_best}` : "") : h("span", { class: "muted" }, busy ? "evaluating…" : "turn on ownership to evaluate"),
+            evaluation ? h("div", null, h("div", { class: "muted" }, "Black's win rate by komi"), h(KomiCurve, { curve: evaluation.winrate_by_komi, komi: evaluation.komi })) : null),
+          h("div", { class: "card" }, h("h2", null, "Endgame analysis"),
+            h("div", { class: "actions" },
+              h("button", { onClick: analyze, disabled: job && (job.status === "running" || job.status === "queued"), "data-testid": "analyze" }, "Analyze this position"),
+              h("label", { title: "nodes per local tree: fewer is faster and shallower" }, "budget ",
+                h("select", { value: budget, onChange: (e) => setBudget(e.target.value), "data-testid": "budget" },
+                  [["40", "quick"], ["300", "normal"], ["800", "deep"]].map(([v, t]) => h("option", { key: v, value: v }, `${t} (${v})`)))),
+              h(Progress, { job, onCancel: cancel })),
+            rec ? h("p", { "data-testid": "recommended" }, "Recommended for ", rec.color === "B" ? "Black" : "White", ": ",
+              h("span", { class: "recommended" }, rec.move || "none"), ` — ${rec.reason}`) : null,
+            report ? h("div", null,
+              h("div", { class: "muted" }, `board count ${fmt(report.board_count, 1)} (Black's area minus White's, before komi); ${report.evaluations} evaluations, ${report.seconds} s; hover a row to light its region, click it for its thermograph and tree`),
+              h(RegionTable, { report, hover, setHover, selected, onSelect: selectRegion })) : null),
+          selected ? h("div", { class: "card row2", "data-testid": "region-detail" },
+            h("div", null, h("h2", null, `Region ${selected}: thermograph`), h(Thermograph, { data: thermo }),
+              h("p", { class: "muted" }, "walls: Black's (dark) and White's (grey) results as each move is taxed by t; the mast (red) rises from the ", h(Explain, { term: "temperature" }), ".")),
+            h("div", null, h("h2", null, "local tree (click a node)"), h(LocalTree, { tree, onPick: pickTreeNode, active: treeLine }))) : null)));
+}
+
+const root = document.getElementById("app");
+root.textContent = "";  // the loading note
+render(h(App, null), root);

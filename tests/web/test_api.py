@@ -1,0 +1,258 @@
+"""The web API (tengen.web.app) through FastAPI's TestClient, on the stand-in network: records in (paste,
+upload, a path under the folder), stepping, evaluation, influence, analysis jobs with SSE progress,
+cancellation, time limits and the queue bound, and every bad input answered by a JSON error with a 4xx."""
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+
+import pytest
+from conftest import ONE_DAME_SGF, CurveStandIn
+
+from fastapi.testclient import TestClient  # noqa: E402  (conftest skips the module without fastapi)
+
+from tengen.web.app import create_app
+from tengen.web.files import MAX_RECORD_BYTES
+
+
+class GatedStandIn(CurveStandIn):
+    """The stand-in that waits at each evaluation until `gate` opens: a slow analysis to cancel or time out."""
+
+    def __init__(self):
+        super().__init__()
+        self.gate = threading.Event()
+        self.waiting = threading.Event()
+
+    def evaluate(self, boards, **kwargs):
+        self.waiting.set()
+        self.gate.wait(20)
+        return super().evaluate(boards, **kwargs)
+
+
+@pytest.fixture
+def client(standin, tmp_path):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "one_dame.sgf").write_text(ONE_DAME_SGF)
+    with TestClient(create_app(folder=str(tmp_path / "games"), evaluator=standin)) as c:
+        yield c
+
+
+def open_record(client) -> dict:
+    r = client.post("/api/records/paste", json={"sgf": ONE_DAME_SGF})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def assert_error(r, status: int) -> str:
+    """A JSON error object with the status, one line, no traceback."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body) == {"error", "status"} and body["status"] == status
+    assert "\n" not in body["error"] and "Traceback" not in body["error"]
+    return body["error"]
+
+
+def wait_final(client, job_id: str, seconds: float = 30) -> dict:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/analyses/{job_id}").json()
+        if job["status"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not finish")
+
+
+def test_open_pasted_record_lists_moves_and_variations(client):
+    rec = open_record(client)
+    assert (rec["width"], rec["height"], rec["komi"]) == (5, 5, 0)
+    assert [(m["color"], m["vertex"]) for m in rec["moves"]] == [("B", "C4"), ("W", "pass")]
+    assert rec["variations"] == [{"at_move": 0, "moves": ["W C4"]}]
+    assert client.get(f"/api/records/{rec['id']}").json()["moves"] == rec["moves"]
+
+
+def test_upload_and_open_by_path(client):
+    r = client.post("/api/records/upload", content=ONE_DAME_SGF.encode(), headers={"X-Filename": "a.sgf"})
+    assert r.status_code == 200 and r.json()["source"] == "a.sgf"
+    assert client.get("/api/files").json()["files"] == ["one_dame.sgf"]
+    r = client.post("/api/records/open", json={"path": "one_dame.sgf"})
+    assert r.status_code == 200 and len(r.json()["moves"]) == 2
+
+
+def test_paths_outside_the_folder_are_refused(client, tmp_path):
+    (tmp_path / "secret.sgf").write_text(ONE_DAME_SGF)
+    os.symlink(tmp_path / "secret.sgf", tmp_path / "games" / "link.sgf")
+    for path in ("../secret.sgf", str(tmp_path / "secret.sgf"), "link.sgf", "~/x.sgf", "a/../../secret.sgf",
+                 "missing.sgf", ".", "bad\x00name"):
+        message = assert_error(client.post("/api/records/open", json={"path": path}), 400)
+        assert "GM[1]" not in message  # refused before anything is read
+    with TestClient(create_app(evaluator=CurveStandIn())) as no_folder:
+        assert "no folder" in assert_error(no_folder.post("/api/records/open", json={"path": "x.sgf"}), 400)
+        assert no_folder.get("/api/files").json() == {"folder": None, "files": []}
+
+
+def test_size_limits(client):
+    big = b"(;SZ[19]C[" + b"x" * MAX_RECORD_BYTES + b"])"
+    assert_error(client.post("/api/records/upload", content=big), 413)
+    assert_error(client.post("/api/records/upload", content=b""), 400)
+    assert_error(client.post("/api/records/paste", json={"sgf": big.decode()}), 422)
+    assert_error(client.post("/api/position", json={"record": "x", "line": ["B A1"] * 401}), 422)
+    assert_error(client.post("/api/analyses", json={"record": "x", "max_nodes": 10**6}), 422)
+    assert_error(client.post("/api/analyses", json={"record": "x", "time_limit_s": 10**6}), 422)
+
+
+def test_step_through_the_record_and_play_a_line(client):
+    rid = open_record(client)["id"]
+    p0 = client.post("/api/position", json={"record": rid, "move": 0}).json()
+    assert p0["to_play"] == "B" and p0["last_move"] is None and p0["stones"][1][2] == 0
+    p1 = client.post("/api/position", json={"record": rid, "move": 1}).json()
+    assert p1["stones"][1][2] == 1 and p1["last_move"] == "C4" and p1["to_play"] == "W"
+    end = client.post("/api/position", json={"record": rid}).json()
+    assert end["move"] == 2 and end["last_move"] == "pass"
+    line = client.post("/api/position", json={"record": rid, "move": 0, "line": ["W C4"]}).json()
+    assert line["stones"][1][2] == -1 and line["last_move"] == "C4"
+    assert "out of range" in assert_error(client.post("/api/position", json={"record": rid, "move": 3}), 400)
+    assert_error(client.post("/api/position", json={"record": rid, "move": 0, "line": ["B A5"]}), 400)  # occupied
+    assert_error(client.post("/api/position", json={"record": rid, "line": ["B Z99"]}), 400)
+    assert_error(client.post("/api/position", json={"record": rid, "line": ["nonsense"]}), 400)
+    assert_error(client.post("/api/position", json={"record": rid, "move": -1}), 422)
+
+
+def test_evaluate_and_influence(client):
+    rid = open_record(client)["id"]
+    ev = client.post("/api/evaluate", json={"record": rid, "move": 0}).json()
+    assert len(ev["ownership"]) == 5 and ev["ownership"][0][0] == 1.0 and ev["ownership"][0][4] == -1.0
+    assert len(ev["winrate_by_komi"]) == 41 and ev["policy_best"] == "C4"
+    assert ev["winrate_by_komi"][0][1] > ev["winrate_by_komi"][-1][1]  # more komi, less for Black
+    for model in ("zobrist", "bouzy", "cross"):
+        inf = client.post(f"/api/influence/{model}", json={"record": rid, "move": 0}).json()
+        assert inf["influence"][0][0] > 0 > inf["influence"][0][3] and len(inf["territory"]) == 5
+    assert_error(client.post("/api/influence/nope", json={"record": rid}), 404)
+
+
+def test_analysis_job_streams_progress_and_matches_the_cli_json(client, standin):
+    rid = open_record(client)["id"]
+    started = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "kata"})
+    assert started.status_code == 202
+    job_id = started.json()["id"]
+    events = []
+    with client.stream("GET", f"/api/analyses/{job_id}/events") as stream:
+        name = None
+        for line in stream.iter_lines():
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: "):
+                events.append((name, json.loads(line[6:])))
+    assert events[-1][0] == "end" and events[-1][1]["status"] == "done"
+    assert any(e[1]["stage"] == "region" and e[1]["total"] == 1 for e in events)
+    report = client.get(f"/api/analyses/{job_id}/result").json()
+    # the same JSON `tengen analyze --json` writes for the same settings (timings aside)
+    from dataclasses import replace
+
+    from tengen.api import analyze, interactive_options
+    from tengen.endgame.tree import GrowthConfig
+    from tengen.go.sgf import load_game_bytes
+    from tengen.io.report import _strict, json_report
+
+    board = load_game_bytes(ONE_DAME_SGF.encode()).board_at(0)
+    options = replace(interactive_options(), predictor="kata", growth=GrowthConfig(max_nodes=300, max_total_nodes=1000))
+    expected = _strict(json_report(analyze(board, evaluator=CurveStandIn(), options=options)))
+    for data in (report, expected):
+        data.pop("seconds")
+        for r in data["regions"]:
+            r.pop("seconds")
+    assert report == expected
+    assert report["recommended"] == "C4" and [r["points"] for r in report["regions"]] == [["C4"]]
+    th = client.get(f"/api/analyses/{job_id}/regions/A/thermograph").json()
+    assert (th["kind"], th["mean"], th["temperature"]) == ("gote", 0.0, 1.0)
+    assert th["left"][0] == [0.0, 1.0] and th["right"][0] == [0.0, -1.0]
+    tree = client.get(f"/api/analyses/{job_id}/regions/A/tree").json()["tree"]
+    assert set(tree["children"]) == {"B C4", "W C4"}
+    rec = client.get(f"/api/analyses/{job_id}/recommended").json()
+    assert rec == {"color": "B", "move": "C4", "reason": report["recommended_reason"]}
+    assert_error(client.get(f"/api/analyses/{job_id}/regions/Z/tree"), 404)
+
+
+def test_cancel_a_running_analysis(tmp_path):
+    gated = GatedStandIn()
+    with TestClient(create_app(evaluator=gated, workers=1)) as client:
+        rid = open_record(client)["id"]
+        job_id = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "kata"}).json()["id"]
+        assert gated.waiting.wait(10)
+        assert_error(client.get(f"/api/analyses/{job_id}/result"), 409)
+        assert client.delete(f"/api/analyses/{job_id}").status_code == 200
+        gated.gate.set()
+        job = wait_final(client, job_id)
+        assert job["status"] == "cancelled" and job["error"] == "cancelled"
+        assert "cancelled" in assert_error(client.get(f"/api/analyses/{job_id}/result"), 409)
+
+
+def test_time_limit_stops_an_analysis():
+    gated = GatedStandIn()
+    with TestClient(create_app(evaluator=gated, workers=1)) as client:
+        rid = open_record(client)["id"]
+        job_id = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "kata",
+                                                    "time_limit_s": 0.2}).json()["id"]
+        assert gated.waiting.wait(10)
+        time.sleep(0.3)
+        gated.gate.set()
+        job = wait_final(client, job_id)
+        assert job["status"] == "cancelled" and "time limit" in job["error"]
+
+
+def test_queue_limit_refuses_with_429_and_recovers():
+    gated = GatedStandIn()
+    with TestClient(create_app(evaluator=gated, workers=1, queue_limit=1)) as client:
+        rid = open_record(client)["id"]
+        body = {"record": rid, "move": 0, "predictor": "kata"}
+        first = client.post("/api/analyses", json=body).json()["id"]
+        second = client.post("/api/analyses", json=body).json()["id"]
+        assert "queue is full" in assert_error(client.post("/api/analyses", json=body), 429)
+        assert client.delete(f"/api/analyses/{second}").json()["id"] == second  # a queued job never starts
+        gated.gate.set()
+        assert wait_final(client, first)["status"] == "done"
+        assert wait_final(client, second)["status"] == "cancelled"
+        third = client.post("/api/analyses", json=body)
+        assert third.status_code == 202 and wait_final(client, third.json()["id"])["status"] == "done"
+
+
+def test_bad_inputs_are_json_errors(client):
+    rid = open_record(client)["id"]
+    assert_error(client.post("/api/records/paste", json={"sgf": "(;SZ[99])"}), 400)
+    assert_error(client.post("/api/records/paste", json={"sgf": "not sgf at all"}), 400)
+    assert_error(client.post("/api/records/paste", content=b"{not json", headers={"Content-Type": "application/json"}), 422)
+    assert_error(client.post("/api/records/paste", json={"sgf": 5}), 422)
+    assert_error(client.post("/api/records/paste", json={"sgf": "(;)", "extra": 1}), 422)
+    assert_error(client.post("/api/records/upload", content=b"\xff\xfe\x00garbage"), 400)
+    assert_error(client.post("/api/position", json={"record": "nope"}), 404)
+    assert_error(client.post("/api/evaluate", json={"record": rid, "move": "x"}), 422)
+    assert_error(client.post("/api/analyses", json={"record": rid, "predictor": "magic"}), 422)
+    assert_error(client.post("/api/analyses", json={"record": rid, "predictor": "exhaustive"}), 400)
+    assert_error(client.post("/api/analyses", json={"record": rid, "region": "Q99"}), 400)
+    for path in ("/api/analyses/nope", "/api/analyses/nope/result", "/api/analyses/nope/events",
+                 "/api/analyses/nope/recommended", "/api/analyses/nope/regions/A/thermograph", "/api/nothing"):
+        assert_error(client.get(path), 404)
+    assert_error(client.delete("/api/analyses/nope"), 404)
+    assert_error(client.put("/api/position", json={}), 405)
+
+
+def test_page_and_vendored_files_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "importmap" in page.text and "/static/app.js" in page.text
+    for path in ("/static/app.js", "/static/style.css", "/static/vendor/shudan/src/main.js",
+                 "/static/vendor/preact/preact.module.js", "/static/vendor/preact/hooks/hooks.module.js",
+                 "/static/vendor/classnames/esm.js", "/static/vendor/shudan/LICENSE"):
+        assert client.get(path).status_code == 200, path
+    assert_error(client.get("/static/../app.py"), 404)
+    assert client.get("/openapi.json").json()["info"]["title"] == "tengen"
+
+
+def test_serve_command_checks_its_flags(tmp_path, capsys):
+    from tengen.cli import main
+
+    assert main(["serve", "--port", "0"]) == 2
+    assert main(["serve", "--folder", str(tmp_path / "missing")]) == 2
+    assert main(["serve", "--model", str(tmp_path / "none.bin.gz")]) == 2
+    err = capsys.readouterr().err
+    assert "--port" in err and "not a directory" in err and "no such model file" in err

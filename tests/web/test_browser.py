@@ -1,0 +1,127 @@
+"""The page in a real browser: Playwright driving Debian's Chromium (/usr/bin/chromium; Playwright's own
+browser download does not work here) against `tengen serve`'s app on the stand-in network: open a record,
+step moves, turn overlays on, run an analysis, read the region table, open a thermograph and click a tree
+node. Screenshots go to $TENGEN_SCREENSHOTS (CI artifacts) when it is set."""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ONE_DAME_SGF, CurveStandIn
+
+pytestmark = pytest.mark.slow
+CHROMIUM = os.environ.get("TENGEN_CHROMIUM", "/usr/bin/chromium")
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed: pip install playwright")
+if not shutil.which(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+import uvicorn  # noqa: E402
+
+from tengen.web.app import create_app  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("records")
+    (folder / "one_dame.sgf").write_text(ONE_DAME_SGF)
+    port = free_port()
+    config = uvicorn.Config(create_app(folder=str(folder), evaluator=CurveStandIn(), workers=1), host="127.0.0.1",
+                            port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert srv.started, "the server did not start"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def shot(page, name: str) -> None:
+    folder = os.environ.get("TENGEN_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name))
+
+
+def test_the_whole_flow(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/")
+    page.select_option("[data-testid=file-select]", "one_dame.sgf")
+    page.wait_for_selector("[data-testid=board] .shudan-goban")
+    expect = playwright_api.expect
+    expect(page.get_by_test_id("move-number")).to_have_text("move 2 / 2")
+    # stepping: buttons and arrow keys
+    page.get_by_test_id("prev").click()
+    expect(page.get_by_test_id("move-number")).to_have_text("move 1 / 2")
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("move-number")).to_have_text("move 0 / 2")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("move-number")).to_have_text("move 1 / 2")
+    page.keyboard.press("Home")
+    expect(page.get_by_test_id("move-number")).to_have_text("move 0 / 2")
+    page.wait_for_function("document.querySelectorAll('[data-testid=board] .shudan-vertex.shudan-sign_1').length === 12")
+    # ownership is on by default: the paint map and the komi curve
+    expect(page.get_by_test_id("evaluation")).to_contain_text("win rate")
+    page.wait_for_function("document.querySelectorAll('.shudan-vertex.shudan-paint_1').length > 0")
+    expect(page.locator("[data-testid=komi-curve] polyline")).to_have_count(1)
+    # influence instead of ownership
+    page.get_by_test_id("toggle-ownership").uncheck()
+    page.get_by_test_id("toggle-influence").check()
+    page.select_option("[data-testid=influence-model]", "zobrist")
+    page.wait_for_function("document.querySelectorAll('.shudan-vertex.shudan-paint_-1').length > 0")
+    page.get_by_test_id("toggle-influence").uncheck()
+    page.get_by_test_id("toggle-ownership").check()
+    # the analysis: progress, the table, the recommended move
+    page.get_by_test_id("analyze").click()
+    expect(page.get_by_test_id("job-status")).to_contain_text("done", timeout=60_000)
+    expect(page.get_by_test_id("recommended")).to_contain_text("C4")
+    row = page.locator("[data-testid=region-table] tr.region")
+    expect(row).to_have_count(1)
+    expect(row.first).to_contain_text("gote")
+    expect(page.locator(".shudan-vertex.shudan-marker_label")).to_have_count(1)  # the region's temperature label
+    row.first.hover()
+    expect(page.locator(".shudan-vertex.shudan-selected")).to_have_count(1)  # hovering lights the region
+    assert page.locator("abbr[data-explain=temperature]").first.get_attribute("title").startswith("Temperature")
+    shot(page, "analysis.png")
+    # a region's thermograph and tree; a tree node shows its position
+    row.first.click()
+    expect(page.locator("[data-testid=thermograph] polyline")).to_have_count(2)
+    page.locator("[data-testid=tree] .node[data-path='W C4']").click()
+    expect(page.get_by_test_id("back-to-game")).to_be_visible()
+    page.wait_for_function("document.querySelectorAll('[data-testid=board] .shudan-vertex.shudan-sign_-1').length === 10")
+    shot(page, "tree.png")
+    page.get_by_test_id("back-to-game").click()
+    page.wait_for_function("document.querySelectorAll('[data-testid=board] .shudan-vertex.shudan-sign_-1').length === 9")
+    assert not errors, errors
+
+
+def test_bad_paste_shows_an_error(server, browser):
+    page = browser.new_page()
+    page.goto(server + "/")
+    page.get_by_test_id("paste").fill("this is not a game record")
+    page.get_by_test_id("paste-open").click()
+    playwright_api.expect(page.get_by_test_id("error")).to_be_visible()
