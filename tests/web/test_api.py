@@ -217,6 +217,29 @@ def test_queue_limit_refuses_with_429_and_recovers():
         assert third.status_code == 202 and wait_final(client, third.json()["id"])["status"] == "done"
 
 
+def test_evaluations_beyond_the_limit_are_refused_with_429():
+    gated = GatedStandIn()
+    app = create_app(evaluator=gated, workers=1, queue_limit=1)
+    with TestClient(app) as client:
+        rid = open_record(client)["id"]
+        answers: list = []
+        threads = [threading.Thread(target=lambda: answers.append(client.post("/api/evaluate", json={"record": rid})))
+                   for _ in range(2)]  # queue limit 1: one evaluation running and one waiting are allowed
+        for t in threads:
+            t.start()
+        assert gated.waiting.wait(10)
+        deadline = time.monotonic() + 10
+        while app.state.evaluations_in_flight() < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)  # until the second request holds its slot (waiting for the network)
+        assert app.state.evaluations_in_flight() == 2
+        assert "too many evaluations" in assert_error(client.post("/api/evaluate", json={"record": rid}), 429)
+        gated.gate.set()
+        for t in threads:
+            t.join(30)
+        assert [a.status_code for a in answers] == [200, 200]
+        assert client.post("/api/evaluate", json={"record": rid}).status_code == 200  # slots given back
+
+
 def test_bad_inputs_are_json_errors(client):
     rid = open_record(client)["id"]
     assert_error(client.post("/api/records/paste", json={"sgf": "(;SZ[99])"}), 400)

@@ -79,6 +79,11 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
     app = FastAPI(title="tengen", description="Go endgame analysis in the browser", version="1", lifespan=lifespan)
     root = Path(folder) if folder is not None else None
     net_lock, load_lock = threading.Lock(), threading.Lock()
+    # evaluations share the network with the analyses; beyond this many running or waiting, a request gets 429
+    evaluation_slots = threading.BoundedSemaphore(max(1, queue_limit) + 1)
+    in_flight = {"evaluations": 0}
+    in_flight_lock = threading.Lock()
+    app.state.evaluations_in_flight = lambda: in_flight["evaluations"]  # tests and monitoring
     state: dict[str, Any] = {"evaluator": evaluator}
     factory = evaluator_factory or default_evaluator
     app.state.jobs, app.state.records = jobs, records
@@ -245,11 +250,20 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
         from tengen.eval.katago.evaluator import DEFAULT_KOMIS
 
         _, board, _ = board_of(req)
-        ev_obj = shared_evaluator()
-        kwargs = {}
-        if "komi_sweep" in inspect.signature(ev_obj.evaluate).parameters:
-            kwargs["komi_sweep"] = DEFAULT_KOMIS
-        (ev,) = GuardedEvaluator(ev_obj, net_lock).evaluate([board], **kwargs)
+        if not evaluation_slots.acquire(blocking=False):
+            raise StarletteHTTPException(429, "too many evaluations running or waiting; try again shortly")
+        with in_flight_lock:
+            in_flight["evaluations"] += 1
+        try:
+            ev_obj = shared_evaluator()
+            kwargs = {}
+            if "komi_sweep" in inspect.signature(ev_obj.evaluate).parameters:
+                kwargs["komi_sweep"] = DEFAULT_KOMIS
+            (ev,) = GuardedEvaluator(ev_obj, net_lock).evaluate([board], **kwargs)
+        finally:
+            with in_flight_lock:
+                in_flight["evaluations"] -= 1
+            evaluation_slots.release()
         best = None
         if ev.policy is not None and ev.policy.size and float(ev.policy.max()) > ev.pass_policy:
             r, c = divmod(int(ev.policy.argmax()), ev.policy.shape[1])
