@@ -53,3 +53,25 @@ class StandInNetwork:
         return Evaluation(to_play=board.to_play, komi=0.0, policy=policy, pass_policy=0.0 if total else 1.0,
                           ownership=own, score_mean=float(own.sum()), score_stdev=1.0, score_lead=float(own.sum()),
                           win=0.5, loss=0.5)
+
+
+class UniformNetwork:
+    """Knows nothing: a uniform policy over the legal points and pass, an even game everywhere (win 0.5, lead
+    0). Whatever a search finds on it comes from the exactly scored ends of the game, or from its priors."""
+
+    def __init__(self):
+        self.calls, self.rows = 0, 0
+
+    def evaluate(self, boards):
+        self.calls += 1
+        self.rows += len(boards)
+        out = []
+        for b in boards:
+            policy = np.zeros((b.height, b.width), np.float32)
+            for p in b.legal_moves(b.to_play):
+                policy[p] = 1.0
+            n = policy.sum() + 1.0
+            out.append(Evaluation(to_play=b.to_play, komi=b.rules.komi, policy=policy / n, pass_policy=1.0 / n,
+                                  ownership=np.zeros((b.height, b.width), np.float32), score_mean=0.0,
+                                  score_stdev=1.0, score_lead=0.0, win=0.5, loss=0.5))
+        return out

@@ -7,31 +7,19 @@ import math
 import numpy as np
 import pytest
 
-from tengen.eval.evaluation import Evaluation
 from tengen.eval.pbn.inference import predict_board
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.search import Search, SearchConfig
 from tengen.search.node import Node
+
+from standin_networks import UniformNetwork
 from tengen.search.pbn_prior import combine_regions, load_prior_models, pbn_move_prior
 
 TARGET = (9, 9)  # the centre: a move no region of the PBN covers, so only the stand-in prior favours it
 
 
-class FlatEvaluator:
-    """Uniform policy over the legal points, an even game everywhere: only the priors steer the search."""
-
-    def evaluate(self, boards):
-        out = []
-        for b in boards:
-            policy = np.zeros((b.height, b.width), np.float32)
-            for p in b.legal_moves(b.to_play):
-                policy[p] = 1.0
-            n = policy.sum() + 1.0
-            out.append(Evaluation(to_play=b.to_play, komi=b.rules.komi, policy=policy / n, pass_policy=1.0 / n,
-                                  ownership=np.zeros((b.height, b.width), np.float32), score_mean=0.0,
-                                  score_stdev=1.0, score_lead=0.0, win=0.5, loss=0.5))
-        return out
+FlatEvaluator = UniformNetwork  # uniform policy, an even game everywhere: only the priors steer the search
 
 
 class ConcentratedPrior:
