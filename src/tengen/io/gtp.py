@@ -33,6 +33,7 @@ from tengen.go.scoring import benson_dead_stones, score
 from tengen.go.sgf import SgfError, load_game
 from tengen.io.gtp_analysis import AnalysisCommands, Streamed
 from tengen.io.gtp_gogui import GoGuiCommands
+from tengen.io.gtp_life import LifeCommands
 
 ENGINE_NAME = "tengen"
 MAX_LINE_BYTES = 64 * 1024  # one command line; a longer one is answered `? command too long` and skipped
@@ -84,7 +85,7 @@ class _Lines:
                 self._ready.wait()
 
 
-class GtpEngine(AnalysisCommands, GoGuiCommands):
+class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
     """The state (board, rules, komi, clock) plus one method per command.
 
     player: a search player (`gtp_player.SearchPlayer`) for genmove, kgs-genmove_cleanup and the analysis

@@ -1,5 +1,6 @@
 """GNU Go / Fuego regression suites (`.tst`): `loadsgf FILE N`, a numbered command, `#? [regex]` answers
-(a leading `*` marks an expected failure). Parsing only; each benchmark decides how to answer."""
+(a trailing `*` marks an expected failure), with any other setup commands (`play`) kept in order.
+Parsing only; each benchmark decides how to answer."""
 from __future__ import annotations
 
 import re
@@ -19,6 +20,7 @@ class RegressionCase:
     args: tuple[str, ...]
     pattern: str
     expected_failure: bool
+    setup: tuple[str, ...] = ()  # other commands since the loadsgf (`play black Q19`), to replay in order
 
     def matches(self, answer: str) -> bool:
         """Whether an answer satisfies the `#?` pattern (anchored, case-insensitive like GNU Go's)."""
@@ -35,6 +37,7 @@ def parse_suite(path: str | Path) -> list[RegressionCase]:
     sgf: Optional[Path] = None
     move: Optional[int] = None
     pending: Optional[tuple[int, str, tuple[str, ...]]] = None
+    setup: list[str] = []
     for raw in path.read_text(errors="replace").splitlines():
         line = raw.strip()
         if line.startswith("#?") and pending is not None:
@@ -42,7 +45,7 @@ def parse_suite(path: str | Path) -> list[RegressionCase]:
             expected_failure = answer.endswith("*")
             answer = answer.rstrip("*").strip()
             number, command, args = pending
-            cases.append(RegressionCase(number, sgf, move, command, args, answer, expected_failure))
+            cases.append(RegressionCase(number, sgf, move, command, args, answer, expected_failure, tuple(setup)))
             pending = None
             continue
         if not line or line.startswith("#"):
@@ -51,6 +54,9 @@ def parse_suite(path: str | Path) -> list[RegressionCase]:
         if parts[0] == "loadsgf":
             sgf = path.parent / parts[1]
             move = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None
+            setup = []
         elif parts[0].isdigit() and len(parts) > 1:
             pending = (int(parts[0]), parts[1], tuple(parts[2:]))
+        else:
+            setup.append(line)
     return cases

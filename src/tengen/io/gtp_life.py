@@ -1,0 +1,75 @@
+"""GNU Go's life-and-death GTP commands over `tengen.search.life`: dragon_status, owl_attack, owl_defend
+(GNU Go's reply formats, so its regression suites run unchanged) and `tengen-life_budget` to set the
+search's node budget (and an optional seconds cap) per query."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from tengen.go.colors import EMPTY
+from tengen.go.coords import Point, to_gtp
+from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch, analyze_group
+
+
+class LifeCommands:
+    """Life-and-death commands for GtpEngine (which provides `board`, `_vertex`, `_nargs`, GtpError)."""
+
+    life_config: LifeConfig = LifeConfig()
+
+    def _life_point(self, args) -> Point:
+        """The one vertex argument, which must hold a stone (GNU Go's errors otherwise)."""
+        from tengen.io.gtp import GtpError
+
+        self._nargs(args, 1)
+        if len(args) > 1:
+            raise GtpError("syntax error")
+        point = self._vertex(args[0])
+        if point is None:
+            raise GtpError("invalid vertex")
+        if self.board.get(point) == EMPTY:
+            raise GtpError("vertex must not be empty")
+        return point
+
+    def _gtp_move(self, move: Optional[Point]) -> str:
+        """A key move as GNU Go writes it (a pass: PASS)."""
+        return "PASS" if move is None else to_gtp(move, self.board.height)
+
+    def cmd_dragon_status(self, args):
+        """dragon_status VERTEX: alive, dead, critical ATTACK DEFENSE (ko included), or unknown."""
+        result = analyze_group(self.board, self._life_point(args), self.life_config)
+        if result.status in ("critical", "ko"):
+            return f"critical {self._gtp_move(result.attack)} {self._gtp_move(result.defense)}"
+        return result.status
+
+    def cmd_owl_attack(self, args):
+        """owl_attack VERTEX: 0, or CODE MOVE (1 kills, 2 ko) with the attacker moving first."""
+        answer = LifeSearch(self.board, self._life_point(args), self.life_config).attack()
+        return _reply(answer.outcome, DEAD, answer.move, self._gtp_move)
+
+    def cmd_owl_defend(self, args):
+        """owl_defend VERTEX: 0, or CODE MOVE (1 saves, 2 ko) with the defender moving first."""
+        answer = LifeSearch(self.board, self._life_point(args), self.life_config).defend()
+        return _reply(answer.outcome, ALIVE, answer.move, self._gtp_move)
+
+    def cmd_tengen_life_budget(self, args):
+        """tengen-life_budget NODES [SECONDS]: the life-and-death search's budget per search."""
+        from tengen.io.gtp import GtpError
+
+        self._nargs(args, 1)
+        try:
+            nodes = int(args[0])
+            seconds = float(args[1]) if len(args) > 1 else None
+        except ValueError:
+            raise GtpError("syntax error") from None
+        if nodes < 1 or (seconds is not None and not seconds > 0):
+            raise GtpError("budget must be positive")
+        self.life_config = replace(self.life_config, max_nodes=nodes, seconds=seconds)
+
+
+def _reply(outcome: Optional[int], goal: int, move: Optional[Point], gtp_move) -> str:
+    """GNU Go's owl reply: `0`, `1 MOVE` or `2 MOVE` (ko); an unknown result (budget out) is `0`."""
+    if outcome == goal:
+        return f"1 {gtp_move(move)}"
+    if outcome == KO:
+        return f"2 {gtp_move(move)}"
+    return "0"
