@@ -5,7 +5,6 @@ Last line `flow: ok`. Usage: python bench/web_smoke.py [--port N] [--budget 40] 
 from __future__ import annotations
 
 import argparse
-import os
 import socket
 import subprocess
 import sys

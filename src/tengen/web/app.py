@@ -25,7 +25,7 @@ from tengen.go.colors import BLACK, parse_color
 from tengen.go.coords import from_gtp, to_gtp
 from tengen.go.sgf import Game, SgfError
 from tengen.web.files import MAX_RECORD_BYTES, FileRefused, RecordStore, list_records, read_under
-from tengen.web.jobs import Job, JobQueue, JobStopped, QueueFull
+from tengen.web.jobs import Job, JobQueue, QueueFull
 from tengen.web.schemas import (AnalysisIn, EvaluationOut, FilesOut, InfluenceOut, JobOut, PasteIn, PathIn,
                                 PositionIn, PositionOut, RecommendedOut, RecordOut, ThermographOut)
 
