@@ -195,9 +195,14 @@ function App() {
     if (m !== move || line.length) { clearAnalysis(); setLine([]); setMove(m); }
   }, [record, move, total, line]);
 
+  // the key handler reads the latest render's state through a ref: an effect re-registered after each render
+  // leaves a window (effects run after paint) where a quick second key press would see the previous move
+  const nav = useRef({ go, move, total });
+  nav.current = { go, move, total };
   useEffect(() => {
     const onKey = (e) => {
       if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+      const { go, move, total } = nav.current;
       if (e.key === "ArrowLeft") go(move - 1);
       else if (e.key === "ArrowRight") go(move + 1);
       else if (e.key === "Home") go(0);
@@ -207,7 +212,7 @@ function App() {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [go, move, total]);
+  }, []);
 
   const openPath = (path) => api("/api/records/open", { json: { path } }).then(opened).catch(fail);
   const openPaste = () => api("/api/records/paste", { json: { sgf: paste.current.value } }).then(opened).catch(fail);
