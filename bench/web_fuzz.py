@@ -15,14 +15,14 @@ import json
 import math
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
+
+from web_smoke import free_port, wait_up  # noqa: E402  (bench/ is the script's folder)
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUEST_TIMEOUT_S = 30.0  # a request taking longer counts as a hang (a server error)
@@ -43,25 +43,6 @@ EDGE_RECORDS = [
     "()", "(;)", "(;SZ[5]", ";SZ[5])", "(;SZ[5]" + ";B[aa];W[ab]" * 300 + ")", "\x00(;SZ[5])",
     "(;SZ[3];B[aa];W[ba];B[ca];W[ab];B[bb];W[cb];B[ac];W[bc];B[cc])",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_up(url: str, server: subprocess.Popen, seconds: float = 90) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"the server exited with {server.returncode} before answering")
-        try:
-            urllib.request.urlopen(url + "/api/files", timeout=2).read()
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise SystemExit("the server did not start")
 
 
 class Tally:
@@ -362,7 +343,7 @@ def main() -> int:
             server = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err,
                                       env={**os.environ, "PYTHONUNBUFFERED": "1"})
         try:
-            wait_up(url, server)
+            wait_up(url, server, seconds=90)
             session = requests.Session()
             print(f"fuzz: schemathesis {__import__('schemathesis').__version__} against {url}/openapi.json")
             t0 = time.monotonic()

@@ -18,14 +18,18 @@ SHOTS = ROOT / "docs" / "screenshots"
 
 
 def free_port() -> int:
+    """A localhost port nobody listens on now (the web benches' server)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def wait_up(url: str, seconds: float = 60) -> None:
+def wait_up(url: str, server: subprocess.Popen, seconds: float = 60) -> None:
+    """Until the app answers at `url`; SystemExit when `server` exits first or `seconds` pass."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server exited with {server.returncode} before answering")
         try:
             urllib.request.urlopen(url + "/api/files", timeout=2).read()
             return
@@ -60,7 +64,7 @@ def main() -> int:
         cmd += ["--model", args.model]
     server = subprocess.Popen(cmd, cwd=ROOT)
     try:
-        wait_up(url)
+        wait_up(url, server)
         SHOTS.mkdir(parents=True, exist_ok=True)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox", "--disable-gpu"])
