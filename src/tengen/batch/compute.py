@@ -144,9 +144,9 @@ def search_result(board, evaluator, visits: int, maps: bool) -> dict:
 def endgame_result(board, evaluator, maps: bool) -> dict:
     """tengen's endgame analysis (`tengen.api.analyze`): regions, counts, temperatures, the orthodox move."""
     from tengen.api import analyze
-    from tengen.io.report import _strict, json_report
+    from tengen.io.report import strict_json_report
 
-    report = json_report(analyze(board, evaluator=evaluator))
+    report = strict_json_report(analyze(board, evaluator=evaluator))
     for region in report["regions"]:
         region.pop("tree", None)
     if not maps:
@@ -155,4 +155,4 @@ def endgame_result(board, evaluator, maps: bool) -> dict:
     for region in report["regions"]:
         region.pop("seconds", None)
     report.pop("conventions", None)
-    return {**_common(board), **_strict(report)}
+    return {**_common(board), **report}

@@ -206,6 +206,12 @@ def write_json_atomic(data: Any, path: str) -> None:
     write_atomic(path, (json.dumps(_strict(data), indent=1, allow_nan=False) + "\n").encode())
 
 
+def strict_json_report(analysis: Analysis) -> dict[str, Any]:
+    """The analysis as `tengen analyze --json` writes it (non-finite values as "inf" / "-inf" strings), as
+    data: what the web app and batch analysis return."""
+    return _strict(json_report(analysis))
+
+
 def _strict(data: Any) -> Any:
     """`data` with non-finite floats as strings ("inf", "-inf") or None (NaN): JSON has no such numbers."""
     if isinstance(data, float) and not math.isfinite(data):

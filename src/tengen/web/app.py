@@ -302,13 +302,13 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
 
         def work(job: Job) -> tuple[Any, dict]:
             from tengen.api import analyze
-            from tengen.io.report import _strict, json_report  # the JSON `tengen analyze --json` writes
+            from tengen.io.report import strict_json_report  # the JSON `tengen analyze --json` writes
 
             guarded = GuardedEvaluator(shared_evaluator(), net_lock, job)
             job.check()
             analysis = analyze(board, region=points, evaluator=guarded, options=options, progress=job.progress)
             job.check()
-            return analysis, _strict(json_report(analysis))
+            return analysis, strict_json_report(analysis)
 
         job = jobs.submit(work, req.time_limit_s)
         return JobOut(**job.as_dict())
