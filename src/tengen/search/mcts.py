@@ -167,11 +167,9 @@ class Search:
         self._terminal_komi = board.rules.komi + _handicap_compensation(board)
         node = self._reused(old, old_board, board) if old is not None and old_board is not None else None
         if node is None:
-            self._own_sum, self._own_count = None, 0
             node = Node(board.moves[-1][1] if board.moves else None, board.to_play, 1.0)
-        else:
-            # ownership seen in the kept subtree is not tracked per node: start the average afresh
-            self._own_sum, self._own_count = None, 0
+        # the ownership average restarts with every search (a kept subtree's ownership is not tracked per node)
+        self._own_sum, self._own_count = None, 0
         node.parent = None
         self._root = node
 
@@ -257,7 +255,8 @@ class Search:
         return path, board
 
     def _pick(self, node: Node) -> Optional[int]:
-        """The child maximizing PUCT; candidates found illegal on the way are dropped."""
+        """The child maximizing PUCT (plus the additive prior when on); at the root only allowed moves, if any
+        allowed move is a candidate. Candidates are legal: `_expand` keeps only those."""
         cfg = self.config
         player = node.to_play
         parent_visits = node.visits + node.pending
@@ -325,9 +324,8 @@ class Search:
         curve = None
         by_komi = evaluation.winrate_by_komi
         if by_komi:
-            labels = np.array(sorted(by_komi), dtype=np.float64)
-            if self._komi_labels is None or not np.array_equal(self._komi_labels, labels):
-                self._komi_labels = labels
+            labels = sorted(by_komi)
+            self._komi_labels = np.array(labels, dtype=np.float64)
             curve = np.array([by_komi[k] for k in labels], dtype=np.float64)
         return float(evaluation.winrate), float(evaluation.score_lead), curve
 
