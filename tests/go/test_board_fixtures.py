@@ -204,3 +204,18 @@ def test_setup_stones_then_play():
     board.setup(empty=[(0, 0)])
     assert board.get((0, 0)) == 0
     assert board.legality(WHITE, (0, 0)) == "suicide"
+
+
+@pytest.mark.parametrize("color,expected", [
+    (None, [[(0, 0), (0, 1), (1, 0)], [(0, 3)], [(1, 2), (2, 2)], [(3, 0)]]),
+    (BLACK, [[(0, 0), (0, 1), (1, 0)], [(3, 0)]]),
+    (WHITE, [[(0, 3)], [(1, 2), (2, 2)]]),
+])
+def test_chains_in_row_major_order_of_their_first_stone(color, expected):
+    board = board_from_diagram("""
+        X X . O
+        X . O .
+        . . O .
+        X . . .
+    """)
+    assert [sorted(chain) for chain in board.chains(color)] == expected

@@ -123,6 +123,19 @@ class Board:
         """Stones of the chain at `point`."""
         return self._native.chain(*point)
 
+    def chains(self, color: Optional[int] = None) -> list[list[Point]]:
+        """Every chain of `color` (of both colors when None), in row-major order of each chain's first stone."""
+        grid = self.array()
+        seen: set[Point] = set()
+        out = []
+        for r, c in zip(*np.nonzero(grid != EMPTY if color is None else grid == color)):
+            p = (int(r), int(c))
+            if p not in seen:
+                chain = self.chain(p)
+                seen.update(chain)
+                out.append(chain)
+        return out
+
     def chain_liberties(self, point: Point) -> list[Point]:
         """Liberties of the chain at `point`."""
         return self._native.chain_liberties(*point)

@@ -461,16 +461,8 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
         dead = set(self._dead())
         if status == "seki":
             return ""
-        grid = self.board.array()
-        chains: list[list] = []
-        seen: set = set()
-        for r in range(self.board.height):
-            for c in range(self.board.width):
-                if grid[r, c] and (r, c) not in seen:
-                    chain = self.board.chain((r, c))
-                    seen.update(chain)
-                    if ((r, c) in dead) == (status == "dead"):
-                        chains.append(chain)
+        # a chain's status is its first stone's (row-major), as finders may mark only part of a chain
+        chains = [chain for chain in self.board.chains() if (min(chain) in dead) == (status == "dead")]
         return "\n".join(" ".join(to_gtp(p, self.board.height) for p in sorted(chain)) for chain in chains)
 
     # ------------------------------------------------------------ display and clock

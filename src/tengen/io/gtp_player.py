@@ -206,7 +206,7 @@ class SearchPlayer:
         own = result.ownership if result.ownership is not None else self.ownership(board)
         if own is None:
             return None
-        targets = [chain for chain in _chains(board, -color) if _chain_dead(chain, -color, own)]
+        targets = [chain for chain in board.chains(-color) if _chain_dead(chain, -color, own)]
         if not targets:
             return None
         liberties = {}
@@ -245,7 +245,7 @@ class SearchPlayer:
             return benson_dead_stones(board)
         dead: list[Point] = []
         for color in (BLACK, -BLACK):
-            for chain in _chains(board, color):
+            for chain in board.chains(color):
                 if _chain_dead(chain, color, own):
                     dead.extend(chain)
         return sorted(dead)
@@ -268,19 +268,6 @@ def _to_move(board: Board, color: int) -> Board:
 
 def _position_key(board: Board) -> tuple:
     return (board.hash, board.to_play, board.rules.komi, len(board.moves), board.width, board.height)
-
-
-def _chains(board: Board, color: int) -> list[list[Point]]:
-    grid = board.array()
-    seen: set = set()
-    out = []
-    for r, c in zip(*np.nonzero(grid == color)):
-        p = (int(r), int(c))
-        if p not in seen:
-            chain = board.chain(p)
-            seen.update(chain)
-            out.append(chain)
-    return out
 
 
 def _chain_dead(chain: list[Point], color: int, ownership: np.ndarray) -> bool:
