@@ -54,6 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"the orthodox move is worse by more than POINTS one move later (default {DEFAULT_MARGIN:g}; a negative "
                              "value turns the check off)")
     parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
+    parser.add_argument("--evaluator", choices=["katago", "classic"], default="katago",
+                        help="what gives ownership, leaf scores and the policy: the KataGo network (default), or "
+                             "classic (no network: Benson, life and death by search, atari, small sealed regions "
+                             "solved exactly, influence; trees grown by its policy (predictor kata; in sealed regions "
+                             "the exact rules end and count lines), leaves scored by its ownership)")
     parser.add_argument("--local-model", metavar="FILE",
                         help="local-move network weights for --predictor net (and auto); default: the trained "
                              "models/localnet/localnet.pt")
@@ -66,11 +71,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from tengen.api import analyze, region_points
+    from tengen.api import analyze, classic_evaluator, region_points
     from tengen.io.report import annotate_sgf, json_report, text_report, write_json_atomic
 
     if args.local_model == "":
         raise CliError("--local-model: an empty file name")
+    if args.evaluator == "classic":
+        classic_flags(args)
     if args.local_model is not None and args.predictor not in ("net", "auto"):
         raise CliError(f"--local-model applies to --predictor net or auto, not {args.predictor}")
     if args.predictor == "net" or args.local_model is not None:
@@ -104,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
     if args.sgf_out:
         warn_other_games(args.sgf)
     with progress_bar(enabled=not args.no_progress) as progress:
-        analysis = analyze(position, region=points, model=args.model, options=options, progress=progress)
+        analysis = analyze(position, region=points, model=args.model, options=options, progress=progress,
+                           evaluator=classic_evaluator() if args.evaluator == "classic" else None)
     print(text_report(analysis))
     if args.json:
         write_json_atomic(json_report(analysis), args.json)
@@ -121,6 +129,23 @@ def run(args: argparse.Namespace) -> int:
     if args.plots:
         write_plots(analysis, args.plots)
     return 0
+
+
+def classic_flags(args: argparse.Namespace) -> None:
+    """`--evaluator classic` needs no network: `auto` becomes the evaluator's own policy (`kata` on it: sealed
+    regions still end by the exact rules), leaves are scored by its ownership; flags that need a network are
+    refused in one line."""
+    if args.predictor == "net" or args.local_model is not None:
+        raise CliError("--evaluator classic uses no network: --predictor net and --local-model do not apply")
+    if args.leaves == "valuenet" or args.value_model is not None or args.leaf_confidence is not None:
+        raise CliError("--evaluator classic uses no network: --leaves valuenet, --value-model and --leaf-confidence "
+                       "do not apply")
+    if args.model is not None:
+        raise CliError("--evaluator classic uses no network: --model does not apply")
+    if args.predictor == "auto":
+        args.predictor = "kata"  # KataPolicyPredictor reads any evaluator's policy: here the classic one
+    if args.leaves == "auto":
+        args.leaves = "network"  # the evaluator's rounded ownership: the classic evaluator's
 
 
 def options_from_args(args: argparse.Namespace):

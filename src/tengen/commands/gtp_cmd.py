@@ -42,10 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "ownership with --player search, Benson with --player simple), Benson's proof "
                              "only, the network's raw ownership, or the search's ownership")
     parser.add_argument("--model", default=None, help="KataGo model file (default: the cached katrain network)")
-    parser.add_argument("--evaluator", choices=("katago", "playouts"), default="katago",
-                        help="the search's evaluator: the KataGo network (default), or playouts (no network: a "
+    parser.add_argument("--evaluator", choices=("katago", "playouts", "classic"), default="katago",
+                        help="the search's evaluator: the KataGo network (default), playouts (no network: a "
                              "uniform policy over legal non-eye points, value and ownership from --playouts native "
-                             "random games per leaf)")
+                             "random games per leaf), or classic (no network: Benson, life and death by search, "
+                             "atari, sealed regions solved exactly, influence; tengen.api.classic_evaluator)")
     parser.add_argument("--playouts", type=int, default=16, help="random games per leaf with --evaluator playouts "
                                                                  "(default 16)")
     parser.add_argument("--prior", choices=("none", "pbn"), default="none",
@@ -81,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--prior-weight needs --prior pbn and must be at least 0")
     rules = Rules.from_name(args.rules, args.komi)
     load = _lazy_evaluator(args)
-    search_load = _lazy_playout_evaluator(args) if args.evaluator == "playouts" else load
+    search_load = {"playouts": _lazy_playout_evaluator, "classic": _lazy_classic_evaluator}.get(
+        args.evaluator, lambda _: load)(args)
     player = _search_player(args, search_load) if args.player == "search" else None
     dead = args.dead_stones
     if dead == "auto":
@@ -128,6 +130,19 @@ def _lazy_playout_evaluator(args):
             from tengen.eval.playout_evaluator import PlayoutEvaluator
 
             loaded.append(PlayoutEvaluator(playouts=args.playouts, seed=0))
+        return loaded[0]
+    return load
+
+
+def _lazy_classic_evaluator(args):
+    """The classic evaluator (no network), made on first need."""
+    loaded = []
+
+    def load():
+        if not loaded:
+            from tengen.api import classic_evaluator
+
+            loaded.append(classic_evaluator())
         return loaded[0]
     return load
 

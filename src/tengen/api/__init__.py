@@ -11,6 +11,8 @@ import warnings
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Iterable, Optional, Union
 
+from tengen.api.classic import classic_evaluator  # noqa: F401 - re-exported: the classic evaluator's wiring
+
 if TYPE_CHECKING:  # the heavy modules load on the first analysis, not with the CLI
     from tengen.endgame.analysis import ProgressCallback
     from tengen.endgame.options import AnalysisOptions
@@ -103,3 +105,4 @@ def default_evaluator(model: Optional[str] = None):
     if model is not None and not os.path.exists(model):
         raise FileNotFoundError(f"{model}: no such model file")
     return KataGoEvaluator(model)
+
