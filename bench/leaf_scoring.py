@@ -31,6 +31,7 @@ CONFIDENCES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
 
 def collect_leaves(positions, evaluator) -> list[tuple]:
     """(leaf board, region points) of every leaf the net-predictor analysis of each position grows."""
+    from tengen.endgame.leaf_dataset import leaves_of
     from tengen.endgame.predictors import LocalNetPredictor
 
     out = []
@@ -38,15 +39,9 @@ def collect_leaves(positions, evaluator) -> list[tuple]:
     for label, board in positions:
         start = time.perf_counter()
         analysis = analyze_board(board, evaluator, AnalysisOptions(predictor=predictor))
-        count = 0
-        for result in analysis.regions:
-            if result.tree is None:
-                continue
-            for leaf in result.tree.leaves():
-                if leaf.kind == "leaf" and leaf.board is not None and not leaf.counted:
-                    out.append((leaf.board, tuple(result.region.points)))
-                    count += 1
-        print(f"{label}: {len(analysis.regions)} regions, {count} leaves ({time.perf_counter() - start:.1f} s)")
+        leaves = leaves_of(analysis)
+        out += leaves
+        print(f"{label}: {len(analysis.regions)} regions, {len(leaves)} leaves ({time.perf_counter() - start:.1f} s)")
     return out
 
 

@@ -101,6 +101,12 @@ class SharedDataMissing(FileNotFoundError):
     """The shared data (game archives, regression suites) is not where tengen looks for it."""
 
 
+def datasets_cache_dir() -> Path:
+    """Where built datasets live: ``$TENGEN_CACHE/datasets``, default ``~/.cache/tengen/datasets``."""
+    root = os.environ.get("TENGEN_CACHE")
+    return (Path(root).expanduser() if root else Path("~/.cache/tengen").expanduser()) / "datasets"
+
+
 def shared_data_path(*parts: str, must_exist: bool = True) -> Path:
     """A path under the shared data folder: `$TENGEN_SHARED_DATA` when set, else `shared/data` beside the
     checkout (the project's layout: `../shared/data` from the repository root). Raises `SharedDataMissing`

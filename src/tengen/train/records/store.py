@@ -3,13 +3,12 @@ game (a pure function of its moves), and one split loaded as a `PositionSet`."""
 from __future__ import annotations
 
 import io
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from tengen.files import write_atomic
+from tengen.files import datasets_cache_dir, write_atomic
 
 PHASES: tuple[int, ...] = (30, 80, 130, 180)
 SPLITS: tuple[str, ...] = ("train", "val", "test")
@@ -23,10 +22,8 @@ COLLECTIONS: dict[str, int] = {"pro_aeb": 0, "tom": 1, "kgs": 2, "yenw_ai": 3, "
 
 
 def default_cache_dir() -> Path:
-    """``$TENGEN_CACHE/datasets``, default ``~/.cache/tengen/datasets``."""
-    root = os.environ.get("TENGEN_CACHE")
-    base = Path(root).expanduser() if root else Path("~/.cache/tengen").expanduser()
-    return base / "datasets"
+    """``$TENGEN_CACHE/datasets``, default ``~/.cache/tengen/datasets`` (`tengen.files.datasets_cache_dir`)."""
+    return datasets_cache_dir()
 
 
 def dataset_dir(cache_dir: Path | str | None = None) -> Path:

@@ -1,5 +1,6 @@
 """`python -m tengen.train.valuenet train`: train the value network's variants on the value dataset (the same
-batches for each), writing each variant's best weights to `--out-dir`."""
+batches for each), writing each variant's best weights to `--out-dir`; `leaves`: fine-tune a model's KataGo-
+ownership channel on the leaves of real analyses (`python -m tengen.endgame.leaf_dataset`)."""
 from __future__ import annotations
 
 import argparse
@@ -35,7 +36,19 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--value-bench", type=Path, default=None, help="saved output of bench/value_net.py")
     c.add_argument("--leaf-bench", type=Path, default=None, help="saved output of bench/leaf_scoring.py")
     c.add_argument("--out", type=Path, default=MODELS_DIR / "MODEL_CARD.md")
+    lv = sub.add_parser("leaves", help="fine-tune the ownership channel on analysis leaves")
+    lv.add_argument("--base", type=Path, default=MODELS_DIR / "bvmlvn.pt", help="weights to start from")
+    lv.add_argument("--data", type=Path, required=True, help="leaf dataset folder (python -m tengen.endgame.leaf_dataset "
+                                                             "writes DATASETS_CACHE/leaves-v1)")
+    lv.add_argument("--out", type=Path, required=True, help="weights file to write")
+    lv.add_argument("--steps", type=int, default=2000)
+    lv.add_argument("--lr", type=float, default=3e-4)
+    lv.add_argument("--batch", type=int, default=256)
+    lv.add_argument("--rest-weight", type=float, default=0.2, help="loss weight of points outside the region")
+    lv.add_argument("--device", default="auto")
     args = parser.parse_args(argv)
+    if args.command == "leaves":
+        return _leaves(args, argv)
     if args.command == "card":
         from tengen.files import write_atomic
         from tengen.train.valuenet.card import render
@@ -67,6 +80,29 @@ def main(argv: list[str] | None = None) -> int:
     best = train(cfg, data, args.out_dir, ckpt, resume=not args.fresh, meta=meta,
                  log=lambda m: print(m, flush=True))
     print(json.dumps(best, indent=1))
+    return 0
+
+
+def _leaves(args, argv) -> int:
+    """The `leaves` subcommand: fine-tune, then write the weights with what was done in their metadata."""
+    from tengen.eval.devices import pick_device
+    from tengen.eval.valuenet.weights import load_weights, save_weights
+    from tengen.train.valuenet.leaf_tuning import load_leaves, tune
+
+    device = pick_device(args.device)
+    try:
+        data = load_leaves(args.data, device)
+        model, meta = load_weights(args.base, device=str(device))
+        result = tune(model, data, args.steps, args.lr, args.batch, args.rest_weight,
+                      log=lambda m: print(m, flush=True))
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    meta = dict(meta)
+    meta["leaf_tuning"] = {**result, "base": str(args.base),
+                           "command": "python -m tengen.train.valuenet " + " ".join(argv or sys.argv[1:])}
+    save_weights(args.out, model.cpu(), meta)
+    print(json.dumps(result, indent=1))
     return 0
 
 
