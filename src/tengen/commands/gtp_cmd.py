@@ -81,9 +81,9 @@ def run(args: argparse.Namespace) -> int:
     if args.prior_weight is not None and (args.prior == "none" or args.prior_weight < 0):
         raise CliError("--prior-weight needs --prior pbn and must be at least 0")
     rules = Rules.from_name(args.rules, args.komi)
-    load = _lazy_evaluator(args)
-    search_load = {"playouts": _lazy_playout_evaluator, "classic": _lazy_classic_evaluator}.get(
-        args.evaluator, lambda _: load)(args)
+    load = _once(lambda: _katago_evaluator(args))
+    search_load = {"katago": load, "playouts": _once(lambda: _playout_evaluator(args)),
+                   "classic": _once(lambda: _classic_evaluator(args))}[args.evaluator]
     player = _search_player(args, search_load) if args.player == "search" else None
     dead = args.dead_stones
     if dead == "auto":
@@ -103,48 +103,41 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lazy_evaluator(args):
-    """The KataGo evaluator of the flags, loaded once, on the first command that needs it."""
+def _once(make):
+    """A loader that calls `make` on its first call and returns that result ever after (the evaluators load on
+    the first command that needs them, so GTP starts at once)."""
     loaded = []
 
     def load():
         if not loaded:
-            import os
-
-            from tengen.eval.katago.evaluator import KataGoEvaluator
-
-            if args.model is not None and not os.path.exists(args.model):
-                raise FileNotFoundError(f"{args.model}: no such model file")
-            loaded.append(KataGoEvaluator(args.model, device=args.device, threads=args.threads,
-                                          batch_size=args.batch))
+            loaded.append(make())
         return loaded[0]
     return load
 
 
-def _lazy_playout_evaluator(args):
-    """The playout evaluator of the flags (no network), made on first need."""
-    loaded = []
+def _katago_evaluator(args):
+    """The KataGo evaluator of the flags."""
+    import os
 
-    def load():
-        if not loaded:
-            from tengen.eval.playout_evaluator import PlayoutEvaluator
+    from tengen.eval.katago.evaluator import KataGoEvaluator
 
-            loaded.append(PlayoutEvaluator(playouts=args.playouts, seed=0))
-        return loaded[0]
-    return load
+    if args.model is not None and not os.path.exists(args.model):
+        raise FileNotFoundError(f"{args.model}: no such model file")
+    return KataGoEvaluator(args.model, device=args.device, threads=args.threads, batch_size=args.batch)
 
 
-def _lazy_classic_evaluator(args):
-    """The classic evaluator (no network), made on first need."""
-    loaded = []
+def _playout_evaluator(args):
+    """The playout evaluator of the flags (no network)."""
+    from tengen.eval.playout_evaluator import PlayoutEvaluator
 
-    def load():
-        if not loaded:
-            from tengen.api import classic_evaluator
+    return PlayoutEvaluator(playouts=args.playouts, seed=0)
 
-            loaded.append(classic_evaluator())
-        return loaded[0]
-    return load
+
+def _classic_evaluator(args):
+    """The classic evaluator (no network)."""
+    from tengen.api import classic_evaluator
+
+    return classic_evaluator()
 
 
 def _search_player(args, load):
