@@ -56,41 +56,50 @@ def analysis_leaves(board: Board, evaluator, predictor=None) -> list[tuple[Board
     return leaves_of(analyze_board(board, evaluator, AnalysisOptions(predictor=predictor or LocalNetPredictor())))
 
 
-def scored_kgs_games(count: int, seed: int, exclude: Iterable[str] = ()) -> Iterator[tuple[str, bytes]]:
-    """`count` scored 19x19 KGS records (name, SGF bytes), picked by a `seed`ed shuffle of the listing and
-    read in archive order, without the `exclude`d names."""
-    games = shared_data_path("games")
-    rows = [line.split("\t") for line in (games / LISTING).read_text().splitlines()[1:] if line.startswith("kgs_")]
-    rows = [row for row in rows if row[1] not in set(exclude)]
-    random.Random(seed).shuffle(rows)
-    wanted = {row[1] for row in rows[:count]}
-    with tarfile.open(games / rows[0][0], "r:xz") as tar:
+def _picked_rows(count: int, seed: int, exclude: Iterable[str]) -> tuple[str, list[list[str]]]:
+    """The listing's header and the rows of the `count` scored KGS games a `seed`ed shuffle picks (without the
+    `exclude`d names), in the listing's order."""
+    header, *lines = (shared_data_path("games") / LISTING).read_text().splitlines()
+    skip = set(exclude)
+    rows = [row for row in (line.split("\t") for line in lines if line.startswith("kgs_")) if row[1] not in skip]
+    order = list(range(len(rows)))
+    random.Random(seed).shuffle(order)
+    return header, [rows[i] for i in sorted(order[:count])]
+
+
+def _read_games(rows: list[list[str]]) -> Iterator[tuple[str, bytes]]:
+    """The records `rows` name (all in one archive), as (name, SGF bytes) in archive order."""
+    wanted = {row[1] for row in rows}
+    with tarfile.open(shared_data_path("games") / rows[0][0], "r:xz") as tar:
         for member in tar:
             if member.name in wanted:
                 yield member.name, tar.extractfile(member).read()
+
+
+def scored_kgs_games(count: int, seed: int, exclude: Iterable[str] = ()) -> Iterator[tuple[str, bytes]]:
+    """`count` scored 19x19 KGS records (name, SGF bytes), picked by a `seed`ed shuffle of the listing and
+    read in archive order, without the `exclude`d names."""
+    return _read_games(_picked_rows(count, seed, exclude)[1])
 
 
 def pack_subset(folder: Path, count: int, seed: int, exclude: Iterable[str] = ()) -> int:
     """Write the games `scored_kgs_games` would pick as a small shared-data folder (`folder`/games: the listing's
     rows and one archive of the same name), for a machine without the shared data (a GPU device): point
     `TENGEN_SHARED_DATA` at `folder` there and the same games are read. Returns the games written."""
-    source = shared_data_path("games")
-    picked = list(scored_kgs_games(count, seed, exclude))
-    names = {name for name, _ in picked}
-    rows = [line for line in (source / LISTING).read_text().splitlines()[1:] if line.split("\t")[1:2] and
-            line.split("\t")[1] in names]
+    header, rows = _picked_rows(count, seed, exclude)
     games = folder / "games"
     games.mkdir(parents=True, exist_ok=True)
-    header = (source / LISTING).read_text().splitlines()[0]
-    write_atomic(games / LISTING, ("\n".join([header, *rows]) + "\n").encode())
+    write_atomic(games / LISTING, ("\n".join([header, *("\t".join(row) for row in rows)]) + "\n").encode())
     buf = io.BytesIO()
+    written = 0
     with tarfile.open(fileobj=buf, mode="w:xz") as tar:
-        for name, data in picked:
+        for name, data in _read_games(rows):
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
-    write_atomic(games / rows[0].split("\t")[0], buf.getvalue())
-    return len(picked)
+            written += 1
+    write_atomic(games / rows[0][0], buf.getvalue())
+    return written
 
 
 def late_board(name: str, data: bytes) -> Optional[Board]:
@@ -153,6 +162,8 @@ def build(out: Path, games: int, seed: int, workers: int, device: str, exclude: 
     shards = len(list(out.glob("leaves-*.npz")))
     tasks = [(i, name, data) for i, (name, data) in enumerate(scored_kgs_games(games, seed, exclude))
              if name not in done]
+    if not tasks:  # a finished build: no workers (each would load KataGo) for nothing
+        return 0
     parts, names, written = [], [], 0
     ctx = get_context("spawn")
     with ctx.Pool(max(1, workers), initializer=_start_worker, initargs=(device, threads)) as pool:
