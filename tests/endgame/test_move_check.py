@@ -90,6 +90,16 @@ def test_a_sound_orthodox_move_is_kept_and_the_check_reported():
     assert "network check: the orthodox C4" in text_report(analysis)
 
 
+def test_the_check_is_reported_under_the_evaluator_s_display_name():
+    board = board_from_diagram(ONE_DAME)
+    board.to_play = WHITE
+    evaluator = TacticalStandIn(policy="anywhere")
+    evaluator.display_name = "classic evaluator"
+    text = text_report(analyze_board(board, evaluator))
+    assert "classic evaluator check: the orthodox C4" in text and "classic evaluator evaluations;" in text
+    assert "network" not in text
+
+
 def test_no_check_when_the_policy_agrees_or_the_move_is_illegal():
     board = board_from_diagram(ONE_DAME)
     board.to_play = BLACK

@@ -30,6 +30,9 @@ def test_analyze_with_the_classic_evaluator_needs_no_network(tmp_path, monkeypat
     assert rc == 0
     text = capsys.readouterr().out
     assert "recommended for Black" in text and "predictor kata" in text
+    # the report names the evaluator that stood in for the network
+    assert "classic evaluator evaluations;" in text and "the classic evaluator's own count" in text
+    assert "network evaluations" not in text and "the network's own count" not in text
     report = json.loads(out.read_text())
     assert report["regions"] and not (tmp_path / "empty-cache").exists()
 

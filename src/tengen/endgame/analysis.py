@@ -67,8 +67,9 @@ def analyze_board(board: Board, evaluator: Optional[Evaluator] = None, options: 
                         network_counts=network_counts)
     analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
     if evaluator is not None and region_points is None and options.move_check_margin is not None:
-        _check_recommended_move(analysis, evaluator, options.move_check_margin)
+        _check_recommended_move(analysis, evaluator, options.move_check_margin, network.name)
     analysis.evaluations = network.evaluator.evaluations if network.evaluator is not None else 0
+    analysis.evaluator_name = network.name
     analysis.seconds = time.perf_counter() - start
     return analysis
 
@@ -87,14 +88,23 @@ class _NetworkOnDemand:
             self.evaluator = cached(self._load())
         return self.evaluator
 
+    @property
+    def name(self) -> str:
+        """What reports call the evaluator: its `display_name` ("classic evaluator"), else "network"."""
+        inner = None if self.evaluator is None else self.evaluator.evaluator
+        return getattr(inner, "display_name", "network")
 
-def _check_recommended_move(analysis: Analysis, evaluator, margin: float) -> None:
+
+def _check_recommended_move(analysis: Analysis, evaluator, margin: float, judge: str) -> None:
     """The network's one-move look at the orthodox move (`move_check`); an overruled move is replaced by
     the policy move, and its region is told what the move loses outside it."""
     if analysis.recommended is None:
         return
     board = analysis.board
-    check = analysis.move_check = check_move(board, evaluator, analysis.recommended[1], margin)
+    check = check_move(board, evaluator, analysis.recommended[1], margin)
+    if check is not None:
+        check = replace(check, judge=judge)
+    analysis.move_check = check
     if check is None or not check.overruled:
         return
     analysis.recommended_reason = check.reason(board.height, analysis.recommended_reason)

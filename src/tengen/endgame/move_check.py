@@ -27,6 +27,7 @@ class MoveCheck:
     orthodox_score: float
     policy_score: float
     margin: float
+    judge: str = "network"  # what the report calls the evaluator that looked (its `display_name`)
 
     @property
     def loss(self) -> float:
@@ -39,11 +40,11 @@ class MoveCheck:
 
     def region_note(self, height: int) -> str:
         """For the region whose move was overruled: its values cannot see what the move loses outside it."""
-        return (f"the network's check: {to_gtp(self.orthodox, height)} loses {self.loss:.1f} points on the whole "
+        return (f"the {self.judge}'s check: {to_gtp(self.orthodox, height)} loses {self.loss:.1f} points on the whole "
                 "board one move later; this region's values do not see it")
 
     def reason(self, height: int, orthodox_reason: str) -> str:
-        return (f"the network's policy move: the orthodox {to_gtp(self.orthodox, height)} ({orthodox_reason}) "
+        return (f"the {self.judge}'s policy move: the orthodox {to_gtp(self.orthodox, height)} ({orthodox_reason}) "
                 f"is {self.loss:.1f} points worse one move later (a consequence outside the regions, or a misread region)")
 
 

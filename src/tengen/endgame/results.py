@@ -97,6 +97,7 @@ class Analysis:
     # move: a cross-check, since the board count (no one's move) should lie between them
     network_counts: Optional[tuple[float, float]] = None
     move_check: Optional[MoveCheck] = None  # the network's one-move look at the orthodox move (move_check.py)
+    evaluator_name: str = "network"  # what the report calls the evaluator (its `display_name`, e.g. "classic evaluator")
 
     def count_outside_network(self, slack: float = 1.0) -> bool:
         """Whether the board count lies more than `slack` points outside the network's two counts (a count

@@ -81,31 +81,32 @@ def text_report(analysis: Analysis) -> str:
     elif analysis.board_count is not None:
         komi = analysis.board.rules.komi
         lines.append(f"board count (area, Black's side): {_num(analysis.board_count)}; after komi {komi:g}: {_num(analysis.board_count - komi)}")
+    name = analysis.evaluator_name
     if analysis.network_counts is not None:
         b_first, w_first = analysis.network_counts
-        lines.append(f"the network's own count (its ownership summed): {_num(b_first)} with Black to move, "
+        lines.append(f"the {name}'s own count (its ownership summed): {_num(b_first)} with Black to move, "
                      f"{_num(w_first)} with White to move (a count with no one's move lies between)")
         if analysis.count_outside_network():
-            lines.append("warning: the board count lies outside the network's range: a region is probably "
-                         "misjudged (a cut tree, a probe, or walls the network doubts); check the notes above")
+            lines.append(f"warning: the board count lies outside the {name}'s range: a region is probably "
+                         f"misjudged (a cut tree, a probe, or walls the {name} doubts); check the notes above")
         underread = analysis.underread_swing()
         if underread is not None:
             hottest = ("no region has a temperature" if underread[1] is None else
                        f"the hottest region's temperature is {_num(underread[1])}")
-            lines.append(f"warning: the network's two counts differ by {2 * underread[0]:.1f} (a move worth about "
+            lines.append(f"warning: the {name}'s two counts differ by {2 * underread[0]:.1f} (a move worth about "
                          f"{underread[0]:.1f}), but {hottest}: a region is probably under-read (a tree cut by its budget?)")
     color_name = "Black" if analysis.board.to_play == BLACK else "White"
     check = analysis.move_check
     if check is not None and not check.overruled:
         side = "behind" if check.loss > 0 else "ahead of"
-        lines.append(f"network check: the orthodox {to_gtp(check.orthodox, h)} is {abs(check.loss):.1f} points {side} "
+        lines.append(f"{name} check: the orthodox {to_gtp(check.orthodox, h)} is {abs(check.loss):.1f} points {side} "
                      f"its policy move {to_gtp(check.policy, h)} one move later (overruled beyond {check.margin:g})")
     if analysis.recommended is not None:
         c, p = analysis.recommended
         lines.append(f"recommended for {color_name}: {to_gtp(p, h)} ({analysis.recommended_reason})")
     else:
         lines.append(f"recommended for {color_name}: none ({analysis.recommended_reason or 'no region to play in'})")
-    lines.append(f"predictor {analysis.predictor}; {analysis.evaluations} network evaluations; {analysis.seconds:.1f} s")
+    lines.append(f"predictor {analysis.predictor}; {analysis.evaluations} {name} evaluations; {analysis.seconds:.1f} s")
     lines.append("temperatures and counts are area-scoring values; miai = temperature - 1 (at least 0; none without a hot move), "
                  "deiri = 2 x miai (gote) or miai (sente)")
     return "\n".join(lines)

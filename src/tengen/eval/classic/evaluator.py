@@ -38,6 +38,8 @@ class ClassicEvaluator:
     """The classic evaluator; `life_judge`, `region_valuer` and `chooser` (the orthodox move among the
     sources of move value) default to ones needing nothing above layer 2."""
 
+    display_name = "classic evaluator"  # what reports call it (they say "network" for the others)
+
     def __init__(self, config: ClassicConfig = ClassicConfig(), life_judge: LifeJudge = static_life_judge,
                  region_valuer: RegionValuer = no_region_valuer, chooser: MoveChooser = hottest_source,
                  cache_size: int = 20_000):
