@@ -8,10 +8,10 @@ position give slightly different outputs; a local tree treats them as one positi
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Hashable, Sequence
 
 from tengen.go.board import Board
+from tengen.lru import LruCache
 
 
 def position_key(board: Board) -> Hashable:
@@ -28,7 +28,7 @@ class CachedEvaluator:
     def __init__(self, evaluator, capacity: int = 50_000):
         self.evaluator = evaluator
         self.capacity = capacity
-        self._cache: OrderedDict = OrderedDict()
+        self._cache: LruCache = LruCache(capacity)
         self.evaluations = 0
         self.hits = 0
         self.fresh: list[bool] = []
@@ -40,11 +40,11 @@ class CachedEvaluator:
         for key, board in zip(keys, boards):
             if key not in self._cache and key not in missing:
                 missing[key] = board
-        found = {key: self._lookup(key) for key in set(keys) if key not in missing}
+        found = {key: self._cache.get(key) for key in set(keys) if key not in missing}
         if missing:
             for key, ev in zip(missing, self.evaluator.evaluate(list(missing.values()))):
                 found[key] = ev
-                self._store(key, ev)
+                self._cache.put(key, ev)
             self.evaluations += len(missing)
         self.hits += len(boards) - len(missing)
         seen: set = set()
@@ -53,15 +53,6 @@ class CachedEvaluator:
             self.fresh.append(key in missing and key not in seen)
             seen.add(key)
         return [found[key] for key in keys]
-
-    def _store(self, key: Hashable, ev) -> None:
-        self._cache[key] = ev
-        if len(self._cache) > self.capacity:
-            self._cache.popitem(last=False)
-
-    def _lookup(self, key: Hashable):
-        self._cache.move_to_end(key)
-        return self._cache[key]
 
 
 def fresh_flags(evaluator, count: int) -> list[bool]:

@@ -14,7 +14,6 @@ branching factors n! is at most `branch_cap`, a one-ply influence thermograph be
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from typing import Optional, Sequence
 
 import numpy as np
@@ -32,6 +31,7 @@ from tengen.go.benson import unconditional_life
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point, neighbours, to_gtp
+from tengen.lru import LruCache
 
 
 class ClassicEvaluator:
@@ -47,8 +47,7 @@ class ClassicEvaluator:
         self.chooser = chooser
         self.judges = JudgeCache(life_judge, cache_size)
         self.region_valuer = region_valuer
-        self._regions: OrderedDict = OrderedDict()
-        self._cache_size = cache_size
+        self._regions: LruCache[RegionValue] = LruCache(cache_size)
 
     def evaluate(self, positions: Sequence[Board]) -> list[Evaluation]:
         """One `Evaluation` per board, in order."""
@@ -62,9 +61,9 @@ class ClassicEvaluator:
         ko = board.ko_point if board.ko_point in points else None
         key = (tuple(points), tuple(int(grid[p]) for p in points), tuple(int(grid[q]) for q in outside), ko,
                board.rules.suicide, board.rules.scoring)
-        if key in self._regions:
-            self._regions.move_to_end(key)
-            return self._regions[key]
+        known = self._regions.get(key)
+        if known is not None:
+            return known
         value = None
         product = branching_product(len(points), self.config.branch_cap)
         if product <= self.config.branch_cap:
@@ -73,9 +72,7 @@ class ClassicEvaluator:
             value = heuristic_region_value(grid, points, self.config)
             if product > self.config.branch_cap:
                 value.notes.append(f"over the branching cap ({len(points)}! > {self.config.branch_cap})")
-        self._regions[key] = value
-        if len(self._regions) > self._cache_size:
-            self._regions.popitem(last=False)
+        self._regions.put(key, value)
         return value
 
     def _one(self, board: Board) -> Evaluation:

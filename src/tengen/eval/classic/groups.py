@@ -2,7 +2,6 @@
 neighbourhood), and the urgent ones (critical, or in atari) of which the side to move wins the largest."""
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Optional
 
@@ -13,6 +12,7 @@ from tengen.eval.classic.judges import LifeJudge, LifeVerdict
 from tengen.go.board import Board
 from tengen.go.coords import Point
 from tengen.go.grid import components
+from tengen.lru import LruCache
 
 WINDOW = 4  # the judge's verdict is cached on the chain's bounding box grown by this many points
 
@@ -79,8 +79,8 @@ class JudgeCache:
     """The judge's verdicts keyed by the stones around the chain (its bounding box grown by WINDOW)."""
 
     def __init__(self, judge: LifeJudge, capacity: int = 20_000):
-        self.judge, self.capacity = judge, capacity
-        self.table: OrderedDict = OrderedDict()
+        self.judge = judge
+        self.table: LruCache[LifeVerdict] = LruCache(capacity)
         self.calls = self.hits = 0
 
     def verdict(self, board: Board, grid: np.ndarray, chain: Chain) -> LifeVerdict:
@@ -92,15 +92,13 @@ class JudgeCache:
         ko = board.ko_point
         ko = ko if ko is not None and r0 <= ko[0] < r1 and c0 <= ko[1] < c1 else None
         key = (chain.stones[0], r0, r1, c0, c1, grid[r0:r1, c0:c1].tobytes(), ko, board.rules.suicide)
-        if key in self.table:
+        known = self.table.get(key)
+        if known is not None:
             self.hits += 1
-            self.table.move_to_end(key)
-            return self.table[key]
+            return known
         self.calls += 1
         verdict = self.judge(board, chain.stones[0])
-        self.table[key] = verdict
-        if len(self.table) > self.capacity:
-            self.table.popitem(last=False)
+        self.table.put(key, verdict)
         return verdict
 
 

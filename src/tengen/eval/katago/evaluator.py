@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence, Union
@@ -22,6 +21,7 @@ from tengen.eval.katago.features import SUPPORTED_INPUT_VERSION, Encoded, KataRu
 from tengen.eval.katago.model_desc import ModelDesc, UnsupportedModelError
 from tengen.eval.katago.model_reader import read_model
 from tengen.eval.katago.network import KataGoNet, NetOutput
+from tengen.lru import LruCache
 
 import torch  # noqa: E402  (network sets OMP_WAIT_POLICY before torch loads)
 
@@ -110,8 +110,7 @@ class KataGoEvaluator:
         self.net = KataGoNet(self.desc).to(self.device).eval()
         self.compiled = bool(compile)
         self._forward = torch.compile(self.net, dynamic=False) if compile else self.net
-        self._cache: OrderedDict = OrderedDict()
-        self._cache_size = cache_size
+        self._cache: LruCache[np.ndarray] = LruCache(cache_size)  # komi sweeps
         self.evaluations_run = 0  # network rows computed (for tests and benchmarks)
 
     # ------------------------------------------------------------------ network
@@ -318,9 +317,9 @@ class KataGoEvaluator:
         base = self.encode(board)
         krules = KataRules.from_rules(board.rules)
         key = self._sweep_key(base, board.rules.komi, ks)
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key].copy()
+        known = self._cache.get(key)
+        if known is not None:
+            return known.copy()
         jobs: list[_Job] = []
         for idx, k in enumerate(ks):
             enc = self.encode(board, komi=k) if idx == 0 else _with_komi(base, board.rules.komi, k)
@@ -330,9 +329,7 @@ class KataGoEvaluator:
         for job, row in zip(jobs, rows):
             grouped.setdefault(job.index, []).append(row)
         result = np.array([self._combine(grouped[i], base.to_play)["win"] for i in range(len(ks))])
-        self._cache[key] = result
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        self._cache.put(key, result)
         return result.copy()
 
     @staticmethod
