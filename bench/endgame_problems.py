@@ -11,8 +11,10 @@ fights (first moves hot, yet neither side gains by starting: the tree's values c
 With `--predictor net` (or auto) the kata predictor runs in the same run on the same problems as the anchor
 (its own evaluator, so neither reuses the other's cached evaluations); `--anchor none` skips it.
 Last line: `endgame_problems: n/N` (the chosen predictor).
+`--workers N` analyses N problems at once in worker processes of one torch thread each (a many-core host):
+the lines come out in the same order with the same moves and values; only the seconds differ.
 Usage: python bench/endgame_problems.py [--archive PATH] [--chapter 3.4|6.3] [--limit N] [--predictor auto|kata|net] [--anchor kata|none] [--no-sealed-rules]
-       [--model FILE] [--max-nodes N] [--max-total-nodes N]
+       [--model FILE] [--max-nodes N] [--max-total-nodes N] [--workers N]
 """
 from __future__ import annotations
 
@@ -97,6 +99,106 @@ def local_policy_move(board: Board, evaluator, points: list[Point]) -> Point | N
     return max(legal, key=lambda p: float(policy[p]), default=None)
 
 
+@dataclass
+class Outcome:
+    """One problem's printed line and what it adds to the totals."""
+
+    line: str
+    passed: bool
+    policy_passed: bool
+    local_passed: bool
+    anchor_passed: bool
+    cold: bool
+    fight: bool
+    seconds: float
+    anchor_seconds: float
+
+
+class ProblemSolver:
+    """The evaluators of one process (their own caches, so no problem reuses another's evaluations) and the
+    analysis of one problem with the chosen predictor, the anchor predictor and the policy anchors."""
+
+    def __init__(self, args, threads: int | None = None):
+        from tengen.eval.katago.evaluator import KataGoEvaluator
+
+        self.args = args
+        self.evaluator = KataGoEvaluator(args.model, threads=threads)
+        self.anchor = None if args.anchor == "none" or args.anchor == args.predictor else args.anchor
+        self.anchor_evaluator = KataGoEvaluator(args.model, threads=threads) if self.anchor else None
+        self.growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
+
+    def solve(self, p: Problem) -> Outcome:
+        args, anchor = self.args, self.anchor
+        h = p.board.height
+        region = p.region()
+        options = AnalysisOptions(predictor=args.predictor, growth=self.growth, sealed_rules=not args.no_sealed_rules)
+        anchor_note, anchor_ok, anchor_seconds = "", False, 0.0
+        if anchor:
+            start = time.perf_counter()
+            other = analyze_board(p.board, self.anchor_evaluator, replace(options, predictor=anchor),
+                                  region_points=region)
+            anchor_seconds = time.perf_counter() - start
+            anchor_move = None if other.recommended is None else other.recommended[1]
+            anchor_ok = anchor_move in p.answers
+            anchor_note = f"; {anchor} {_gtp(anchor_move, h)} {'PASS' if anchor_ok else 'fail'} {anchor_seconds:.1f}s"
+        start = time.perf_counter()
+        analysis = analyze_board(p.board, self.evaluator, options, region_points=region)
+        seconds = time.perf_counter() - start
+        move = None if analysis.recommended is None else analysis.recommended[1]
+        policy = policy_move(p.board, self.evaluator)
+        local = local_policy_move(p.board, self.evaluator, region)
+        ok = move in p.answers
+        r = analysis.regions[0]
+        detail = f"{r.method}, {len(r.region.points)} pts, t {_f(r.temperature)}, {r.kind}" + \
+            (", cold fight" if r.cold_fight else "")
+        line = (f"{p.name:28} {'B' if p.board.to_play == BLACK else 'W'} tengen {_gtp(move, h):4} "
+                f"policy {_gtp(policy, h):4} in diagram {_gtp(local, h):4} expected [{'|'.join(sorted(to_gtp(a, h) for a in p.answers))}]"
+                f"{'':2} {'PASS' if ok else 'fail'}  ({detail}; {seconds:.1f}s{anchor_note})")
+        return Outcome(line, ok, policy in p.answers, local in p.answers, anchor_ok, r.kind == "number",
+                       bool(r.cold_fight), seconds, anchor_seconds)
+
+
+def select_problems(args) -> list[Problem]:
+    """The problems the arguments ask for (SystemExit with a one-line message when there are none)."""
+    if not Path(args.archive).exists():
+        raise SystemExit(f"problem archive not found: {args.archive}")
+    problems = load_problems(Path(args.archive))
+    if args.chapter:
+        problems = [p for p in problems if p.name.startswith(f"{args.chapter} ")]
+        if not problems:
+            raise SystemExit(f"no endgame problems in chapter {args.chapter!r}")
+    return problems[:args.limit] if args.limit else problems
+
+
+_WORKER: dict = {}  # in a worker process: its solver and its own copy of the problems
+
+
+def _worker_start(args) -> None:
+    _WORKER["solver"] = ProblemSolver(args, threads=1)
+    _WORKER["problems"] = select_problems(args)
+
+
+def _worker_solve(index: int) -> Outcome:
+    return _WORKER["solver"].solve(_WORKER["problems"][index])
+
+
+def outcomes(args, problems: list[Problem]):
+    """Each problem's outcome, in the problems' order: in this process, or with `--workers N` in N worker
+    processes of one torch thread each (each loads its own network; the lines and totals are the same)."""
+    if args.workers <= 1:
+        solver = ProblemSolver(args)
+        for p in problems:
+            yield solver.solve(p)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("spawn")  # torch is not fork-safe
+    with ProcessPoolExecutor(args.workers, mp_context=context, initializer=_worker_start,
+                             initargs=(args,)) as pool:
+        yield from pool.map(_worker_solve, range(len(problems)))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--archive", default=str(DEFAULT_ARCHIVE))
@@ -110,61 +212,31 @@ def main() -> int:
     parser.add_argument("--model", default=None)
     parser.add_argument("--max-nodes", type=int, default=CLI_MAX_NODES, help="node budget per local tree")
     parser.add_argument("--max-total-nodes", type=int, default=CLI_MAX_TOTAL_NODES, help="node budget per position")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="problems analysed at once, each worker with one torch thread (default 1: this process)")
     args = parser.parse_args()
-    if not Path(args.archive).exists():
-        print(f"problem archive not found: {args.archive}", file=sys.stderr)
+    try:
+        problems = select_problems(args)
+    except SystemExit as exc:
+        print(exc, file=sys.stderr)
         return 2
-    problems = load_problems(Path(args.archive))
-    if args.chapter:
-        problems = [p for p in problems if p.name.startswith(f"{args.chapter} ")]
-        if not problems:
-            print(f"no endgame problems in chapter {args.chapter!r}", file=sys.stderr)
-            return 2
-    if args.limit:
-        problems = problems[:args.limit]
-    from tengen.eval.katago.evaluator import KataGoEvaluator
-
-    evaluator = KataGoEvaluator(args.model)
     anchor = None if args.anchor == "none" or args.anchor == args.predictor else args.anchor
-    anchor_evaluator = KataGoEvaluator(args.model) if anchor else None
-    growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
     passed = policy_passed = local_passed = anchor_passed = 0
     cold = fights = 0
     total = anchor_total = 0.0
-    for p in problems:
-        h = p.board.height
-        region = p.region()
-        options = AnalysisOptions(predictor=args.predictor, growth=growth, sealed_rules=not args.no_sealed_rules)
-        anchor_note = ""
-        if anchor:
-            start = time.perf_counter()
-            other = analyze_board(p.board, anchor_evaluator, replace(options, predictor=anchor), region_points=region)
-            anchor_seconds = time.perf_counter() - start
-            anchor_total += anchor_seconds
-            anchor_move = None if other.recommended is None else other.recommended[1]
-            anchor_passed += anchor_move in p.answers
-            anchor_note = f"; {anchor} {_gtp(anchor_move, h)} {'PASS' if anchor_move in p.answers else 'fail'} {anchor_seconds:.1f}s"
-        start = time.perf_counter()
-        analysis = analyze_board(p.board, evaluator, options, region_points=region)
-        seconds = time.perf_counter() - start
-        total += seconds
-        move = None if analysis.recommended is None else analysis.recommended[1]
-        policy = policy_move(p.board, evaluator)
-        local = local_policy_move(p.board, evaluator, region)
-        ok = move in p.answers
-        passed += ok
-        policy_passed += policy in p.answers
-        local_passed += local in p.answers
-        r = analysis.regions[0]
-        cold += r.kind == "number"
-        fights += bool(r.cold_fight)
-        detail = f"{r.method}, {len(r.region.points)} pts, t {_f(r.temperature)}, {r.kind}" + \
-            (", cold fight" if r.cold_fight else "")
-        print(f"{p.name:28} {'B' if p.board.to_play == BLACK else 'W'} tengen {_gtp(move, h):4} "
-              f"policy {_gtp(policy, h):4} in diagram {_gtp(local, h):4} expected [{'|'.join(sorted(to_gtp(a, h) for a in p.answers))}]"
-              f"{'':2} {'PASS' if ok else 'fail'}  ({detail}; {seconds:.1f}s{anchor_note})", flush=True)
+    for outcome in outcomes(args, problems):
+        print(outcome.line, flush=True)
+        passed += outcome.passed
+        policy_passed += outcome.policy_passed
+        local_passed += outcome.local_passed
+        anchor_passed += outcome.anchor_passed
+        cold += outcome.cold
+        fights += outcome.fight
+        total += outcome.seconds
+        anchor_total += outcome.anchor_seconds
+    workers = f"; {args.workers} workers of 1 thread" if args.workers > 1 else ""
     print(f"settings: predictor {args.predictor}{', no sealed rules' if args.no_sealed_rules else ''}, region = the diagram's contested points, budgets {args.max_nodes} nodes per tree / "
-          f"{args.max_total_nodes} per position; {total:.0f} s in all")
+          f"{args.max_total_nodes} per position; {total:.0f} s in all{workers}")
     print(f"the network's policy move alone: {policy_passed}/{len(problems)} on the whole board, "
           f"{local_passed}/{len(problems)} within the diagram")
     print(f"cold roots (the region a number): {cold}; of them cold fights (hot first moves, "
