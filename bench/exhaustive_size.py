@@ -1,16 +1,18 @@
 """How far the exhaustive local solver goes: 2 x N edge strips (first and second line), bounded by a
-Benson-alive Black wall over the left half and a White wall over the right half.
+Benson-alive Black wall over the left half and a White wall over the right half (for an odd N, White's
+half is the longer by one point).
 
-    python bench/exhaustive_size.py [--sizes 4,6,8,10] [--moves local|all] [--seconds 60] [--max-nodes N]
+    python bench/exhaustive_size.py [--sizes 2,4,6,7,8,10] [--moves local|all] [--seconds 60] [--max-nodes N]
 
 For each strip: points, status, positions searched, seconds, and the result (kind, mean, temperature,
 best first moves). For a solved strip, `needed` counts the positions its thermograph needs (reached
 through options whose removal would change a thermograph): what even a search that refuted every
 other option for free would still have to value (not included in the seconds); `split`, the positions
 searched that fall apart into independent local games (safe stones cut the region): all that a
-decomposition search (valuing the parts apart, as sums) could spare. The last line is
-`seconds_at_20: S` for the 20-point strip (N = 10): the time to a result, or, when the budget ran out
-first, the time spent before giving up (with the status before it).
+decomposition search (valuing the parts apart, as sums) could spare. The last lines are
+`seconds_at_20: S` for the 20-point strip (N = 10) and, last, `seconds_at_14: S` for the 14-point strip
+(N = 7, issue 26's size): the time to a result, or, when the budget ran out first, the time spent before
+giving up (with the status before each).
 """
 from __future__ import annotations
 
@@ -26,13 +28,13 @@ from tengen.go.rules import Rules
 
 
 def edge_strip(n: int, rules: Rules | None = None) -> tuple[Board, list[tuple[int, int]]]:
-    """The benchmark shape: a 2 x n strip on the first and second lines (n even), bounded on the third
-    line by a Benson-alive Black wall over its left half and a White wall over its right half, the strip's
-    ends closed by the walls. Returns (board, region points)."""
-    if n < 2 or n % 2:
-        raise ValueError("the strip length must be even and at least 2")
-    half, width, height = n // 2, n + 2, 6
-    grid = [[BLACK] * (half + 1) + [WHITE] * (half + 1) for _ in range(height - 2)]
+    """The benchmark shape: a 2 x n strip on the first and second lines, bounded on the third line by a
+    Benson-alive Black wall over its left n // 2 columns and a White wall over the rest, the strip's ends
+    closed by the walls. Returns (board, region points)."""
+    if n < 2:
+        raise ValueError("the strip length must be at least 2")
+    left, width, height = n // 2, n + 2, 6
+    grid = [[BLACK] * (left + 1) + [WHITE] * (n - left + 1) for _ in range(height - 2)]
     for r in (0, 2):  # two eyes for each wall
         grid[r][0] = EMPTY
         grid[r][-1] = EMPTY
@@ -45,7 +47,7 @@ def edge_strip(n: int, rules: Rules | None = None) -> tuple[Board, list[tuple[in
 
 
 def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float | None:
-    at_20 = None
+    at: dict[int, tuple[float, str]] = {}  # points -> (seconds, status)
     print(f"moves={moves} seconds<={seconds} max_nodes={max_nodes}")
     print(f"{'N':>3} {'points':>6} {'status':>11} {'nodes':>9} {'needed':>7} {'split':>7} {'seconds':>8}  result")
     for n in sizes:
@@ -64,19 +66,19 @@ def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float |
         split = "-" if res.split_nodes is None else res.split_nodes
         print(f"{n:>3} {2 * n:>6} {res.status:>11} {res.nodes:>9} {needed:>7} {split:>7} {elapsed:>8.2f}  {detail}",
               flush=True)
-        if 2 * n == 20:
-            at_20 = (elapsed, res.status)
-    if at_20 is None:
-        print("seconds_at_20: not measured (add 10 to --sizes)")
-        return None
-    print(f"status_at_20: {at_20[1]}")
-    print(f"seconds_at_20: {at_20[0]:.2f}")
-    return at_20[0]
+        at[2 * n] = (elapsed, res.status)
+    for points in (20, 14):
+        if points not in at:
+            print(f"seconds_at_{points}: not measured (add {points // 2} to --sizes)")
+            continue
+        print(f"status_at_{points}: {at[points][1]}")
+        print(f"seconds_at_{points}: {at[points][0]:.2f}")
+    return at.get(14, (None,))[0]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="2,4,6,8,10", help="strip lengths N (even), comma-separated")
+    ap.add_argument("--sizes", default="2,4,6,7,8,10", help="strip lengths N, comma-separated")
     ap.add_argument("--moves", default="all", choices=("all", "local"),
                     help="all: the exact move set; local: the lossy contact heuristic")
     ap.add_argument("--seconds", type=float, default=60.0, help="time limit per strip")

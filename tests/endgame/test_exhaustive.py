@@ -40,7 +40,7 @@ SHAPES = {
 
 
 # 2 x n strips on the first and second lines (the region, *), Black's Benson-alive wall over the left half and
-# White's over the right (bench/exhaustive_size.py's edge_strip(n) builds them for any n)
+# White's over the right, the longer by one for an odd n (bench/exhaustive_size.py's edge_strip(n) builds them)
 STRIPS = {
     2: """
 . X O .
@@ -49,6 +49,14 @@ X X O O
 X X O O
 X * * O
 X * * O
+""",
+    3: """
+. X O O .
+X X O O O
+. X O O .
+X X O O O
+X * * * O
+X * * * O
 """,
     4: """
 . X X O O .
