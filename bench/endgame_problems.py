@@ -123,7 +123,7 @@ class ProblemSolver:
 
         self.args = args
         self.evaluator = KataGoEvaluator(args.model, threads=threads)
-        self.anchor = None if args.anchor == "none" or args.anchor == args.predictor else args.anchor
+        self.anchor = anchor_predictor(args)
         self.anchor_evaluator = KataGoEvaluator(args.model, threads=threads) if self.anchor else None
         self.growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
 
@@ -158,15 +158,20 @@ class ProblemSolver:
                        bool(r.cold_fight), seconds, anchor_seconds)
 
 
+def anchor_predictor(args) -> str | None:
+    """The predictor also run on every problem as the anchor (None: `--anchor none`, or it is the chosen one)."""
+    return None if args.anchor == "none" or args.anchor == args.predictor else args.anchor
+
+
 def select_problems(args) -> list[Problem]:
-    """The problems the arguments ask for (SystemExit with a one-line message when there are none)."""
+    """The problems the arguments ask for (ValueError with a one-line message when there are none)."""
     if not Path(args.archive).exists():
-        raise SystemExit(f"problem archive not found: {args.archive}")
+        raise ValueError(f"problem archive not found: {args.archive}")
     problems = load_problems(Path(args.archive))
     if args.chapter:
         problems = [p for p in problems if p.name.startswith(f"{args.chapter} ")]
         if not problems:
-            raise SystemExit(f"no endgame problems in chapter {args.chapter!r}")
+            raise ValueError(f"no endgame problems in chapter {args.chapter!r}")
     return problems[:args.limit] if args.limit else problems
 
 
@@ -217,10 +222,10 @@ def main() -> int:
     args = parser.parse_args()
     try:
         problems = select_problems(args)
-    except SystemExit as exc:
+    except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2
-    anchor = None if args.anchor == "none" or args.anchor == args.predictor else args.anchor
+    anchor = anchor_predictor(args)
     passed = policy_passed = local_passed = anchor_passed = 0
     cold = fights = 0
     total = anchor_total = 0.0

@@ -101,10 +101,7 @@ def _check_recommended_move(analysis: Analysis, evaluator, margin: float, judge:
     if analysis.recommended is None:
         return
     board = analysis.board
-    check = check_move(board, evaluator, analysis.recommended[1], margin)
-    if check is not None:
-        check = replace(check, judge=judge)
-    analysis.move_check = check
+    check = analysis.move_check = check_move(board, evaluator, analysis.recommended[1], margin, judge)
     if check is None or not check.overruled:
         return
     analysis.recommended_reason = check.reason(board.height, analysis.recommended_reason)

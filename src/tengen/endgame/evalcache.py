@@ -27,7 +27,6 @@ class CachedEvaluator:
 
     def __init__(self, evaluator, capacity: int = 50_000):
         self.evaluator = evaluator
-        self.capacity = capacity
         self._cache: LruCache = LruCache(capacity)
         self.evaluations = 0
         self.hits = 0

@@ -53,16 +53,17 @@ def policy_move(board: Board, evaluator) -> Optional[Point]:
     return evaluator.evaluate([board])[0].top_moves(1)[0][0]
 
 
-def check_move(board: Board, evaluator, move: Move, margin: float = DEFAULT_MARGIN) -> Optional[MoveCheck]:
+def check_move(board: Board, evaluator, move: Move, margin: float = DEFAULT_MARGIN,
+               judge: str = "network") -> Optional[MoveCheck]:
     """Compare `move` for the side to play with the network's policy move (None when they agree, when
-    either is a pass, or when `move` is illegal here)."""
+    either is a pass, or when `move` is illegal here); `judge` is what reports call the evaluator."""
     if move is None or not board.is_legal(board.to_play, move):
         return None
     best = policy_move(board, evaluator)
     if best is None or best == move:
         return None
     ours, theirs = scores_after(board, evaluator, (move, best))
-    return MoveCheck(move, best, ours, theirs, margin)
+    return MoveCheck(move, best, ours, theirs, margin, judge)
 
 
 def scores_after(board: Board, evaluator, points: Sequence[Point]) -> list[float]:
