@@ -11,7 +11,11 @@ the same command again continues. The result is read back from disk: each arm's 
 (1.96 sqrt(p(1-p)/n)), and a two-proportion z-test (pooled, two-sided).
 
     python bench/pbn_play.py [--games 100] [--visits 200] [--playouts 8] [--prior-weight 1.0] [--level 10]
-        [--batch 1] [--fpu-reduction X] [--parallel 1] [--block 10] [--out DIR] [--report]
+        [--batch 1] [--fpu-reduction X] [--handicap N --komi K] [--parallel 1] [--block 10] [--out DIR] [--report]
+
+`--handicap N` gives tengen N fixed handicap stones and Black in every game (both arms alike): the way to a
+setting where the plain arm wins some games, so that a difference between the arms can show (a playout search
+far below GNU Go loses every even game with or without the prior).
 
 Last line `delta: X`: the prior arm's win rate minus the plain arm's (from what is on disk).
 """
@@ -62,6 +66,10 @@ def arm_folder(args: argparse.Namespace, arm: str) -> Path:
     name = f"pbn-{arm}-v{args.visits}-p{args.playouts}-b{args.batch}-l{args.level}"
     if args.fpu_reduction is not None:
         name += f"-fpu{args.fpu_reduction:g}"
+    if args.handicap:
+        name += f"-h{args.handicap}"
+    if args.komi != 7.5:
+        name += f"-k{args.komi:g}"
     if arm == "prior":
         name += f"-w{args.prior_weight:g}"
     return base / name
@@ -77,6 +85,8 @@ def main() -> int:
     parser.add_argument("--fpu-reduction", type=float, default=None, help="both arms' FPU reduction (default 0.2)")
     parser.add_argument("--level", type=int, default=10, help="GNU Go's level (default 10)")
     parser.add_argument("--komi", type=float, default=7.5)
+    parser.add_argument("--handicap", type=int, default=0,
+                        help="fixed handicap stones for tengen, then always Black (0: even games, colours alternate)")
     parser.add_argument("--parallel", type=int, default=1, help="games at once per arm")
     parser.add_argument("--block", type=int, default=10, help="games per arm before switching arms (default 10)")
     parser.add_argument("--out", default=None, help="folder of the two match folders (default ~/.cache/tengen/matches)")
@@ -85,16 +95,20 @@ def main() -> int:
     args = parser.parse_args()
     if args.games < 1 or args.block < 1:
         parser.error("--games and --block must be at least 1")
+    if args.handicap and not 2 <= args.handicap <= 9:
+        parser.error("--handicap: 0 (even games) or 2..9 stones")
 
     gnugo = find_gnugo()
     opponent = f"{gnugo or '/usr/games/gnugo'} --mode gtp --level {args.level} --chinese-rules"
     settings = {arm: MatchSettings(a=tengen_command(args, arm == "prior"), b=opponent, size=19, komi=args.komi,
-                                   handicap=0, a_color="alternate", referee="gnugo") for arm in ARMS}
+                                   handicap=args.handicap, a_color="black" if args.handicap else "alternate",
+                                   referee="gnugo") for arm in ARMS}
     folders = {arm: arm_folder(args, arm) for arm in ARMS}
     for arm in ARMS:
         print(f"{arm}: {settings[arm].a}\n  out {folders[arm]}")
     print(f"opponent: GNU Go 3.8 level {args.level}, Chinese rules: {opponent}")
-    print(f"19x19, komi {args.komi:g}, even games, colours alternate, referee GNU Go final_score, move cap "
+    games = f"tengen Black with {args.handicap} handicap stones" if args.handicap else "even games, colours alternate"
+    print(f"19x19, komi {args.komi:g}, {games}, referee GNU Go final_score, move cap "
           f"{settings['plain'].move_cap}; {args.games} games per arm in blocks of {args.block}, "
           f"{args.parallel} at once")
     if not args.report:

@@ -3,7 +3,7 @@ of the bucket (a fixed shuffle, so smaller sets are subsets of larger ones) fit 
 held-out top-k accuracy on the test split goes into the weights' meta for the model card.
 
     python -m tengen.train.pbn build [--every 2] [--train-cap 40000] [--test-cap 2000]
-    python -m tengen.train.pbn train [--kinds corner side combined] [--sizes 30 700 5000] [--combined-sizes ...]
+    python -m tengen.train.pbn train [--kinds corner side combined] [--sizes 30 700 5000 40000] [--combined-sizes ...]
     python -m tengen.train.pbn card
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tengen.train.pbn.card import write_model_card
 from tengen.train.pbn.extract import dataset_dir, extract, load_samples
 
 log = logging.getLogger(__name__)
-DEFAULT_SIZES: dict[str, tuple[int, ...]] = {"corner": (30, 700, 5000), "side": (30, 700, 5000),
+DEFAULT_SIZES: dict[str, tuple[int, ...]] = {"corner": (30, 700, 5000, 40000), "side": (30, 700, 5000, 40000),
                                              "combined": (30, 700, 5000, 40000)}
 KMAX = 20
 
