@@ -1,7 +1,7 @@
 """The PBN's move probabilities as the search's additive prior (issue 25): a `move_prior` for `Search`.
 
-The committed models are loaded once (`DEFAULT_MODELS`: the largest training size of each kind, corner and side
-5,000, combined 40,000). For a 19x19 board, `predict_board` gives each region instance (4 corners, 4 sides,
+The committed models are loaded once (`DEFAULT_MODELS`: the largest training size of each kind, 40,000 samples
+per net). For a 19x19 board, `predict_board` gives each region instance (4 corners, 4 sides,
 4 combined L-shapes) a distribution over its empty points, conditional on the next move lying in it, for the
 side to move. A point gets the **max** over the instances covering it that have a model for their stone count
 (`combine="max"`, the default; points outside every such instance get 0). Why max: each instance answers
@@ -25,7 +25,7 @@ from tengen.eval.pbn.regions import BOARD, region_kind
 from tengen.eval.pbn.weights import MODELS_DIR, load_model, weights_name
 from tengen.go.board import Board
 
-DEFAULT_MODELS: dict[str, int] = {"corner": 5000, "side": 5000, "combined": 40000}  # kind -> training size
+DEFAULT_MODELS: dict[str, int] = {"corner": 40000, "side": 40000, "combined": 40000}  # kind -> training size
 COMBINES: tuple[str, ...] = ("max", "mean")
 
 
