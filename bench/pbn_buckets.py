@@ -26,17 +26,17 @@ sys.path.insert(0, str(REPO / "src"))
 from tengen.eval.pbn import KINDS  # noqa: E402
 from tengen.eval.pbn.model import PBNConfig  # noqa: E402
 from tengen.train.pbn.extract import load_samples  # noqa: E402
-from tengen.train.pbn.training import held_out, train_model, training_rows  # noqa: E402
+from tengen.train.pbn.training import held_out, train_model  # noqa: E402
 
 ARMS = {"pooled": PBNConfig(), "per count": PBNConfig(bucket_starts=tuple(range(21))),
         "pooled s1": PBNConfig(seed=1)}  # the noise: the pooled arm on another draw of samples and EM start
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Train both arms per kind, print one row each, and the last line."""
+    """Train every arm per kind, print one row each, and the last line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=5000, help="training samples per net (default 5000)")
-    ap.add_argument("--kinds", nargs="*", default=list(KINDS), choices=KINDS)
+    ap.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS)
     ap.add_argument("--cache-dir", type=Path, default=None, help="datasets root (default ~/.cache/tengen/datasets)")
     args = ap.parse_args(argv)
     try:
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             scores = held_out(model, test)
             curve = scores["topk_all"]
             at = " / ".join(f"{100 * scores[f'topk_{c}'][-1]:.1f}" for c in (3, 5, 10))
-            trained = sum(len(rows) for rows in training_rows(train, config, args.size, config.seed).values())
+            trained = sum(bucket.samples for bucket in model.buckets.values())
             print(f"{kind:<9} {arm:<10} {len(model.buckets):>4} {trained:>8,} {cpu:>6.1f} {scores['test_samples']:>7,}  "
                   + "".join(f"{100 * curve[k - 1]:>6.1f} " for k in (1, 5, 10, 20)) + f" {at}", flush=True)
             top20[arm] = curve[-1]
