@@ -6,14 +6,14 @@ search --visits N --dynamic-komi {none,ss,vs,mldk}`) always White, giving the ce
 calibrate it so that H2-none lands near 50 %: a weaker GNU Go level, or tengen at fewer visits). A game ends
 on two passes (scored by GNU Go's final_score as referee), a resignation, an illegal move or the move cap
 (3 x points). Cells are played in rounds of --round games each, so a stopped run has comparable cells; each
-cell's folder (`~/.cache/tengen/matches/dynkomi-v<visits>-<size>-<opponent hash>/<cell>/`: match.json,
-results.jsonl, games/*.sgf) continues where it stopped. Intervals are 1.96 * sqrt(p(1-p)/n).
+cell's folder (`~/.cache/tengen/matches/dynkomi-v<visits>-<size>-<hash of the opponent and --tengen-flags>/
+<cell>/`: match.json, results.jsonl, games/*.sgf) continues where it stopped. Intervals are 1.96 * sqrt(p(1-p)/n).
 
     python bench/dynamic_komi.py [--games 50] [--visits 16] [--threads 2] [--device cpu] [--opponent "CMD"]
-        [--cells H2-none,H2-mldk,H4-none,H4-mldk] [--size 19] [--parallel 1] [--status]
+        [--cells H2-none,H2-mldk,H4-none,H4-mldk] [--size 19] [--tengen-flags "..."] [--parallel 1] [--status]
 
-Prints a table (cell, games, tengen wins, win rate +- interval, settings) and last `cells: N`, the cells with
-at least --games games finished. `--status` prints the table from what is on disk and plays nothing.
+Prints a table (cell, games, distinct games, tengen wins, win rate +- interval, settings) and last `cells: N`,
+the cells with at least --games games finished. `--status` prints the table from what is on disk and plays nothing.
 """
 from __future__ import annotations
 
@@ -63,6 +63,9 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2, help="tengen's torch threads")
     parser.add_argument("--device", default="cpu", help="tengen's network device: cpu, cuda, auto")
     parser.add_argument("--opponent", default=None, help="Black's engine command (default GNU Go level 10)")
+    parser.add_argument("--tengen-flags", default="",
+                        help="more `tengen gtp` flags for White in every cell (e.g. '--temperature-halflife 38': "
+                             "more varied games on a small board)")
     parser.add_argument("--cells", default="H2-none,H2-mldk,H4-none,H4-mldk")
     parser.add_argument("--size", type=int, default=19)
     parser.add_argument("--parallel", type=int, default=1, help="games at once within a cell")
@@ -83,11 +86,14 @@ def main() -> int:
     if opponent is None:
         print("dynamic_komi: error: GNU Go is not installed; name an --opponent", file=sys.stderr)
         return 2
-    tag = hashlib.sha1(opponent.encode()).hexdigest()[:8]
+    flags = " ".join(shlex.quote(flag) for flag in shlex.split(args.tengen_flags))
+    tag = hashlib.sha1((opponent + (f"\n{flags}" if flags else "")).encode()).hexdigest()[:8]
     root = Path(args.out_root or Path.home() / ".cache" / "tengen" / "matches"
                 / f"dynkomi-v{args.visits}-{args.size}-{tag}").expanduser()
     base = (f"{shlex.quote(sys.executable)} -m tengen gtp --player search --visits {args.visits} "
             f"--threads {args.threads} --device {args.device}")
+    if flags:
+        base += " " + flags
     plan = {name: MatchSettings(a=f"{base} --dynamic-komi {mode}", b=opponent, size=args.size, komi=KOMI,
                                 handicap=stones, a_color="white", referee="gnugo")
             for name, stones, mode in cells}
@@ -113,7 +119,7 @@ def main() -> int:
         except KeyboardInterrupt:
             print("dynamic_komi: stopped; run the same command to continue", file=sys.stderr)
 
-    print(f"{'cell':10} {'games':>5} {'tengen wins':>11} {'win rate':>16}  settings")
+    print(f"{'cell':10} {'games':>5} {'distinct':>8} {'tengen wins':>11} {'win rate':>16}  settings")
     full = 0
     for name, stones, mode in cells:
         folder = root / name
@@ -122,8 +128,9 @@ def main() -> int:
         full += games >= args.games
         rate = f"{s.winrate:.3f} +- {s.interval:.3f}" if games else "-"
         wins = f"{s.a_wins:g}" if s else "0"
-        print(f"{name:10} {games:>5} {wins:>11} {rate:>16}  H{stones}, komi {KOMI:g}, tengen White, "
-              f"dynamic komi {mode}, {args.visits} visits")
+        distinct = s.distinct if s else 0
+        print(f"{name:10} {games:>5} {distinct:>8} {wins:>11} {rate:>16}  H{stones}, komi {KOMI:g}, tengen White, "
+              f"dynamic komi {mode}, {args.visits} visits" + (f", {flags}" if flags else ""))
     print(f"cells: {full}")
     return 0
 

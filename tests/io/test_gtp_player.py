@@ -46,10 +46,11 @@ class Losing(StandInNetwork):
         return e
 
 
-def player(evaluator=None, seconds=None, dynamic_komi="none", **config):
+def player(evaluator=None, seconds=None, dynamic_komi="none", temperature_early=0.5, **config):
     settings = {"visits": 12, "batch_size": 4, "root_symmetries": 1, **config}
     return SearchPlayer(lambda: evaluator or StandInNetwork("anywhere"), settings,
-                        PlayerSettings(seconds=seconds, dynamic_komi=dynamic_komi), search_factory=Recording)
+                        PlayerSettings(seconds=seconds, dynamic_komi=dynamic_komi,
+                                       temperature_early=temperature_early), search_factory=Recording)
 
 
 def test_genmove_through_the_search_on_9x9_plays_legal_moves():
@@ -181,7 +182,8 @@ def test_gtp_with_a_missing_model_answers_genmove_with_an_error(monkeypatch, cap
 
 
 @pytest.mark.parametrize("argv", [["--visits", "0"], ["--batch", "0"], ["--resign-threshold", "0.7"],
-                                  ["--player", "simple", "--dead-stones", "search"]])
+                                  ["--player", "simple", "--dead-stones", "search"], ["--temperature-early", "-1"],
+                                  ["--temperature-halflife", "0"]])
 def test_bad_flags_are_one_line(argv, capsys):
     from tengen.cli import main
 
@@ -189,8 +191,8 @@ def test_bad_flags_are_one_line(argv, capsys):
     assert capsys.readouterr().err.count("\n") == 1
 
 
-def _opening(seed):
-    engine = GtpEngine(size=9, player=player(visits=24))
+def _opening(seed, temperature_early=0.5):
+    engine = GtpEngine(size=9, player=player(visits=24, temperature_early=temperature_early))
     answers = []
     if seed is not None:
         assert engine.handle(f"set_random_seed {seed}") == "=\n\n"
@@ -203,6 +205,10 @@ def test_set_random_seed_varies_the_opening_and_replays_it_exactly():
     assert _opening(None) == _opening(None)  # unseeded: the most visited move, always the same game
     assert _opening(7) == _opening(7)
     assert len({tuple(_opening(seed)) for seed in range(6)}) > 1
+
+
+def test_temperature_zero_plays_the_unseeded_game_whatever_the_seed():
+    assert {tuple(_opening(seed, temperature_early=0.0)) for seed in range(4)} == {tuple(_opening(None))}
 
 
 def test_set_random_seed_refuses_a_non_integer():

@@ -38,3 +38,15 @@ def test_early_draws_follow_visits_and_repeat_with_the_seed():
     assert set(counts) <= {(0, 0), (0, 1), (0, 2)} and (0, 3) not in counts
     assert counts[(0, 0)] > counts[(0, 1)] > counts.get((0, 2), 0)
     assert draws == [chosen_move(_result([10, 9, 1, 0]), 0, random.Random(seed)) for seed in range(400)]
+
+
+def test_a_longer_halflife_keeps_drawing_later_in_the_game():
+    # on 9x9 the default halflife (19 moves of 19x19) is about 4 moves: by move 20 the draw is the best move
+    late = [chosen_move(_result([10, 9, 8]), 20, random.Random(seed), 81) for seed in range(100)]
+    assert set(late) == {(0, 0)}
+    longer = [chosen_move(_result([10, 9, 8]), 20, random.Random(seed), 81, halflife=76.0) for seed in range(100)]
+    assert len(set(longer)) == 3
+
+
+def test_temperature_zero_always_plays_the_most_visited_move():
+    assert {chosen_move(_result([10, 9, 8]), 0, random.Random(seed), early=0.0) for seed in range(50)} == {(0, 0)}

@@ -30,6 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dynamic-komi", choices=DYNAMIC_KOMI, default="none",
                         help="komi of each search: none (the game's, default), ss (score-situational), vs "
                              "(value-situational), mldk (multi-labelled, from the komi curve)")
+    parser.add_argument("--temperature-early", type=finite_float, default=0.5, metavar="T",
+                        help="after set_random_seed, early moves are drawn with probability ~ visits ** (1/T) "
+                             "(default 0.5; 0: always the most visited)")
+    parser.add_argument("--temperature-halflife", type=finite_float, default=19.0, metavar="M",
+                        help="the draw's temperature halves every M moves of a 19x19 board, scaled by the "
+                             "board's area as KataGo's (default 19: about 4 moves on 9x9)")
     parser.add_argument("--resign-threshold", type=finite_float, default=None, metavar="X",
                         help="resign after 3 searches in a row with the win rate below X (default 0.05; 0: never)")
     parser.add_argument("--name", default=None, help="what `name` answers (default tengen)")
@@ -72,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--threads must be at least 1")
     if args.seconds is not None and args.seconds <= 0:
         raise CliError("--seconds must be positive")
+    if not 0 <= args.temperature_early <= 10:
+        raise CliError("--temperature-early must lie in [0, 10]")
+    if not args.temperature_halflife > 0:
+        raise CliError("--temperature-halflife must be positive")
     if args.resign_threshold is not None and not 0 <= args.resign_threshold < 0.5:
         raise CliError("--resign-threshold must lie in [0, 0.5)")
     if args.dead_stones == "search" and args.player != "search":
@@ -153,7 +163,10 @@ def _search_player(args, load):
         settings["prior_weight"] = 1.0 if args.prior_weight is None else args.prior_weight
         factory = _pbn_search_factory
     return SearchPlayer(load, settings,
-                        PlayerSettings(seconds=args.seconds, dynamic_komi=args.dynamic_komi), search_factory=factory)
+                        PlayerSettings(seconds=args.seconds, dynamic_komi=args.dynamic_komi,
+                                       temperature_early=args.temperature_early,
+                                       temperature_halflife=args.temperature_halflife),
+                        search_factory=factory)
 
 
 def _pbn_search_factory(evaluator, config):

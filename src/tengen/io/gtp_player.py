@@ -30,6 +30,7 @@ from tengen.go.board import Board
 from tengen.go.colors import BLACK
 from tengen.go.coords import Move, Point
 from tengen.io.gtp import GtpError
+from tengen.search.move_choice import HALFLIFE_MOVES, TEMPERATURE_EARLY
 
 if TYPE_CHECKING:  # tengen.search imports the network's modules (torch): loaded with the network, not at start
     from tengen.search.results import SearchConfig, SearchResult
@@ -50,10 +51,16 @@ class PlayerSettings:
     seconds: Optional[float] = None  # at most this per move (None: visits alone, unless a clock runs)
     dynamic_komi: str = "none"  # one of tengen.search.dynamic_komi.DYNAMIC_KOMI_NAMES
     analysis_visits: int = ANALYSIS_MAX_VISITS
+    temperature_early: float = TEMPERATURE_EARLY  # the early-move draw after set_random_seed (0: most visited)
+    temperature_halflife: float = HALFLIFE_MOVES  # moves of a 19x19 board, scaled by the board's area
 
     def __post_init__(self) -> None:
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError("seconds must be positive")
+        if not 0 <= self.temperature_early <= 10:
+            raise ValueError("temperature_early must lie in [0, 10]")
+        if not self.temperature_halflife > 0:
+            raise ValueError("temperature_halflife must be positive")
         if self.analysis_visits < 1:
             raise ValueError("analysis_visits must be at least 1")
 
@@ -148,7 +155,8 @@ class SearchPlayer:
             return RESIGN
         from tengen.search.move_choice import chosen_move
 
-        return chosen_move(result, len(position.moves), self._rng, position.width * position.height)
+        return chosen_move(result, len(position.moves), self._rng, position.width * position.height,
+                           self.settings.temperature_early, self.settings.temperature_halflife)
 
     def seconds_for(self, board: Board, time_settings: Optional[TimeSettings],
                     time_left: Optional[tuple[float, int]]) -> Optional[float]:

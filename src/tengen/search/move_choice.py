@@ -27,12 +27,12 @@ def move_temperature(move_number: int, board_points: int = 361, early: float = T
 
 
 def chosen_move(result: SearchResult, move_number: int, rng: Optional[random.Random], board_points: int = 361,
-                early: float = TEMPERATURE_EARLY) -> Move:
+                early: float = TEMPERATURE_EARLY, halflife: float = HALFLIFE_MOVES) -> Move:
     """The move to play: `result.best` without a generator (deterministic play) or once the temperature is
     negligible; otherwise a visits-weighted draw."""
     if rng is None or not result.moves:
         return result.best
-    t = move_temperature(move_number, board_points, early)
+    t = move_temperature(move_number, board_points, early, halflife)
     if t < MIN_TEMPERATURE:
         return result.best
     top = result.moves[0].visits
