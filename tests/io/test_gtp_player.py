@@ -191,8 +191,8 @@ def test_bad_flags_are_one_line(argv, capsys):
     assert capsys.readouterr().err.count("\n") == 1
 
 
-def _opening(seed, temperature_early=0.5):
-    engine = GtpEngine(size=9, player=player(visits=24, temperature_early=temperature_early))
+def _opening(seed, temperature_early=0.5, visits=24):
+    engine = GtpEngine(size=9, player=player(visits=visits, temperature_early=temperature_early))
     answers = []
     if seed is not None:
         assert engine.handle(f"set_random_seed {seed}") == "=\n\n"
@@ -205,6 +205,12 @@ def test_set_random_seed_varies_the_opening_and_replays_it_exactly():
     assert _opening(None) == _opening(None)  # unseeded: the most visited move, always the same game
     assert _opening(7) == _opening(7)
     assert len({tuple(_opening(seed)) for seed in range(6)}) > 1
+
+
+def test_a_one_visit_player_varies_its_opening_by_seed_too():
+    assert _opening(None, visits=1) == _opening(None, visits=1)
+    assert _opening(3, visits=1) == _opening(3, visits=1)
+    assert len({tuple(_opening(seed, visits=1)) for seed in range(6)}) > 1
 
 
 def test_temperature_zero_plays_the_unseeded_game_whatever_the_seed():

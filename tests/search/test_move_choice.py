@@ -50,3 +50,19 @@ def test_a_longer_halflife_keeps_drawing_later_in_the_game():
 
 def test_temperature_zero_always_plays_the_most_visited_move():
     assert {chosen_move(_result([10, 9, 8]), 0, random.Random(seed), early=0.0) for seed in range(50)} == {(0, 0)}
+
+
+def _one_visit_result(priors: dict) -> SearchResult:
+    best = max(priors, key=priors.get)
+    return SearchResult(to_play=1, komi=7.5, visits=1, winrate=0.5, score_lead=0.0, moves=[], best=best,
+                        root_policy=priors)
+
+
+def test_a_one_visit_search_draws_early_moves_from_the_policy():
+    priors = {(2, 2): 0.5, (2, 6): 0.45, (4, 4): 0.04, None: 0.01}
+    draws = [chosen_move(_one_visit_result(priors), 0, random.Random(seed), 81) for seed in range(400)]
+    counts = {m: draws.count(m) for m in set(draws)}
+    # weights (p / 0.5) ** 2 among moves with at least 10 % of the top prior: 1 and 0.81; never (4, 4) or pass
+    assert set(counts) == {(2, 2), (2, 6)} and counts[(2, 2)] > counts[(2, 6)]
+    assert chosen_move(_one_visit_result(priors), 0, None, 81) == (2, 2)
+    assert {chosen_move(_one_visit_result(priors), 40, random.Random(s), 81) for s in range(50)} == {(2, 2)}

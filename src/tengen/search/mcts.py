@@ -157,7 +157,8 @@ class Search:
         return SearchResult(to_play=player, komi=float(board.rules.komi), visits=root.visits,
                             winrate=root.winrate_for(player), score_lead=lead, moves=stats, best=best,
                             ownership=ownership, winrate_by_komi=by_komi, seconds=seconds,
-                            network_seconds=self._network_seconds, evaluations=self._evaluations)
+                            network_seconds=self._network_seconds, evaluations=self._evaluations,
+                            root_policy=dict(zip(root.moves, (float(p) for p in root.priors))))
 
     # ------------------------------------------------------------------ the root and tree reuse
     def _set_root(self, board: Board) -> None:

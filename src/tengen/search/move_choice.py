@@ -3,7 +3,8 @@
 Two searches of the same position give the same tree, so two deterministic engines replay the same game
 forever; a match needs variety. As KataGo's `chosenMoveTemperatureEarly`, the move is drawn with
 probability proportional to visits ** (1 / T), the temperature T halving every `halflife` moves (scaled by
-board area / 361), among moves with at least `min_share` of the best move's visits.
+board area / 361), among moves with at least `min_share` of the best move's visits. A search of one visit has
+visited no move: its draw follows the root's policy the same way (prior ** (1 / T)).
 """
 from __future__ import annotations
 
@@ -29,13 +30,22 @@ def move_temperature(move_number: int, board_points: int = 361, early: float = T
 def chosen_move(result: SearchResult, move_number: int, rng: Optional[random.Random], board_points: int = 361,
                 early: float = TEMPERATURE_EARLY, halflife: float = HALFLIFE_MOVES) -> Move:
     """The move to play: `result.best` without a generator (deterministic play) or once the temperature is
-    negligible; otherwise a visits-weighted draw."""
-    if rng is None or not result.moves:
+    negligible; otherwise a draw weighted by visits, or by the root's policy when no child was visited (a
+    one-visit search: the raw network), so that low-visit players vary too."""
+    if rng is None:
         return result.best
     t = move_temperature(move_number, board_points, early, halflife)
     if t < MIN_TEMPERATURE:
         return result.best
-    top = result.moves[0].visits
-    pool = [m for m in result.moves if m.visits >= max(1, MIN_SHARE * top)]
-    weights = [(m.visits / top) ** (1.0 / t) for m in pool]
-    return rng.choices([m.move for m in pool], weights=weights)[0]
+    if result.moves:
+        candidates = [(m.move, float(m.visits)) for m in result.moves]
+    elif result.root_policy:
+        candidates = list(result.root_policy.items())
+    else:
+        return result.best
+    top = max(weight for _, weight in candidates)
+    if not top > 0:
+        return result.best
+    pool = [(move, weight) for move, weight in candidates if weight >= MIN_SHARE * top]
+    weights = [(weight / top) ** (1.0 / t) for _, weight in pool]
+    return rng.choices([move for move, _ in pool], weights=weights)[0]

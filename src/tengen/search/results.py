@@ -80,6 +80,7 @@ class SearchResult:
     seconds: float = 0.0
     network_seconds: float = 0.0  # time inside evaluator calls (benchmarks: the rest is search overhead)
     evaluations: int = 0  # positions sent to the evaluator during this search
+    root_policy: Optional[dict[Move, float]] = None  # the root's prior of each legal move (pass: None)
 
     @property
     def black_winrate(self) -> float:
