@@ -28,7 +28,7 @@ comes from:
 Everything above is from Black's side (Black's win rate falls as komi rises). The code works from the
 player's side, which is the same thing for either colour: raising the komi makes the game harder for Black,
 lowering it harder for White, so a player who is ahead gets a komi that is harder for it and a player who is
-behind one that helps it (a White player behind at the real komi gets a lower komi). The result's
+behind one that helps it (a White player behind at the real komi gets a higher komi). The result's
 `winrate` and `score_lead` are the side to move's at the root (`result.to_play`), its `winrate_by_komi`
 Black's; each is turned into the player's view before use.
 
