@@ -94,10 +94,10 @@ def _check(load, source: str) -> Outcome:
     try:
         game = load()
         try:
-            board = game.board_at(None)
+            game.board_at(None)  # replays the record (raises on an illegal move)
             forced = ""
         except SgfError as exc:  # an illegal move in the record: replay it the lenient way, as editors do
-            board = game.board_at(None, strict=False)
+            game.board_at(None, strict=False)
             forced = error_kind(exc.problem)
         notes = tuple(sorted({re.sub(r"\[[^]]*\]", "[..]", re.sub(r"\d+", "N", n)) for n in game.notes}))
         return Outcome(source, "loaded", kind=forced, moves=len(game.moves), notes=notes)

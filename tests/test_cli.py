@@ -267,7 +267,7 @@ def test_oracle_variations_it_cannot_play_are_named_not_dropped(tmp_path, capsys
     path.write_text(DIAGRAM[:-1] + variations + ")")
     assert main(["analyze", str(path), "--predictor", "oracle", "--leaves", "exact", "--move", "0", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert all(f"SGF variation " in out and text in out for text in named), out
+    assert all("SGF variation " in out and text in out for text in named), out
 
 
 # ---------------------------------------------------------------- what `analyze` writes (found by checking its outputs)

@@ -193,7 +193,7 @@ def test_regions_grow_together_and_each_is_charged_its_own_evaluations():
 
 def test_a_ko_the_ko_rule_cannot_value_falls_back_to_leaving_the_retake_out():
     from tengen.endgame.results import RegionResult
-    from tengen.endgame.cgt_bridge import fill_from_tree, whole_board_move
+    from tengen.endgame.cgt_bridge import fill_from_tree
     from tengen.endgame.tree import LocalNode, LocalTree
 
     def leaf(value, *history):
