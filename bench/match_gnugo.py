@@ -6,8 +6,12 @@ game ends on two passes (scored by GNU Go's final_score as referee), a resignati
 move cap (3 x 361 moves, then scored). Every game is an SGF under the out folder (default
 ~/.cache/tengen/matches/gnugo-v<visits>), and a stopped run continues where it stopped when started again
 with the same settings (a folder holding other settings is refused). The interval is 1.96 * sqrt(p(1-p)/n).
+One match can be shared out between machines: each plays its own game numbers (`--first N --games M`, into
+its own folder), and `--merge FOLDER` copies another folder's finished games into this one (same settings only)
+before the summary; game N is the same game wherever it is played (colours and seeds follow its number).
 
     python bench/match_gnugo.py [--games 50] [--visits 16] [--threads 2] [--device cpu] [--parallel 1] [--level 10] [--out DIR]
+        [--first N] [--merge FOLDER]
 
 Prints the settings, one line per finished game, the summary, and last `winrate: X` (tengen's win rate).
 """
@@ -23,7 +27,18 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from tengen.eval.gtp_client import find_gnugo  # noqa: E402
-from tengen.play.match import MatchError, MatchSettings, print_result, run_match  # noqa: E402
+from tengen.play.match import MatchError, MatchSettings, merge_match, print_result, run_match  # noqa: E402
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Game numbers as compact ranges: 35-50, 52."""
+    parts, start = [], None
+    for i, n in enumerate(numbers):
+        start = n if start is None else start
+        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
+            parts.append(f"{start}-{n}" if n != start else f"{n}")
+            start = None
+    return ", ".join(parts)
 
 
 def tengen_lacks(flags: list[str]) -> list[str]:
@@ -45,6 +60,9 @@ def main() -> int:
     parser.add_argument("--komi", type=float, default=7.5)
     parser.add_argument("--out", default=None, help="match folder (default ~/.cache/tengen/matches/gnugo-v<visits>)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per GTP answer")
+    parser.add_argument("--first", type=int, default=1, help="play games from this number on (default 1)")
+    parser.add_argument("--merge", default=None,
+                        help="first copy the finished games of this match folder (same settings) into --out")
     args = parser.parse_args()
 
     gnugo = find_gnugo()
@@ -67,7 +85,10 @@ def main() -> int:
           f"games), move cap {settings.move_cap}, referee GNU Go final_score; {args.games} games, "
           f"{args.parallel} at once; out {out}")
     try:
-        summary = run_match(settings, out, args.games, args.parallel, args.timeout, print_result)
+        if args.merge:
+            copied = merge_match(out, args.merge, settings)
+            print(f"merged {len(copied)} games from {args.merge}" + (f": {_ranges(copied)}" if copied else ""))
+        summary = run_match(settings, out, args.games, args.parallel, args.timeout, print_result, first=args.first)
     except MatchError as exc:
         print(f"match_gnugo: error: {exc}", file=sys.stderr)
         return 2

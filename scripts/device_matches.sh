@@ -9,7 +9,9 @@
 # e.g. `bash scripts/device_matches.sh $OUT 540 match_gnugo --device cuda --threads 1 --parallel 15`.
 # The bench runs under `timeout -s INT SECONDS` (a stopped match keeps every finished game); the match folders
 # (TENGEN_CACHE/matches) come back as OUT_DIR/matches.tar and the log as OUT_DIR/BENCH.log. A .carry/matches.tar
-# from an earlier call is unpacked first, so the next call continues the same matches.
+# from an earlier call is unpacked first, so the next call continues the same matches. PYTHON (default python3)
+# runs the bench: a match's identity holds the interpreter's path, so a match begun on another machine is
+# continued (or shared out with --first, then --merge) only under a python at that same path.
 set -uo pipefail
 out=${1:?usage: device_matches.sh OUT_DIR SECONDS BENCH [args...]}
 seconds=${2:?seconds}
@@ -28,7 +30,7 @@ export TENGEN_MODEL_DIR=${TENGEN_MODEL_DIR:-$TENGEN_CACHE/models}
 mkdir -p "$TENGEN_MODEL_DIR" "$TENGEN_CACHE/matches"
 [ -f .carry/model.bin.gz ] && cp -n .carry/model.bin.gz "$TENGEN_MODEL_DIR/b10c384h6nbttflrs.bin.gz"
 [ -f .carry/matches.tar ] && tar -C "$TENGEN_CACHE/matches" -xf .carry/matches.tar
-timeout -s INT "$seconds" python3 "bench/$bench.py" "$@" --out"$( [ "$bench" = dynamic_komi ] && echo -root)" \
+timeout -s INT "$seconds" "${PYTHON:-python3}" "bench/$bench.py" "$@" --out"$( [ "$bench" = dynamic_komi ] && echo -root)" \
   "$TENGEN_CACHE/matches/$bench" 2>&1 | tee "$out/$bench.log"
 tar -C "$TENGEN_CACHE/matches" -cf "$out/matches.tar" .
 echo "device_matches: $(tar -tf "$out/matches.tar" | grep -c '\.sgf$') games in matches.tar"

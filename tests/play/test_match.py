@@ -13,7 +13,7 @@ import pytest
 from tengen.eval.gtp_client import find_gnugo
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.sgf import load_game
-from tengen.play.match import MatchError, MatchSettings, main, run_match, summarize
+from tengen.play.match import MatchError, MatchSettings, main, merge_match, run_match, summarize
 from tengen.play.match_record import GameResult, interval95, read_results, summarize_results
 
 GNUGO = find_gnugo()
@@ -183,6 +183,28 @@ def test_parallel_games_are_numbered_and_coloured_as_in_sequence(tmp_path, fake)
     assert [r["a_color"] for r in lines] == ["black", "white", "black", "white", "black"]
     assert [r["winner"] for r in lines] == ["B", "A", "B", "A", "B"]  # White wins an empty board by komi
     assert sorted(p.name for p in (tmp_path / "games").iterdir()) == [f"game-000{i}.sgf" for i in range(1, 6)]
+
+
+def test_a_match_split_across_two_folders_merges_into_the_same_games(tmp_path, fake):
+    settings = MatchSettings(a=fake("pass"), b=fake("pass"), size=5, komi=7.5, referee="none")
+    whole, here, there = tmp_path / "whole", tmp_path / "here", tmp_path / "there"
+    run_match(settings, whole, games=5, timeout=TIMEOUT)
+    run_match(settings, here, games=2, timeout=TIMEOUT)
+    run_match(settings, there, games=5, first=3, timeout=TIMEOUT)
+    assert [r.game for r in read_results(there)] == [3, 4, 5]
+    assert [r.a_color for r in read_results(there)] == ["black", "white", "black"]  # colours follow the number
+    assert merge_match(here, there, settings) == [3, 4, 5]
+    assert merge_match(here, there, settings) == []  # already there: kept, not doubled
+    strip = lambda rows: [(r.game, r.a_color, r.winner, r.result, r.moves_key) for r in rows]  # noqa: E731
+    assert strip(read_results(here)) == strip(read_results(whole))
+    assert [(here / r.sgf).read_bytes() == (there / r.sgf).read_bytes() for r in read_results(here)[2:]] == [True] * 3
+    assert summarize(here).games == 5 and summarize(here).winrate == summarize(whole).winrate
+    with pytest.raises(MatchError, match="other settings .*komi"):
+        merge_match(here, there, MatchSettings(a=settings.a, b=settings.b, size=5, komi=6.5, referee="none"))
+    with pytest.raises(MatchError, match="not a match folder"):
+        merge_match(here, tmp_path / "nowhere")
+    with pytest.raises(MatchError, match="--first 0"):
+        run_match(settings, here, games=5, first=0)
 
 
 def test_an_engine_that_cannot_start_stops_the_match_with_one_line(tmp_path):

@@ -2,6 +2,7 @@
 
     python -m tengen.play.match --a "CMD" --b "CMD" --games N --size 19 --komi 7.5 --handicap 0 --out DIR
         [--a-color alternate|black|white] [--max-moves M] [--parallel P] [--referee gnugo|none|"CMD"]
+        [--first N]
 
 Each game: `boardsize`, `clear_board`, `komi` (and `set_random_seed <game number>` to engines that know it,
 so a deterministic engine still varies from game to game) to both engines; with a handicap, `fixed_handicap
@@ -16,6 +17,8 @@ second failure loses it.
 
 The folder (`match_record`): `match.json` (the settings; other settings into the same folder are refused),
 `results.jsonl` (a line per finished game; a restart skips them: that is the resume), `games/game-0001.sgf`.
+A match can be split across machines: each plays its own range of game numbers (`--first`), and
+`merge_match` copies one folder's finished games into another with the same settings.
 """
 from __future__ import annotations
 
@@ -34,18 +37,18 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from tengen.eval.gtp_client import GtpClient, GtpCommandError, GtpEngineError, find_gnugo
-from tengen.files import OutputError, check_output_dir
+from tengen.files import OutputError, check_output_dir, write_atomic
 from tengen.go.board import MAX_SIDE, MIN_SIDE, Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import CoordinateError, Move, Point, from_gtp, to_gtp
 from tengen.go.handicap import max_fixed_handicap
 from tengen.go.rules import Rules
 from tengen.go.scoring import area_score, benson_dead_stones
-from tengen.play.match_record import (GameResult, MatchError, MatchSettings, Summary, append_result,
-                                      prepare_folder, read_results, sort_results, sgf_text, summarize,
-                                      write_sgf)
+from tengen.play.match_record import (SETTINGS_FILE, GameResult, MatchError, MatchSettings, Summary,
+                                      append_result, game_file, prepare_folder, read_results, read_settings,
+                                      sort_results, sgf_text, summarize, write_sgf)
 
-__all__ = ["MatchError", "MatchSettings", "run_match", "summarize", "check_settings", "main"]
+__all__ = ["MatchError", "MatchSettings", "run_match", "merge_match", "summarize", "check_settings", "main"]
 
 DEFAULT_TIMEOUT = 600.0  # seconds per GTP answer: long searches on a busy machine stay within it
 _COLOR_NAME = {BLACK: "black", WHITE: "white"}
@@ -366,11 +369,17 @@ def _lock(folder: Path):
 
 def run_match(settings: MatchSettings, out: str | os.PathLike, games: int, parallel: int = 1,
               timeout: float = DEFAULT_TIMEOUT,
-              progress: Optional[Callable[[GameResult], None]] = None) -> Summary:
-    """Play games 1..`games` not yet in `out`'s results (P at a time) and return the match's summary."""
+              progress: Optional[Callable[[GameResult], None]] = None, first: int = 1) -> Summary:
+    """Play games `first`..`games` not yet in `out`'s results (P at a time) and return the match's summary.
+
+    A `first` above 1 lets one match be split across machines (each plays its own range into its own folder,
+    then `merge_match` gathers them): game N is the same game wherever it is played (colours and seeds follow N).
+    """
     check_settings(settings)
     if parallel < 1:
         raise MatchError(f"--parallel {parallel}: must be 1 or more")
+    if first < 1:
+        raise MatchError(f"--first {first}: game numbers start at 1")
     try:
         check_output_dir("--out", os.fspath(out))
     except OutputError as exc:
@@ -379,13 +388,50 @@ def run_match(settings: MatchSettings, out: str | os.PathLike, games: int, paral
     lock = _lock(folder)
     try:
         done = {r.game for r in read_results(folder)}
-        todo = [i for i in range(games) if i + 1 not in done]
+        todo = [i for i in range(first - 1, games) if i + 1 not in done]
         if todo:
             _run(settings, folder, todo, min(parallel, len(todo)), timeout, progress)
         sort_results(folder)
     finally:
         lock.close()
     return summarize(folder)
+
+
+def merge_match(out: str | os.PathLike, source: str | os.PathLike,
+                expected: Optional[MatchSettings] = None) -> list[int]:
+    """Copy the finished games of match folder `source` that `out` lacks into `out` (same settings only).
+
+    Returns the game numbers copied; a game already in `out` is kept as it is. `out` is locked meanwhile.
+    With `expected`, `source` must hold exactly those settings.
+    """
+    src = Path(source)
+    if not (src / SETTINGS_FILE).is_file():
+        raise MatchError(f"--merge {source}: not a match folder (no {SETTINGS_FILE})")
+    try:
+        settings = read_settings(src)
+    except (OSError, ValueError, TypeError) as exc:
+        raise MatchError(f"--merge {source}: {SETTINGS_FILE} is unreadable ({exc})") from None
+    if expected is not None and settings != expected:
+        changed = sorted(k for k, v in expected.to_json().items() if settings.to_json().get(k) != v)
+        raise MatchError(f"--merge {source} holds a match with other settings ({', '.join(changed)} differ)")
+    folder = prepare_folder(out, settings)
+    lock = _lock(folder)
+    try:
+        done = {r.game for r in read_results(folder)}
+        copied = []
+        for result in read_results(src):
+            if result.game in done:
+                continue
+            sgf = src / game_file(result.game - 1)
+            if not sgf.is_file():
+                raise MatchError(f"--merge {source}: game {result.game} has a result but no {game_file(result.game - 1)}")
+            write_atomic(folder / game_file(result.game - 1), sgf.read_bytes())
+            append_result(folder, result)
+            copied.append(result.game)
+        sort_results(folder)
+    finally:
+        lock.close()
+    return copied
 
 
 def _run(settings: MatchSettings, folder: Path, todo: list[int], parallel: int, timeout: float,
@@ -455,6 +501,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="A's colour: alternate (Black in games 1, 3, ...), or always black / white")
     p.add_argument("--max-moves", type=int, default=0, help="move cap, then the game is scored (0: 3 x points)")
     p.add_argument("--parallel", type=int, default=1, help="games at once (default 1)")
+    p.add_argument("--first", type=int, default=1,
+                   help="play games from this number on (split one match across machines; default 1)")
     p.add_argument("--referee", default="gnugo",
                    help="who scores: gnugo (GNU Go final_score, default), none (tengen's area count), or a command")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per GTP answer (default 600)")
@@ -482,7 +530,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     try:
         summary = run_match(settings, args.out, args.games, args.parallel, args.timeout,
-                            None if args.quiet else print_result)
+                            None if args.quiet else print_result, first=args.first)
     except (MatchError, OSError) as exc:
         print(f"match: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
