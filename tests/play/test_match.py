@@ -14,7 +14,8 @@ from tengen.eval.gtp_client import find_gnugo
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.sgf import load_game
 from tengen.play.match import MatchError, MatchSettings, main, merge_match, run_match, summarize
-from tengen.play.match_record import GameResult, interval95, read_results, summarize_results
+from tengen.play.match_record import (GameResult, exact_bound_all_or_none, interval95, read_results,
+                                      summarize_results)
 
 GNUGO = find_gnugo()
 needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (/usr/games/gnugo): skipped")
@@ -131,6 +132,31 @@ def test_resume_plays_only_the_missing_games_and_refuses_other_settings(tmp_path
 ])
 def test_interval_by_hand(p, n, expected):
     assert interval95(p, n) == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize("wins, n, expected", [
+    (50, 50, (0.928878, 1.0)),         # 0.025 ** (1/50): the smallest p with P(50 of 50 won) >= 2.5 %
+    (0, 50, (0.0, 0.071122)),
+    (3, 3, (0.292402, 1.0)),           # 0.025 ** (1/3)
+    (49.5, 50, None),                  # a draw: not all won, the normal interval stands
+    (25, 50, None),
+    (0, 0, None),
+])
+def test_exact_interval_when_all_or_none_won(wins, n, expected):
+    got = exact_bound_all_or_none(wins, n)
+    assert got == (None if expected is None else pytest.approx(expected, abs=1e-6))
+    if got and wins:  # the bound's defining property: winning all n games has probability 2.5 % there
+        assert got[0] ** n == pytest.approx(0.025)
+
+
+def test_a_clean_sweep_prints_the_exact_interval_beside_the_collapsed_normal_one():
+    sweep = summarize_results([GameResult(i, "black", "A", "B+R", "resign", 100, moves_key=str(i))
+                               for i in range(1, 51)])
+    assert sweep.interval == 0.0
+    assert any("all of 50 won: exact (Clopper-Pearson) 95 % interval 0.929-1.000" in line for line in sweep.lines())
+    mixed = summarize_results([GameResult(1, "black", "A", "B+R", "resign", 100),
+                               GameResult(2, "white", "B", "B+R", "resign", 100)])
+    assert not any("Clopper" in line for line in mixed.lines())
 
 
 def test_summary_counts_draws_as_half_and_splits_by_colour():

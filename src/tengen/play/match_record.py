@@ -193,6 +193,18 @@ def interval95(p: float, n: int) -> float:
     return Z95 * math.sqrt(max(p * (1.0 - p), 0.0) / n)
 
 
+def exact_bound_all_or_none(wins: float, n: int) -> Optional[tuple[float, float]]:
+    """The exact (Clopper-Pearson) 95 % interval when every game was won or every game lost, else None.
+
+    The normal interval above is 0 wide at p = 0 or 1, which overstates what n games show: with all n won
+    the exact lower bound is 0.025 ** (1/n) (0.929 for 50 games), and symmetrically with none won.
+    """
+    if n <= 0 or wins not in (0, n):
+        return None
+    bound = 0.025 ** (1.0 / n)  # P(all n won | p) = p ** n = alpha / 2
+    return (bound, 1.0) if wins == n else (0.0, 1.0 - bound)
+
+
 @dataclass
 class Summary:
     """A match's numbers from A's side (draws count 1/2)."""
@@ -211,6 +223,10 @@ class Summary:
         """The summary as a few printable lines."""
         out = [f"games: {self.games}   {a_name} wins: {self.a_wins:g}   win rate: {self.winrate:.3f} "
                f"+- {self.interval:.3f} (95 %)"]
+        exact = exact_bound_all_or_none(self.a_wins, self.games)
+        if exact:
+            out.append(f"  {'all' if self.a_wins else 'none'} of {self.games} won: exact (Clopper-Pearson) 95 % "
+                       f"interval {exact[0]:.3f}-{exact[1]:.3f} (the normal interval is 0 wide there)")
         for color in ("black", "white"):
             c = self.by_color.get(color)
             if c and c["games"]:
