@@ -229,6 +229,10 @@ def test_a_match_split_across_two_folders_merges_into_the_same_games(tmp_path, f
         merge_match(here, there, MatchSettings(a=settings.a, b=settings.b, size=5, komi=6.5, referee="none"))
     with pytest.raises(MatchError, match="not a match folder"):
         merge_match(here, tmp_path / "nowhere")
+    (there / "games" / "game-0004.sgf").unlink()  # a result without its record: the merge stops there, named
+    with pytest.raises(MatchError, match="game 4 has a result but no games/game-0004.sgf"):
+        merge_match(tmp_path / "fresh", there)
+    assert [r.game for r in read_results(tmp_path / "fresh")] == [3]  # what was copied before it stays whole
     with pytest.raises(MatchError, match="--first 0"):
         run_match(settings, here, games=5, first=0)
 

@@ -45,7 +45,8 @@ from tengen.go.handicap import max_fixed_handicap
 from tengen.go.rules import Rules
 from tengen.go.scoring import area_score, benson_dead_stones
 from tengen.play.match_record import (SETTINGS_FILE, GameResult, MatchError, MatchSettings, Summary,
-                                      append_result, game_file, prepare_folder, read_results, read_settings,
+                                      append_result, changed_settings, game_file, prepare_folder, read_results,
+                                      read_settings,
                                       sort_results, sgf_text, summarize, write_sgf)
 
 __all__ = ["MatchError", "MatchSettings", "run_match", "merge_match", "summarize", "check_settings", "main"]
@@ -412,7 +413,7 @@ def merge_match(out: str | os.PathLike, source: str | os.PathLike,
     except (OSError, ValueError, TypeError) as exc:
         raise MatchError(f"--merge {source}: {SETTINGS_FILE} is unreadable ({exc})") from None
     if expected is not None and settings != expected:
-        changed = sorted(k for k, v in expected.to_json().items() if settings.to_json().get(k) != v)
+        changed = changed_settings(settings.to_json(), expected.to_json())
         raise MatchError(f"--merge {source} holds a match with other settings ({', '.join(changed)} differ)")
     folder = prepare_folder(out, settings)
     lock = _lock(folder)
@@ -422,10 +423,10 @@ def merge_match(out: str | os.PathLike, source: str | os.PathLike,
         for result in read_results(src):
             if result.game in done:
                 continue
-            sgf = src / game_file(result.game - 1)
-            if not sgf.is_file():
-                raise MatchError(f"--merge {source}: game {result.game} has a result but no {game_file(result.game - 1)}")
-            write_atomic(folder / game_file(result.game - 1), sgf.read_bytes())
+            relative = game_file(result.game - 1)
+            if not (src / relative).is_file():
+                raise MatchError(f"--merge {source}: game {result.game} has a result but no {relative}")
+            write_atomic(folder / relative, (src / relative).read_bytes())
             append_result(folder, result)
             copied.append(result.game)
         sort_results(folder)

@@ -102,15 +102,19 @@ def prepare_folder(out: str | os.PathLike, settings: MatchSettings) -> Path:
         except (OSError, ValueError) as exc:
             raise MatchError(f"--out {out}: {SETTINGS_FILE} is unreadable ({exc})") from None
         if stored != wanted:
-            changed = sorted(k for k in set(stored) | set(wanted) if stored.get(k) != wanted.get(k))
-            raise MatchError(f"--out {out} holds a match with other settings ({', '.join(changed)} differ); "
-                             "use another folder")
+            changed = ", ".join(changed_settings(stored, wanted))
+            raise MatchError(f"--out {out} holds a match with other settings ({changed} differ); use another folder")
     else:
         try:
             write_atomic(path, (json.dumps(wanted, indent=1) + "\n").encode())
         except OSError as exc:
             raise MatchError(f"--out {out}: not writable ({exc.strerror or exc})") from None
     return folder
+
+
+def changed_settings(stored: dict, wanted: dict) -> list[str]:
+    """The names of the settings that differ between two match.json dicts (for the refusal's message)."""
+    return sorted(k for k in set(stored) | set(wanted) if stored.get(k) != wanted.get(k))
 
 
 def read_settings(folder: str | os.PathLike) -> MatchSettings:
