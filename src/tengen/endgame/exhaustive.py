@@ -35,12 +35,15 @@ from tengen.cgt.ko import KoChain
 from tengen.cgt.thermo import KO, Thermo
 from tengen.cgt.values import MoveValues, move_values
 from tengen.endgame.exhaustive_readout import best_moves, essential_game, essential_positions, principal_line
+from tengen.endgame.exhaustive_native import NativeSolver, NativeUnavailable
+from tengen.endgame.exhaustive_native import available as native_available
 from tengen.endgame.exhaustive_search import BudgetExceeded, Solver
 from tengen.endgame.local_game import LocalRegion
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point
 
 OK, TOO_LARGE, UNSUPPORTED = "ok", "too_large", "unsupported"
+ENGINES = ("auto", "native", "python")
 
 
 @dataclass
@@ -56,6 +59,7 @@ class ExhaustiveConfig:
     require_benson: bool = False  # raise RegionNotSealed when a wall stone is not Benson pass-alive
     vouched: bool = False  # a user's mask: an outside point in an open area belongs to the nearest stones' color
     count_essential: bool = False  # also count the positions the thermograph needs, and those that split
+    engine: str = "auto"  # "native": the C search (`exhaustive_native`); "python": the readable one; "auto": native when built
 
 
 @dataclass
@@ -86,6 +90,7 @@ class ExhaustiveResult:
     essential_nodes: Optional[int] = None  # positions the thermograph needs (config.count_essential)
     split_nodes: Optional[int] = None  # positions searched that split into independent parts (same flag)
     seconds: float = 0.0
+    engine: str = ""  # which search answered: "native" or "python"
     reason: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -99,21 +104,45 @@ class ExhaustiveResult:
         return out
 
 
+def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: ExhaustiveResult, searching: list):
+    """Run the chosen engine on the root (each solver is appended to `searching` before it runs, so a
+    budget stop can still report its count); the native one falls back to Python when it cannot answer."""
+    settings = dict(max_nodes=config.max_nodes, seconds=config.seconds, moves=config.moves,
+                    sacrifices=config.sacrifices, loop_passes=config.loop_passes)
+    if config.engine not in ENGINES:
+        raise ValueError(f"unknown engine {config.engine!r} ({', '.join(ENGINES)})")
+    if config.engine == "native" or (config.engine == "auto" and native_available()):
+        try:
+            solver = NativeSolver(local, **settings)
+            searching.append(solver)
+            res = solver.value(root)
+            result.engine = "native"
+            return res
+        except NativeUnavailable as exc:
+            if config.engine == "native":
+                raise
+            result.notes.append(f"native solver unavailable ({exc}): the Python search answered")
+    solver = Solver(local, **settings)
+    searching.append(solver)
+    # one frame per move of the current line; Python 3.11 keeps Python-to-Python calls off the C stack
+    if sys.getrecursionlimit() < 50_000:
+        sys.setrecursionlimit(50_000)
+    result.engine = "python"
+    return solver.value(root)
+
+
 def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConfig] = None) -> ExhaustiveResult:
     """Solve the local game of `region` on `board` exhaustively (conventions: this module's and local_game's docstrings)."""
     config = config or ExhaustiveConfig()
     start = time.perf_counter()
     local = LocalRegion(board, region, config.require_benson, config.vouched)
     result = ExhaustiveResult(UNSUPPORTED, local.points, notes=list(local.notes))
-    solver = Solver(local, max_nodes=config.max_nodes, seconds=config.seconds, moves=config.moves,
-                    sacrifices=config.sacrifices, loop_passes=config.loop_passes)
     root = (local.start[BLACK], local.start[WHITE], None)
-    # one frame per move of the current line; Python 3.11 keeps Python-to-Python calls off the C stack
-    if sys.getrecursionlimit() < 50_000:
-        sys.setrecursionlimit(50_000)
+    searching: list = []
     try:
-        res = solver.value(root)
+        res = _search(local, root, config, result, searching)
     except (BudgetExceeded, RecursionError) as exc:
+        solver = searching[-1]
         result.status, result.kind = TOO_LARGE, TOO_LARGE
         if isinstance(exc, RecursionError):
             result.reason = "too large: a line of play deeper than the recursion limit"
@@ -123,6 +152,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
             result.reason = f"too large: more than {config.seconds} s"
         result.nodes, result.seconds = solver.nodes, time.perf_counter() - start
         return result
+    solver = searching[-1]
     result.nodes = solver.nodes
     if solver.loops:
         result.notes.append(f"{solver.loops} loops (move sequences repeating a position) valued by fixed points")
@@ -160,5 +190,6 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     result.seconds = time.perf_counter() - start
     if config.count_essential:
         result.essential_nodes = essential_positions(solver, root)
-        result.split_nodes = sum(local.independent_parts(b, w) > 1 for b, w, _ in solver.children)
+        result.split_nodes = (solver.split_nodes() if isinstance(solver, NativeSolver)
+                              else sum(local.independent_parts(b, w) > 1 for b, w, _ in solver.children))
     return result

@@ -1,0 +1,245 @@
+"""The native exhaustive search (`_solver.c`) behind the Python search's interface.
+
+`NativeSolver` runs the C search (rules, transposition table, Tarjan loops, kos by phantoms, exact
+thermograph records: the conventions of `tengen.endgame.exhaustive`, ported line by line from
+`exhaustive_search.Solver`) and then answers the questions `exhaustive_readout` and `exhaustive.solve_region`
+ask of a finished search (`tt`, `children`, `cautious`, `kos`, `child_record`, ...) by looking positions
+up in the C tables, so nothing the size of the search is ever copied into Python. Records come back as
+`tengen.cgt.thermo.Thermo` objects, one per record id.
+
+Arithmetic is on 64-bit rationals with every operation checked: an overflow (never seen on Go regions,
+whose values have small denominators) raises `NativeUnavailable`, and `solve_region` then runs the Python
+search, whose Fractions cannot overflow.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Optional
+
+from tengen.cgt.ko import KoChain
+from tengen.cgt.numbers import INF, NEG_INF
+from tengen.cgt.thermo import Thermo, number_thermo
+from tengen.cgt.walls import Wall
+from tengen.endgame.exhaustive_search import BudgetExceeded
+from tengen.endgame.local_game import LocalRegion, RegionNotSealed
+from tengen.go.colors import BLACK
+
+try:
+    from tengen.endgame import _solver
+except ImportError:  # pragma: no cover - a checkout without the built extension
+    _solver = None
+
+ERRORS = {1: "rational overflow", 2: "a thermograph wall with too many segments", 3: "out of memory",
+          4: "internal inconsistency"}
+
+
+class NativeUnavailable(RuntimeError):
+    """The native search cannot answer this region (not built, too many points, arithmetic out of range)."""
+
+
+def available() -> bool:
+    """Whether the C extension is built."""
+    return _solver is not None
+
+
+def _value(q) -> Fraction | float:
+    num, den = q
+    if den == 0:
+        return INF if num > 0 else NEG_INF
+    return num if den == 1 else Fraction(num, den)
+
+
+class _OpenMarker:
+    """What `tt` holds for a position whose immediate retake is banned (the Python search's `_Open`)."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: int):
+        self.node = node
+
+
+class NativeSolver:
+    """One native search over a LocalRegion; after `value(root)`, the tables the readout reads."""
+
+    def __init__(self, local: LocalRegion, *, max_nodes: int, seconds: Optional[float], moves: str, sacrifices: bool,
+                 loop_passes: int):
+        if _solver is None:
+            raise NativeUnavailable("the native solver is not built (pip install -e . builds it)")
+        if local.n > 64:
+            raise NativeUnavailable(f"{local.n} points: the native solver takes at most 64")
+        self.local = local
+        self.max_nodes = max_nodes
+        self._search = _solver.Search(local.n, list(local.nb), local.wall[BLACK], local.wall[-BLACK],
+                                      local.breach[BLACK], local.breach[-BLACK], bool(local.suicide), moves == "all",
+                                      bool(sacrifices), loop_passes, max_nodes, seconds or 0.0)
+        self._records: dict[int, Thermo] = {}
+        self.tt = _Table(self)
+        self.children = _Children(self)
+        self.cautious = _Cautious(self)
+        self.kos = _Kos(self)
+        self.generalised = _Flagged(self, _solver.F_GENERALISED)
+        self.loop_valued = _Flagged(self, _solver.F_LOOP_VALUED)
+        self.nodes = 0
+        self.loops = 0
+        self.stats: dict = {}
+
+    # ------------------------------------------------------------ the search
+    def value(self, key: tuple):
+        """Search from `key` (a root: no ko ban) and return its (rec, lo, hi) records."""
+        b, w, ban = key
+        if ban is not None:
+            raise ValueError("the native search starts from a position without a ko ban")
+        status, error = self._search.solve(b, w)
+        self.stats = self._search.stats()
+        self.nodes, self.loops = self.stats["positions"], self.stats["loops"]
+        if status == _solver.ST_BUDGET:
+            raise BudgetExceeded()
+        if status == _solver.ST_TIME:
+            raise BudgetExceeded()
+        if status == _solver.ST_NOT_SEALED:
+            raise RegionNotSealed("both colors have broken into the other's territory")
+        if status != _solver.ST_OK:
+            raise NativeUnavailable(f"native search stopped: {ERRORS.get(error, error)}")
+        return self.tt[key]
+
+    def split_nodes(self) -> int:
+        """Positions searched that fall apart into independent local games."""
+        return self._search.split_count()
+
+    # ------------------------------------------------------------ lookups
+    def node_id(self, key: tuple) -> int:
+        b, w, ban = key
+        return self._search.find(b, w, ban)
+
+    def record(self, rid: int) -> Optional[Thermo]:
+        """The Thermo of a record id (None for -1)."""
+        if rid < 0:
+            return None
+        rec = self._records.get(rid)
+        if rec is None:
+            rec = self._records[rid] = self._build(rid)
+        return rec
+
+    def _build(self, rid: int) -> Thermo:
+        kind, left, right, temp, mean, number, ls, rs, ge_rs, le_ls = self._search.record(rid)
+        if number is not None:
+            return number_thermo(_value(number))
+        lw = Wall(tuple((_value(t0), _value(v0), s) for t0, v0, s in left))
+        rw = Wall(tuple((_value(t0), _value(v0), s) for t0, v0, s in right))
+        t = _value(temp)
+        if t == INF:
+            t = math.inf
+        return Thermo(lw, rw, t, None if mean is None else _value(mean), None, _value(ls), _value(rs), bool(ge_rs),
+                      bool(le_ls), kind)
+
+    def _key(self, node: int) -> tuple:
+        b, w, ban, *_ = self._search.node(node)
+        return (b, w, ban)
+
+    def result(self, node: int):
+        """(rec, lo, hi) Thermos, or an _OpenMarker, or None (not valued)."""
+        _, _, _, flags, r0, r1, r2, _, _, _ = self._search.node(node)
+        if not flags & _solver.F_IN_TT:
+            return None
+        if flags & _solver.F_OPEN:
+            return _OpenMarker(node)
+        return self.record(r0), self.record(r1), self.record(r2)
+
+    def child_record(self, parent, child) -> Optional[Thermo]:
+        """The value of a child as its parent sees it (kos it takes valued with the parent's phantom)."""
+        res = self.tt.get(child)
+        if res is None:
+            return None
+        if isinstance(res, _OpenMarker):
+            phantom = self.phantom_of(parent)
+            pid = -1 if phantom is None else self._search.number(*_ratio(phantom))
+            return self.record(self._search.close_open(res.node, 0, pid))
+        if res[0] is None and res[1] is not None and res[2] is not None and res[1].same_thermograph(res[2]):
+            return res[1]
+        return res[0]
+
+    def phantom_of(self, key) -> Optional[Fraction]:
+        node = self.node_id(key)
+        if node < 0:
+            return None
+        _, _, phantom = self._search.extra(node)
+        return None if phantom is None else _value(phantom)
+
+
+def _ratio(x) -> tuple[int, int]:
+    x = Fraction(x)
+    return x.numerator, x.denominator
+
+
+class _View:
+    def __init__(self, solver: NativeSolver):
+        self.solver = solver
+
+    def __contains__(self, key) -> bool:
+        return self.get(key) is not None
+
+    def __getitem__(self, key):
+        got = self.get(key)
+        if got is None:
+            raise KeyError(key)
+        return got
+
+
+class _Table(_View):
+    """solver.tt: a position's (rec, lo, hi) or its open marker."""
+
+    def get(self, key, default=None):
+        node = self.solver.node_id(key)
+        got = None if node < 0 else self.solver.result(node)
+        return default if got is None else got
+
+
+class _Children(_View):
+    """solver.children: ([(point index, child key or None)] for Black, for White) of a searched position."""
+
+    def get(self, key, default=None):
+        node = self.solver.node_id(key)
+        kids = None if node < 0 else self.solver._search.kids(node)
+        if kids is None:
+            return default
+        return tuple([(i, None if c < 0 else self.solver._key(c)) for i, c in side] for side in kids)
+
+
+class _Cautious(_View):
+    """solver.cautious: the value of a position inside an undecided loop (nobody wins the repetition)."""
+
+    def get(self, key, default=None):
+        node = self.solver.node_id(key)
+        if node < 0:
+            return default
+        cautious, _, _ = self.solver._search.extra(node)
+        return default if cautious < 0 else self.solver.record(cautious)
+
+
+class _Kos(_View):
+    """solver.kos: the KoChain of a position valued by the strict phantom rule."""
+
+    def get(self, key, default=None):
+        node = self.solver.node_id(key)
+        if node < 0:
+            return default
+        _, ko, _ = self.solver._search.extra(node)
+        if ko is None:
+            return default
+        black_exit, white_exit, bm, wm, taker = ko
+        return KoChain(_value(black_exit), _value(white_exit), bm, wm, "black" if taker == 1 else "white")
+
+
+class _Flagged:
+    """A set of positions marked by one flag in the C table (loop_valued, generalised)."""
+
+    def __init__(self, solver: NativeSolver, flag: int):
+        self.solver, self.flag = solver, flag
+
+    def __contains__(self, key) -> bool:
+        node = self.solver.node_id(key)
+        return node >= 0 and bool(self.solver._search.node(node)[3] & self.flag)
+
+    def __bool__(self) -> bool:
+        return self.solver._search.count_flag(self.flag) > 0
