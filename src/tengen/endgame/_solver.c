@@ -31,6 +31,9 @@ typedef struct {
     int32_t extra;     /* index into extras, -1 */
 } Node;
 
+/* Table slots hold the key beside the position's id, so a lookup reads one slot and no position. */
+typedef struct { uint64_t b, w; int32_t id; uint8_t ban; } Slot;  /* id -1: empty */
+
 typedef struct {
     Q black_exit, white_exit;
     int bm, wm, taker;  /* taker: 1 Black, -1 White */
@@ -67,7 +70,7 @@ typedef struct {
     Store st;
     Node *nodes;
     int64_t nnodes, capnodes;
-    int64_t *table;  /* slots: SLOT(hash, id) or -1 */
+    Slot *table;
     uint64_t tmask;
     int32_t *kids;
     uint8_t *kid_pts;
@@ -93,22 +96,18 @@ static uint64_t key_hash(uint64_t b, uint64_t w, uint8_t ban) {
     return mix64(b * 0x9e3779b97f4a7c15ULL ^ mix64(w + 0x632be59bd9b4e019ULL) ^ ((uint64_t)ban << 7));
 }
 
-/* Table slots: the position id in the low 32 bits, the top 32 bits of its hash above (so most
-   mismatches are seen without reading the position); -1 for an empty slot. */
-#define SLOT(h, id) ((int64_t)(((h) >> 32) << 32) | (int64_t)(uint32_t)(id))
-#define SLOT_ID(v) ((int32_t)(uint32_t)(v))
-#define SLOT_TAG(v) ((uint64_t)(v) >> 32)
 
 static void table_rehash(Search *s) {
     uint64_t nm = s->tmask * 2 + 1;
-    int64_t *t = malloc((nm + 1) * sizeof(int64_t));
+    Slot *t = malloc((nm + 1) * sizeof(Slot));
     if (!t) { solver_error = ERR_MEMORY; return; }
-    memset(t, 0xff, (nm + 1) * sizeof(int64_t));
-    for (int64_t i = 0; i < s->nnodes; i++) {
-        Node *n = &s->nodes[i];
-        uint64_t h = key_hash(n->b, n->w, n->ban), p = h & nm;
-        while (t[p] != -1) p = (p + 1) & nm;
-        t[p] = SLOT(h, i);
+    for (uint64_t i = 0; i <= nm; i++) t[i].id = -1;
+    for (uint64_t i = 0; i <= s->tmask; i++) {
+        Slot *o = &s->table[i];
+        if (o->id < 0) continue;
+        uint64_t p = key_hash(o->b, o->w, o->ban) & nm;
+        while (t[p].id >= 0) p = (p + 1) & nm;
+        t[p] = *o;
     }
     free(s->table);
     s->table = t;
@@ -116,26 +115,20 @@ static void table_rehash(Search *s) {
 }
 
 static int32_t node_find(Search *s, uint64_t b, uint64_t w, uint8_t ban) {
-    uint64_t h = key_hash(b, w, ban), p = h & s->tmask;
-    while (s->table[p] != -1) {
-        int64_t v = s->table[p];
-        if (SLOT_TAG(v) == h >> 32) {
-            Node *n = &s->nodes[SLOT_ID(v)];
-            if (n->b == b && n->w == w && n->ban == ban) return SLOT_ID(v);
-        }
+    uint64_t p = key_hash(b, w, ban) & s->tmask;
+    while (s->table[p].id >= 0) {
+        Slot *o = &s->table[p];
+        if (o->b == b && o->w == w && o->ban == ban) return o->id;
         p = (p + 1) & s->tmask;
     }
     return -1;
 }
 
-static int32_t node_add(Search *s, uint64_t b, uint64_t w, uint8_t ban) {
-    uint64_t h = key_hash(b, w, ban), p = h & s->tmask;
-    while (s->table[p] != -1) {
-        int64_t v = s->table[p];
-        if (SLOT_TAG(v) == h >> 32) {
-            Node *n = &s->nodes[SLOT_ID(v)];
-            if (n->b == b && n->w == w && n->ban == ban) return SLOT_ID(v);
-        }
+static int32_t node_add_hashed(Search *s, uint64_t b, uint64_t w, uint8_t ban, uint64_t h) {
+    uint64_t p = h & s->tmask;
+    while (s->table[p].id >= 0) {
+        Slot *o = &s->table[p];
+        if (o->b == b && o->w == w && o->ban == ban) return o->id;
         p = (p + 1) & s->tmask;
     }
     if (s->nnodes >= INT32_MAX - 1) { solver_error = ERR_MEMORY; return -1; }
@@ -148,10 +141,13 @@ static int32_t node_add(Search *s, uint64_t b, uint64_t w, uint8_t ban) {
     n->r[0] = n->r[1] = n->r[2] = NONE_REC;
     n->extra = -1;
     n->child_off = -1;
-    s->table[p] = SLOT(h, id);
+    Slot slot = {b, w, id, ban};
+    s->table[p] = slot;
     if ((uint64_t)s->nnodes * 2 > s->tmask) table_rehash(s);
     return id;
 }
+
+static int32_t node_add(Search *s, uint64_t b, uint64_t w, uint8_t ban) { return node_add_hashed(s, b, w, ban, key_hash(b, w, ban)); }
 
 static Extra *node_extra(Search *s, int32_t id) {
     if (s->nodes[id].extra >= 0) return &s->extras[s->nodes[id].extra];
@@ -480,9 +476,7 @@ static int32_t loop_option(Search *s, int32_t key, int32_t child, const int32_t 
     return cn->r[which];
 }
 
-static long long n_loop_records;
 static int32_t loop_record(Search *s, int32_t key, const int32_t *est, int which_l, int which_r) {
-    n_loop_records++;
     Node *n = &s->nodes[key];
     int32_t L[64], R[64];
     int32_t *kids = node_kids(s, n);
@@ -591,7 +585,8 @@ static int enter(Search *s, int32_t id, double deadline) {
     uint64_t b = n->b, w = n->w;
     uint8_t ban = n->ban;
     int32_t kids[128];
-    uint8_t pts[128];
+    uint8_t pts[128], bans[128], barred[128];
+    uint64_t kb[128], kw[128], hashes[128];
     int counts[2] = {0, 0}, total = 0;
     for (int c = 0; c < 2; c++) {
         uint64_t rest = rules_candidates(&s->reg, b, w, c, &info, s->moves_all);
@@ -602,12 +597,18 @@ static int enter(Search *s, int32_t id, double deadline) {
             uint8_t nban;
             if (!rules_play(&s->reg, b, w, c, i, &nb_, &nw_, &nban)) continue;
             if (!s->sacrifices && rules_pointless(&s->reg, b, w, c, i, nb_, nw_, &info)) continue;
-            int barred = ban && (ban - 1) % 64 == i && ((ban - 1) / 64) == c;
-            kids[total] = barred ? -1 : node_add(s, nb_, nw_, nban);
-            if (solver_error) return -1;
+            barred[total] = ban && (ban - 1) % 64 == i && ((ban - 1) / 64) == c;
+            kb[total] = nb_; kw[total] = nw_; bans[total] = nban;
+            hashes[total] = key_hash(nb_, nw_, nban);
+            __builtin_prefetch(&s->table[hashes[total] & s->tmask]);
             pts[total++] = (uint8_t)i;
             counts[c]++;
         }
+    }
+    /* the lookups after every prefetch: their cache misses overlap */
+    for (int k = 0; k < total; k++) {
+        kids[k] = barred[k] ? -1 : node_add_hashed(s, kb[k], kw[k], bans[k], hashes[k]);
+        if (solver_error) return -1;
     }
     s->kids = grow(s->kids, &s->capkids, s->nkids + total, sizeof(int32_t));
     s->kid_pts = grow(s->kid_pts, &s->capkidpts, s->nkids + total, sizeof(uint8_t));
@@ -731,11 +732,11 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     s->max_nodes = max_nodes; s->seconds = seconds;
     if (store_init(&s->st) < 0) { PyErr_NoMemory(); return -1; }
     s->tmask = (1u << 16) - 1;
-    s->table = malloc((s->tmask + 1) * sizeof(int64_t));
+    s->table = malloc((s->tmask + 1) * sizeof(Slot));
     s->ocmask = (1u << 8) - 1;
     s->ocache = malloc((s->ocmask + 1) * 4 * sizeof(int64_t));
     if (!s->table || !s->ocache) { PyErr_NoMemory(); return -1; }
-    memset(s->table, 0xff, (s->tmask + 1) * sizeof(int64_t));
+    for (uint64_t i = 0; i <= s->tmask; i++) s->table[i].id = -1;
     for (uint64_t i = 0; i <= s->ocmask; i++) s->ocache[4 * i] = -1;
     s->root = -1;
     return 0;
@@ -756,10 +757,9 @@ static PyObject *Search_solve(Search *s, PyObject *args) {
 
 static PyObject *Search_stats(Search *s, PyObject *unused) {
     (void)unused;
-    long long bytes = (long long)(s->capnodes * (int64_t)sizeof(Node) + (int64_t)(s->tmask + 1) * 8 + s->capkids * 5 +
+    long long bytes = (long long)(s->capnodes * (int64_t)sizeof(Node) + (int64_t)(s->tmask + 1) * (int64_t)sizeof(Slot) + s->capkids * 5 +
                                   (int64_t)s->st.caprecs * (int64_t)sizeof(Rec) + s->st.capsegs * (int64_t)sizeof(Seg) +
-                                  s->st.capckeys * 4 + (int64_t)(s->st.cmask + 1) * 8);
-    fprintf(stderr, "record calls %lld probe steps %lld loop records %lld\n", n_record_calls, n_probe_steps, n_loop_records);
+                                  s->st.capckeys * 4 + s->st.caphot * (int64_t)sizeof(Hot) + (int64_t)(s->st.cmask + 1) * 8);
     return Py_BuildValue("{sLsLsLsisLsL}", "positions", (long long)s->visited, "loops", (long long)s->loops,
                          "table", (long long)s->nnodes, "records", (int)s->st.nrecs, "combinations",
                          (long long)s->st.ncombos, "bytes", bytes);

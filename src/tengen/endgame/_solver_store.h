@@ -9,8 +9,13 @@
 #define NONE_REC (-1)  /* an unknown record (Python None) */
 #define OMIT_REC (-2)  /* a banned retake left out (Python _OMIT) */
 
+/* What option filtering reads of every option (kept apart from the walls: a small array stays in cache). */
+typedef struct { Q ls, rs, mean; int32_t has_mean, ge_rs_le_ls; } Hot;
+
 typedef struct {
     Rec *recs;
+    Hot *hot;
+    int64_t caphot;
     int32_t nrecs, caprecs;
     Seg *segs;
     int64_t nsegs, capsegs;
@@ -18,7 +23,7 @@ typedef struct {
     uint64_t mask;
     int32_t *ckeys;  /* combination keys: [nl, nr, ids..., result] one after another */
     int64_t nckeys, capckeys;
-    int64_t *ctable; /* slot -> offset into ckeys or -1 */
+    int64_t *ctable; /* slot -> (low 32 bits of the key's hash) << 32 | offset into ckeys; -1 empty */
     uint64_t cmask;
     int64_t ncombos;
     int32_t small[257];  /* integer numbers -128..128 -> record id (or -1) */
@@ -54,7 +59,7 @@ static int store_init(Store *st) {
 }
 
 static void store_free(Store *st) {
-    free(st->recs); free(st->segs); free(st->table); free(st->ckeys); free(st->ctable);
+    free(st->recs); free(st->hot); free(st->segs); free(st->table); free(st->ckeys); free(st->ctable);
     memset(st, 0, sizeof *st);
 }
 
@@ -117,6 +122,7 @@ static int32_t store_intern(Store *st, Rec *r, const Wall *lw, const Wall *rw) {
     int64_t cap = st->caprecs;
     st->recs = grow(st->recs, &cap, st->nrecs + 1, sizeof(Rec));
     st->caprecs = (int32_t)cap;
+    st->hot = grow(st->hot, &st->caphot, st->nrecs + 1, sizeof(Hot));
     st->segs = grow(st->segs, &st->capsegs, st->nsegs + lw->len + rw->len, sizeof(Seg));
     if (solver_error) return NONE_REC;
     r->lw_off = (int32_t)st->nsegs;
@@ -129,6 +135,8 @@ static int32_t store_intern(Store *st, Rec *r, const Wall *lw, const Wall *rw) {
     st->nsegs += rw->len;
     int32_t id = st->nrecs++;
     st->recs[id] = *r;
+    Hot hot = {r->ls, r->rs, r->mean, r->has_mean, r->ge_rs * 2 + r->le_ls};
+    st->hot[id] = hot;
     st->table[s] = id;
     if ((uint64_t)st->nrecs * 2 > st->mask) store_rehash(st);
     return id;
@@ -239,22 +247,49 @@ static void sort_unique(int32_t *a, int *n) {
 
 static void store_crehash(Store *st) {
     uint64_t nm = st->cmask * 2 + 1;
+    if (nm > 0xffffffffULL) { solver_error = ERR_MEMORY; return; }
     int64_t *t = malloc((nm + 1) * sizeof(int64_t));
     if (!t) { solver_error = ERR_MEMORY; return; }
     memset(t, 0xff, (nm + 1) * sizeof(int64_t));
     for (uint64_t s = 0; s <= st->cmask; s++) {
-        int64_t off = st->ctable[s];
-        if (off < 0) continue;
-        int32_t *k = st->ckeys + off;
-        uint64_t h = 0x51ed27ULL;
-        for (int i = 0; i < 2 + k[0] + k[1]; i++) h = mix64(h ^ (uint64_t)(uint32_t)k[i]);
-        uint64_t p = h & nm;
-        while (t[p] >= 0) p = (p + 1) & nm;
-        t[p] = off;
+        int64_t v = st->ctable[s];
+        if (v == -1) continue;
+        uint64_t p = ((uint64_t)v >> 32) & nm;
+        while (t[p] != -1) p = (p + 1) & nm;
+        t[p] = v;
     }
     free(st->ctable);
     st->ctable = t;
     st->cmask = nm;
+}
+
+/* The memo entry of a key (-1 when absent); *slot is where it is or would go. */
+static int32_t combo_lookup(const Store *st, const int32_t *key, int len, uint64_t *slot, uint32_t *tag) {
+    uint64_t h = 0x51ed27ULL;
+    for (int i = 0; i < len; i++) h = mix64(h ^ (uint64_t)(uint32_t)key[i]);
+    *tag = (uint32_t)h;
+    uint64_t s = h & st->cmask;
+    while (st->ctable[s] != -1) {
+        int64_t v = st->ctable[s];
+        if ((uint32_t)((uint64_t)v >> 32) == *tag) {
+            const int32_t *k = st->ckeys + (uint32_t)v;
+            if (k[0] == key[0] && k[1] == key[1] && memcmp(k, key, (size_t)len * sizeof(int32_t)) == 0) { *slot = s; return k[len]; }
+        }
+        s = (s + 1) & st->cmask;
+    }
+    *slot = s;
+    return -1;
+}
+
+static void combo_insert(Store *st, const int32_t *key, int len, uint64_t slot, uint32_t tag, int32_t id) {
+    if (st->nckeys + len + 1 > 0xffffffffLL) { solver_error = ERR_MEMORY; return; }
+    st->ckeys = grow(st->ckeys, &st->capckeys, st->nckeys + len + 1, sizeof(int32_t));
+    if (solver_error) return;
+    memcpy(st->ckeys + st->nckeys, key, (size_t)len * sizeof(int32_t));
+    st->ckeys[st->nckeys + len] = id;
+    st->ctable[slot] = (int64_t)(((uint64_t)tag << 32) | (uint64_t)st->nckeys);
+    st->nckeys += len + 1;
+    if ((uint64_t)++st->ncombos * 2 > st->cmask) store_crehash(st);
 }
 
 /* Options that `combine` drops before it looks at them (a stop below the best stop and a mast no better
@@ -263,12 +298,12 @@ static void drop_dominated(const Store *st, int32_t *a, int *n, int left) {
     if (*n < 2) return;
     Q best = left ? Q_NEG_INF : Q_INF;
     for (int i = 0; i < *n; i++) {
-        const Rec *o = &st->recs[a[i]];
+        const Hot *o = &st->hot[a[i]];
         best = left ? q_max(best, o->rs) : q_min(best, o->ls);
     }
     int k = 0;
     for (int i = 0; i < *n; i++) {
-        const Rec *o = &st->recs[a[i]];
+        const Hot *o = &st->hot[a[i]];
         Q stop = left ? o->rs : o->ls;
         if (q_eq(stop, best) || !o->has_mean || (left ? q_cmp(o->mean, best) > 0 : q_cmp(o->mean, best) < 0)) a[k++] = a[i];
     }
@@ -277,44 +312,29 @@ static void drop_dominated(const Store *st, int32_t *a, int *n, int left) {
 
 /* Solver.record: None when an option is unknown; banned retakes left out (_OMIT) are dropped; the
    combination of the option sets is memoised. */
-static long long n_record_calls, n_probe_steps;
 static int32_t store_record(Store *st, const int32_t *L0, int nl0, const int32_t *R0, int nr0) {
-    n_record_calls++;
     int32_t key[2 + 256];
     int nl = 0, nr = 0;
-    int32_t *L = key + 2;
-    for (int i = 0; i < nl0; i++) {
-        if (L0[i] == NONE_REC) return NONE_REC;
-        if (L0[i] != OMIT_REC && nl < 127) L[nl++] = L0[i];
-    }
+    for (int i = 0; i < nl0; i++) if (L0[i] == NONE_REC) return NONE_REC;
     for (int i = 0; i < nr0; i++) if (R0[i] == NONE_REC) return NONE_REC;
+    int32_t *L = key + 2, *R;
+    for (int i = 0; i < nl0; i++) if (L0[i] != OMIT_REC && nl < 127) L[nl++] = L0[i];
     drop_dominated(st, L, &nl, 1);
     sort_unique(L, &nl);
-    int32_t *R = key + 2 + nl;
+    R = key + 2 + nl;
     for (int i = 0; i < nr0; i++) if (R0[i] != OMIT_REC && nr < 127) R[nr++] = R0[i];
     drop_dominated(st, R, &nr, 0);
     sort_unique(R, &nr);
     key[0] = nl; key[1] = nr;
     int len = 2 + nl + nr;
-    uint64_t h = 0x51ed27ULL;
-    for (int i = 0; i < len; i++) h = mix64(h ^ (uint64_t)(uint32_t)key[i]);
-    uint64_t s = h & st->cmask;
-    while (st->ctable[s] >= 0) {
-        int32_t *k = st->ckeys + st->ctable[s];
-        n_probe_steps++;
-        if (k[0] == nl && k[1] == nr && memcmp(k, key, (size_t)len * sizeof(int32_t)) == 0) return k[len];
-        s = (s + 1) & st->cmask;
-    }
-    int32_t id = store_combine(st, L, nl, R, nr);
+    uint64_t slot;
+    uint32_t tag;
+    int32_t id = combo_lookup(st, key, len, &slot, &tag);
+    if (id >= 0) return id;
+    id = store_combine(st, L, nl, R, nr);
     if (solver_error) return NONE_REC;
-    st->ckeys = grow(st->ckeys, &st->capckeys, st->nckeys + len + 1, sizeof(int32_t));
-    if (solver_error) return NONE_REC;
-    memcpy(st->ckeys + st->nckeys, key, (size_t)len * sizeof(int32_t));
-    st->ckeys[st->nckeys + len] = id;
-    st->ctable[s] = st->nckeys;
-    st->nckeys += len + 1;
-    if ((uint64_t)++st->ncombos * 2 > st->cmask) store_crehash(st);
-    return id;
+    combo_insert(st, key, len, slot, tag, id);
+    return solver_error ? NONE_REC : id;
 }
 
 #endif

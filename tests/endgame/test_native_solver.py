@@ -1,0 +1,163 @@
+"""The native exhaustive search against the Python one it ports (`exhaustive_search.Solver`): on random
+small regions (stones of both colours inside, kos and loops included) both engines must give the same
+result to the last detail: status, kind, mean, temperature, thermograph walls, best moves, principal
+lines, ko chain, caveats and the number of positions searched. Also the native engine's own contract:
+budgets, the memory it reports, and the fallback to Python when it cannot answer."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tengen.endgame import exhaustive_native
+from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+from tengen.endgame.local_game import RegionNotSealed
+from tengen.go import BLACK, WHITE, Board, Rules
+from tengen.go.diagram import parse_diagram
+
+pytestmark = pytest.mark.skipif(not exhaustive_native.available(), reason="the native solver is not built")
+
+
+def strip_board(length: int, rows: int, stones: list[int], split: int, suicide: bool) -> tuple[Board, list]:
+    """A rows x length strip on the edge, walled by Benson-alive Black stones over its left `split`
+    columns and White stones over the rest; `stones` (0 empty, 1 Black, 2 White) fill the strip row by
+    row from the edge up."""
+    width, height = length + 2, rows + 4
+    board = Board(width, height, rules=Rules(komi=0, suicide=suicide))
+    black, white = [], []
+    for r in range(4):
+        for c in range(width):
+            if r in (0, 2) and c in (0, width - 1):
+                continue  # the walls' eyes
+            (black if c <= split else white).append((r, c))
+    for r in range(4, height):
+        black.append((r, 0))
+        white.append((r, width - 1))
+    region = []
+    for k, (r, c) in enumerate((r, c) for r in range(height - 1, 3, -1) for c in range(1, width - 1)):
+        region.append((r, c))
+        if stones[k] == 1:
+            black.append((r, c))
+        elif stones[k] == 2:
+            white.append((r, c))
+    board.setup(black=black, white=white)
+    return board, region
+
+
+def both(board: Board, region: list, **config):
+    out = []
+    for engine in ("python", "native"):
+        try:
+            out.append(solve_region(board, region, ExhaustiveConfig(seconds=None, engine=engine, **config)))
+        except RegionNotSealed as exc:
+            out.append(f"not sealed: {exc}")
+    return out
+
+
+def assert_same(py, nat) -> None:
+    if isinstance(py, str) or isinstance(nat, str):
+        assert py == nat
+        return
+    assert (py.status, py.kind, py.reason) == (nat.status, nat.kind, nat.reason)
+    assert py.nodes == nat.nodes
+    assert (py.mean, py.temperature) == (nat.mean, nat.temperature)
+    if py.thermograph is not None:
+        assert py.thermograph.same_thermograph(nat.thermograph)
+        assert (py.thermograph.ls, py.thermograph.rs) == (nat.thermograph.ls, nat.thermograph.rs)
+    assert (py.best_black, py.best_white) == (nat.best_black, nat.best_white)
+    assert (py.principal_black, py.principal_white) == (nat.principal_black, nat.principal_white)
+    assert (py.follow_black, py.follow_white) == (nat.follow_black, nat.follow_white)
+    assert py.ko == nat.ko
+    assert (py.ko_dependent, py.loop_dependent) == (nat.ko_dependent, nat.loop_dependent)
+    if py.bracket is not None:
+        assert [b.mean for b in py.bracket] == [b.mean for b in nat.bracket]
+    assert (py.game is None) == (nat.game is None)
+    if py.game is not None:
+        assert py.game.thermograph.same_thermograph(nat.game.thermograph)
+    assert [n for n in py.notes if "native" not in n] == [n for n in nat.notes if "native" not in n]
+
+
+@settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(length=st.integers(2, 4), rows=st.integers(1, 2), seed=st.integers(0, 10**9), suicide=st.booleans(),
+       moves=st.sampled_from(["all", "local"]))
+def test_native_agrees_with_python_on_random_strips(length, rows, seed, suicide, moves):
+    rng = random.Random(seed)
+    points = length * rows
+    if points > 6:
+        rows = 1
+        points = length
+    stones = [rng.choice((0, 0, 1, 2)) for _ in range(points)]
+    board, region = strip_board(length, rows, stones, rng.randint(0, length), suicide)
+    py, nat = both(board, region, moves=moves)
+    assert_same(py, nat)
+
+
+KO_SHAPES = {
+    # a simple ko on the first line (the phantom rule values it)
+    "simple ko": (""". . . X O . . . .
+. . X O . O . . .""", "C1 D1 E1 F1"),
+    # two stones in atari, a snapback-like capture and a ko after it
+    "capture then ko": (""". . X X O O . . .
+. X O . X O . . .""", "B1 C1 D1 E1 F1"),
+    # a first-line corridor whose moves repeat positions (loops)
+    "corridor": (""". X X X X O O O .
+. . . . . . . . .""", "B1 C1 D1 E1 F1 G1 H1"),
+}
+
+
+def diagram_board(rows: str) -> Board:
+    top = """. X . X O . O . O
+X X X X O O O O O
+. . . X O . . . .
+. . . X O . . . ."""
+    grid, _ = parse_diagram(top + "\n" + rows)
+    board = Board(grid.shape[1], grid.shape[0], rules=Rules.chinese(komi=0))
+    board.set_array(grid)
+    return board
+
+
+@pytest.mark.parametrize("name", sorted(KO_SHAPES))
+def test_native_agrees_on_kos_and_loops(name):
+    from tengen.go.coords import from_gtp
+
+    rows, region = KO_SHAPES[name]
+    board = diagram_board(rows)
+    points = [from_gtp(v, board.height, board.width) for v in region.split()]
+    py, nat = both(board, points)
+    assert not isinstance(py, str), py
+    assert py.status == "ok"
+    assert_same(py, nat)
+
+
+def test_native_reports_budget_and_memory():
+    board, region = strip_board(4, 2, [0] * 8, 2, False)
+    res = solve_region(board, region, ExhaustiveConfig(seconds=None, engine="native", max_nodes=100))
+    assert res.status == "too_large" and "more than 100 positions" in res.reason
+    local = exhaustive_native.LocalRegion(board, region)
+    solver = exhaustive_native.NativeSolver(local, max_nodes=10**6, seconds=None, moves="all", sacrifices=False,
+                                            loop_passes=60)
+    solver.value((local.start[BLACK], local.start[WHITE], None))
+    assert solver.stats["positions"] == solver.nodes > 0
+    assert solver.stats["bytes"] > 64 * solver.nodes  # the memory it holds, stated per position in the module
+
+
+def test_auto_falls_back_to_python_when_native_cannot(monkeypatch):
+    board, region = strip_board(2, 1, [0, 0], 1, False)
+
+    def refuse(*args, **kwargs):
+        raise exhaustive_native.NativeUnavailable("refused for the test")
+
+    monkeypatch.setattr("tengen.endgame.exhaustive.NativeSolver", refuse)
+    res = solve_region(board, region, ExhaustiveConfig(seconds=None, engine="auto"))
+    assert res.status == "ok" and res.engine == "python"
+    assert any("refused for the test" in n for n in res.notes)
+    with pytest.raises(exhaustive_native.NativeUnavailable):
+        solve_region(board, region, ExhaustiveConfig(seconds=None, engine="native"))
+
+
+def test_native_is_the_default_engine():
+    board, region = strip_board(2, 2, [0, 0, 0, 0], 1, False)
+    res = solve_region(board, region)
+    assert res.engine == "native" and res.status == "ok"
