@@ -5,7 +5,9 @@ by tengen, exactly by default or by the network with --leaves network), `exhaust
 `kata` (KataGo policy + ownership: the paper's baseline; needs the default network), `net` (tengen's trained
 local-move network grows the trees, KataGo scores the leaves), `auto` (the CLI's default: the exact solver
 within a small budget, the trained network (or kata without its weights) where it runs out).
-Last line: `correct_temperature: n/33`.
+Last line: `correct_temperature: n/33`. With `exhaustive` (and `auto` where the exact solver answered),
+each miss is followed by one line saying why: a convention difference of the dev set's hand-made trees
+(`tengen.endgame.devset.EXACT_DIFFERENCES`, checked against the exact values) or UNEXPLAINED.
 `kata` lets the exact rules end lines and count leaves in these sealed regions (tengen's default);
 `--no-sealed-rules` leaves that to the network's ownership too (the paper's KataGo baseline).
 Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata|net|auto [--leaves exact|network] [--no-sealed-rules]
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from tengen.endgame.analysis import analyze_region
 from tengen.endgame.options import AnalysisOptions
-from tengen.endgame.devset import load_problems, tree_oracle
+from tengen.endgame.devset import explain_exact_miss, load_problems, tree_oracle
 from tengen.endgame.tree import GrowthConfig
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
@@ -57,7 +59,7 @@ def main() -> int:
         growth.max_nodes = args.max_nodes
     if args.max_total_nodes is not None:
         growth.max_total_nodes = args.max_total_nodes
-    correct_t = correct_all = 0
+    correct_t = correct_all = solved = misses = explained = 0
     total_time = 0.0
     for p in problems:
         start = time.perf_counter()
@@ -85,8 +87,17 @@ def main() -> int:
               f"mean={_f(result.count):>5} (exp {_f(float(p.expected_mean)):>5}) type={TYPE_OF.get(result.kind, result.kind):11} "
               f"(exp {p.expected_type:6}) moves={moves or '-':18} {'ok' if t_ok and m_ok and k_ok else 'MISS'}"
               f"{'' if mv_ok else ' (moves differ)'} {seconds:6.2f}s {'; '.join(result.notes)[:80]}")
+        exact = result.method == "exhaustive"
+        solved += exact
+        if exact and not (t_ok and m_ok and k_ok):
+            misses += 1
+            why = explain_exact_miss(p, result.count, result.temperature)
+            explained += why is not None
+            print(f"      why: {why or 'UNEXPLAINED: not a known convention difference (a solver bug?)'}")
     mode = " (network ends lines: the paper's baseline)" if args.predictor == "kata" and args.no_sealed_rules else ""
     print(f"tree budgets: {growth.max_nodes} nodes per tree, {growth.max_total_nodes} per position")
+    if args.predictor in ("exhaustive", "auto"):
+        print(f"solved exactly: {solved}/{len(problems)}; misses of exact solves explained: {explained}/{misses}")
     print(f"predictor {args.predictor}{mode}; all of temperature, mean and type correct: {correct_all}/{len(problems)}; "
           f"total {total_time:.1f} s")
     print(f"correct_temperature: {correct_t}/{len(problems)}")

@@ -1,18 +1,21 @@
-"""How far the exhaustive local solver goes: 2 x N edge strips (first and second line), bounded by a
-Benson-alive Black wall over the left half and a White wall over the right half (for an odd N, White's
-half is the longer by one point).
+"""How far the exhaustive local solver goes, native (C) and Python engines side by side in one run: 2 x N
+edge strips (first and second line), bounded by a Benson-alive Black wall over the left half and a White
+wall over the right half (for an odd N, White's half is the longer by one point).
 
-    python bench/exhaustive_size.py [--sizes 2,4,6,7,8,10] [--moves local|all] [--seconds 60] [--max-nodes N]
+    python bench/exhaustive_size.py [--sizes 1,2,...,9] [--moves local|all] [--seconds 60] [--max-nodes N]
+                                    [--python-seconds 60] [--engines native,python]
 
-For each strip: points, status, positions searched, seconds, and the result (kind, mean, temperature,
-best first moves). For a solved strip, `needed` counts the positions its thermograph needs (reached
-through options whose removal would change a thermograph): what even a search that refuted every
+For each strip and engine: status, positions searched, seconds (one core: the search runs in this
+process's one thread), and the result (kind, mean, temperature, best first moves); both engines must give
+the same result, and the line says so. The native engine's memory (its tables, bytes per position) is
+printed too. For a strip the native engine solved, `needed` counts the positions its thermograph needs
+(reached through options whose removal would change a thermograph): what even a search that refuted every
 other option for free would still have to value (not included in the seconds); `split`, the positions
-searched that fall apart into independent local games (safe stones cut the region): all that a
-decomposition search (valuing the parts apart, as sums) could spare. The last lines are
-`seconds_at_20: S` for the 20-point strip (N = 10) and, last, `seconds_at_14: S` for the 14-point strip
-(N = 7, issue 26's size): the time to a result, or, when the budget ran out first, the time spent before
-giving up (with the status before each).
+searched that fall apart into independent local games (safe stones cut the region): what a decomposition
+search (valuing the parts apart, as sums) could spare. The Python engine is skipped for strips after the
+first it could not finish. The last lines are `status_at_14` and, last, `seconds_at_14: S` for the
+14-point strip (N = 7): the native engine's time to a result, or, when its budget ran out first, the time
+spent before giving up.
 """
 from __future__ import annotations
 
@@ -31,8 +34,8 @@ def edge_strip(n: int, rules: Rules | None = None) -> tuple[Board, list[tuple[in
     """The benchmark shape: a 2 x n strip on the first and second lines, bounded on the third line by a
     Benson-alive Black wall over its left n // 2 columns and a White wall over the rest, the strip's ends
     closed by the walls. Returns (board, region points)."""
-    if n < 2:
-        raise ValueError("the strip length must be at least 2")
+    if n < 1:
+        raise ValueError("the strip length must be at least 1")
     left, width, height = n // 2, n + 2, 6
     grid = [[BLACK] * (left + 1) + [WHITE] * (n - left + 1) for _ in range(height - 2)]
     for r in (0, 2):  # two eyes for each wall
@@ -46,50 +49,75 @@ def edge_strip(n: int, rules: Rules | None = None) -> tuple[Board, list[tuple[in
     return board, region
 
 
-def run(sizes: list[int], moves: str, seconds: float, max_nodes: int) -> float | None:
-    at: dict[int, tuple[float, str]] = {}  # points -> (seconds, status)
-    print(f"moves={moves} seconds<={seconds} max_nodes={max_nodes}")
-    print(f"{'N':>3} {'points':>6} {'status':>11} {'nodes':>9} {'needed':>7} {'split':>7} {'seconds':>8}  result")
+def _summary(res, board) -> str:
+    if res.status != "ok":
+        return res.reason
+    best = ",".join(to_gtp(p, board.height) for p in res.best_black) + " / " + \
+        ",".join(to_gtp(p, board.height) for p in res.best_white)
+    return f"{res.kind} mean {res.mean} temperature {res.temperature} (B/W first: {best})" + res.caveats()
+
+
+def run(sizes: list[int], moves: str, seconds: float, max_nodes: int, python_seconds: float,
+        engines: list[str]) -> float | None:
+    at: dict[int, tuple[float, str]] = {}  # points -> (native seconds, status)
+    print(f"moves={moves} native: seconds<={seconds} max_nodes={max_nodes}; python: seconds<={python_seconds}")
+    print(f"{'N':>3} {'points':>6} {'engine':>7} {'status':>10} {'positions':>10} {'needed':>7} {'split':>8} "
+          f"{'seconds':>8} {'MB':>6}  result")
+    python_done = "python" in engines
     for n in sizes:
         board, region = edge_strip(n)
-        res = solve_region(board, region, ExhaustiveConfig(moves=moves, seconds=seconds, max_nodes=max_nodes,
-                                                           count_essential=True))
-        elapsed = res.seconds
-        if res.status == "ok":
-            best = ",".join(to_gtp(p, board.height) for p in res.best_black) + " / " + \
-                ",".join(to_gtp(p, board.height) for p in res.best_white)
-            detail = f"{res.kind} mean {res.mean} temperature {res.temperature} (B/W first: {best})"
-            detail += res.caveats()
-        else:
-            detail = res.reason
-        needed = "-" if res.essential_nodes is None else res.essential_nodes
-        split = "-" if res.split_nodes is None else res.split_nodes
-        print(f"{n:>3} {2 * n:>6} {res.status:>11} {res.nodes:>9} {needed:>7} {split:>7} {elapsed:>8.2f}  {detail}",
-              flush=True)
-        at[2 * n] = (elapsed, res.status)
-    for points in (20, 14):
-        if points not in at:
-            print(f"seconds_at_{points}: not measured (add {points // 2} to --sizes)")
-            continue
-        print(f"status_at_{points}: {at[points][1]}")
-        print(f"seconds_at_{points}: {at[points][0]:.2f}")
-    return at.get(14, (None,))[0]
+        results = {}
+        for engine in engines:
+            if engine == "python" and not python_done:
+                print(f"{n:>3} {2 * n:>6} {'python':>7} {'skipped':>10}  (a shorter strip was already too large)")
+                continue
+            limit = python_seconds if engine == "python" else seconds
+            res = solve_region(board, region, ExhaustiveConfig(moves=moves, seconds=limit, max_nodes=max_nodes,
+                                                               count_essential=True, engine=engine))
+            results[engine] = res
+            needed = "-" if res.essential_nodes is None else res.essential_nodes
+            split = "-" if res.split_nodes is None else res.split_nodes
+            mb = f"{res.memory_bytes / 1e6:.0f}" if res.memory_bytes else "-"
+            print(f"{n:>3} {2 * n:>6} {engine:>7} {res.status:>10} {res.nodes:>10} {needed:>7} {split:>8} "
+                  f"{res.seconds:>8.2f} {mb:>6}  {_summary(res, board)}", flush=True)
+            if engine == "python" and res.status != "ok":
+                python_done = False
+        if "native" in results and "python" in results and results["python"].status == "ok":
+            a, b = results["native"], results["python"]
+            same = (a.status, a.kind, a.mean, a.temperature, a.best_black, a.best_white, a.nodes) == \
+                (b.status, b.kind, b.mean, b.temperature, b.best_black, b.best_white, b.nodes)
+            ratio = b.seconds / a.seconds if a.seconds > 0 else float("inf")
+            print(f"{'':>3} {'':>6} {'':>7} {'same' if same else 'DIFFERENT':>10}  native {ratio:.0f}x faster")
+        first = results.get("native") or results.get("python")
+        if first is not None:
+            at[2 * n] = (first.seconds, first.status)
+    if 14 not in at:
+        print("seconds_at_14: not measured (add 7 to --sizes)")
+        return None
+    print(f"status_at_14: {at[14][1]}")
+    print(f"seconds_at_14: {at[14][0]:.2f}")
+    return at[14][0]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="2,4,6,7,8,10", help="strip lengths N, comma-separated")
+    ap.add_argument("--sizes", default="1,2,3,4,5,6,7,8,9", help="strip lengths N (2N points), comma-separated")
     ap.add_argument("--moves", default="all", choices=("all", "local"),
                     help="all: the exact move set; local: the lossy contact heuristic")
-    ap.add_argument("--seconds", type=float, default=60.0, help="time limit per strip")
-    ap.add_argument("--max-nodes", type=int, default=2_000_000)
+    ap.add_argument("--seconds", type=float, default=60.0, help="the native engine's time limit per strip")
+    ap.add_argument("--max-nodes", type=int, default=12_000_000,
+                    help="positions per strip (the native engine holds about 250 bytes each: 12M ~ 3 GB)")
+    ap.add_argument("--python-seconds", type=float, default=60.0, help="the Python engine's time limit per strip")
+    ap.add_argument("--engines", default="native,python", help="which engines, comma-separated")
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",") if x]
     # deep local lines need a deep Python stack
     sys.setrecursionlimit(1_000_000)
     threading.stack_size(512 * 1024 * 1024)
     out: list = []
-    worker = threading.Thread(target=lambda: out.append(run(sizes, args.moves, args.seconds, args.max_nodes)))
+    engines = [e for e in args.engines.split(",") if e]
+    worker = threading.Thread(target=lambda: out.append(run(sizes, args.moves, args.seconds, args.max_nodes,
+                                                            args.python_seconds, engines)))
     worker.start()
     worker.join()
     return 0

@@ -72,9 +72,11 @@ def test_malformed_sgf_is_a_clean_error(tmp_path, capsys):
 @pytest.mark.parametrize("sgf,argv,message,exit_code", [
     (b"(;GM[1]SZ[9]SQ[zz])", ["--predictor", "exhaustive"], "SQ[] on the analyzed node holds a value that is not a point", 2),
     (b"(;GM[2]SZ[9];B[aa])", [], "not a Go record (GM[2]; Go is GM[1])", 2),
-    # A2 (outside the one-point region A1) touches Black's A3 and White's B2: no color owns it; the region's
-    # own problem is reported in its row and the analysis goes on
-    (b"(;GM[1]SZ[9]AB[ag]AW[bh])", ["--predictor", "exhaustive", "--region", "A1"], "outside point A2 borders both colors", 0),
+    # A2 (outside the one-point region A1) touches Black's A3 and White's B2: neutral; B1 is White's (B2 is
+    # nearest), so Black's A1 breaks in and White's only fills: no value. The region's own problem is
+    # reported in its row and the analysis goes on
+    (b"(;GM[1]SZ[9]AB[ag]AW[bh])", ["--predictor", "exhaustive", "--region", "A1"],
+     "unsolved: the exact solver declined: unbounded", 0),
 ])
 def test_analyze_names_record_markup_and_seal_problems_in_one_line(tmp_path, capsys, sgf, argv, message, exit_code):
     path = tmp_path / "diagram.sgf"
@@ -221,13 +223,16 @@ def test_influence_png_is_written_under_the_name_given(tmp_path, capsys):
     assert capsys.readouterr().out.strip().endswith(f"wrote {out}")
 
 
-def test_the_table_shows_an_unanswered_threat_instead_of_crashing(tmp_path, capsys):
-    """A Black stone dropped into White's area of the diagram (G3) breaks the seal: the exact solver values
-    the region as an unanswered threat (temperature inf), which the table prints as such."""
+def test_the_table_shows_an_unanswered_threat_as_unsolved(tmp_path, capsys):
+    """A Black stone dropped into White's area of the diagram (G3) breaks the seal: a threat stays unanswered
+    in the region, which has no value: the table says unsolved and why, never a count or a temperature."""
     src = tmp_path / "threat.sgf"
     src.write_text(DIAGRAM.replace("AB[ai]", "AB[gg][ai]"))
     assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress"]) == 0
-    assert "temperature inf" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    row = out.splitlines()[2]
+    assert "unsolved" in row and row.split()[2:4] == ["-", "-"]  # count and temperature
+    assert "unsolved: the exact solver declined: unbounded" in out and "temperature inf" not in out
 
 
 def test_a_closed_output_pipe_is_not_an_error():
@@ -320,7 +325,7 @@ def test_sgf_output_is_valid_in_its_charset_where_the_record_was_not(tmp_path, c
     assert "PW[Jos\ufffd]" in text and "C[d\ufffdj\ufffd]" in text and ";B[aa]" in text
 
 
-def test_json_is_strict_for_an_unanswered_threat_and_names_the_exact_game(tmp_path, capsys):
+def test_json_is_strict_an_unanswered_threat_is_unsolved_and_the_exact_game_is_named(tmp_path, capsys):
     import json
 
     src = tmp_path / "threat.sgf"
@@ -332,7 +337,9 @@ def test_json_is_strict_for_an_unanswered_threat_and_names_the_exact_game(tmp_pa
         raise AssertionError(f"not strict JSON: {constant}")
 
     report = json.loads(out.read_text(), parse_constant=refuse)
-    assert report["regions"][0]["temperature"] == "inf"
+    threat = report["regions"][0]
+    assert (threat["type"], threat["count"], threat["temperature"]) == ("unsolved", None, None)  # never a value
+    assert "unbounded" in threat["declined"]
     plain = tmp_path / "plain.json"
     assert main(["analyze", str(_diagram(tmp_path)), "--predictor", "exhaustive", "--no-progress", "--json", str(plain)]) == 0
     region = json.loads(plain.read_text())["regions"][0]
@@ -346,3 +353,43 @@ def test_sgf_output_of_a_collection_says_it_writes_the_first_game_alone(tmp_path
     src.write_text(DIAGRAM + "(;GM[1]SZ[9]GN[second game];B[ee])")
     assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress", "--sgf", str(tmp_path / "o.sgf")]) == 0
     assert f"{src}: the file holds 2 games; the first is analyzed and --sgf writes it alone" in capsys.readouterr().err
+
+
+# A textbook diagram as input: the root only sets up stones (AB/AW) and marks the region (SQ). On a 19x19
+# board: Black A2-D2, White E2-H2, the first-line hane-connect C1-F1 marked.
+SETUP_ONLY = "(;GM[1]FF[4]SZ[19]AB[ar][br][cr][dr]AW[er][fr][gr][hr]SQ[cs][ds][es][fs])"
+
+
+def test_a_marked_diagram_is_analyzed_exactly_with_no_network_at_all(tmp_path, capsys, monkeypatch):
+    """Solved exactly, the region needs no model: no KataGo evaluator is built, no network file is looked for
+    or downloaded (an empty model folder, every socket refused); the report gives both colours' principal
+    lines and the thermograph in text."""
+    import json
+    import socket
+
+    import tengen.eval.katago.evaluator as katago
+    import tengen.eval.katago.weights as weights
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("an exactly solved diagram must not load or fetch a network")
+
+    models = tmp_path / "models"
+    models.mkdir()
+    monkeypatch.setenv("TENGEN_MODEL_DIR", str(models))
+    monkeypatch.setattr(katago.KataGoEvaluator, "__init__", refuse)
+    monkeypatch.setattr(weights, "default_model_path", refuse)
+    monkeypatch.setattr(weights, "fetch_default_model", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    src = tmp_path / "diagram.sgf"
+    src.write_text(SETUP_ONLY)
+    out = tmp_path / "out.json"
+    assert main(["analyze", str(src), "--no-progress", "--json", str(out)]) == 0  # the default predictor: auto
+    text = capsys.readouterr().out
+    assert "answered by the exact solver" in text
+    assert "Black first: B E1" in text and "White first: W D1" in text
+    assert "thermograph: left 0:2 2:0 | right 0:-2 2:0 | mean 0, temperature 2" in text
+    (region,) = json.loads(out.read_text())["regions"]
+    assert (region["method"], region["count"], region["temperature"], region["type"]) == ("exhaustive", 0, 2, "gote")
+    assert region["principal_black"].startswith("B E1") and region["principal_white"].startswith("W D1")
+    assert region["thermograph"] == "left 0:2 2:0 | right 0:-2 2:0 | mean 0, temperature 2"
+    assert list(models.iterdir()) == []

@@ -199,14 +199,17 @@ TIE = """
 """
 
 
-def test_a_vouched_outside_point_equally_near_both_colors_is_not_sealed():
+def test_a_vouched_outside_point_equally_near_both_colors_is_neutral():
+    # C2 is as near to A3 as to E3: nobody's (dame), so C1 borders both colors; B1 is Black's and D1
+    # White's, so each side's C1 breaks into the other's side: no value (unsolved, not a refusal)
+    from tengen.endgame.cgt_bridge import solver_declined
     from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
-    from tengen.endgame.local_game import RegionNotSealed
     from tengen.go.diagram import board_from_diagram
 
     board = board_from_diagram(TIE)
-    with pytest.raises(RegionNotSealed):
-        solve_region(board, [from_gtp("C1", 5)], ExhaustiveConfig(vouched=True))
+    solved = solve_region(board, [from_gtp("C1", 5)], ExhaustiveConfig(vouched=True))
+    assert any("neutral outside points" in n and "C2" in n for n in solved.notes)
+    assert "unbounded" in solver_declined(solved)
 
 
 @pytest.mark.network_model

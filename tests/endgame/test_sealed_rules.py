@@ -63,7 +63,8 @@ def test_moves_outside_a_sealed_region_are_not_local_moves():
     assert played <= region.points
 
 
-# The outside point B2 borders both colors (B3, A2): the region is not sealed, so the network decides.
+# The outside point B2 borders both colors (B3, A2): a region the network found there is not sealed, so the
+# network decides (a user's mask of it is a marked diagram: B2 is neutral, A1 and C1 join the local game).
 OPEN = """
     . X O . .
     . X O . .
@@ -75,7 +76,7 @@ OPEN = """
 
 def test_a_region_that_is_not_sealed_is_left_to_the_network():
     board = board_from_diagram(OPEN)
-    region = _region("B1 C2", board)
+    region = _region("B1 C2", board, "ownership")
     rules = SealedRules(object(), board, [region])
     assert not rules.sealed(region)
     with_rules = analyze_region(board, region, NaiveNetwork(), AnalysisOptions(predictor="kata"))
@@ -101,15 +102,15 @@ def test_auto_solves_sealed_regions_exactly_and_hands_the_rest_to_a_tree():
     assert (solved.kind, solved.temperature, solved.count) == ("black_sente", 2.0, 0.0)
     assert solved.tree is None and solved.method == "exhaustive" and "solved exactly" in solved.notes[0]
     open_board = board_from_diagram(OPEN)
-    unsealed = _region("B1 C2", open_board)
+    unsealed = _region("B1 C2", open_board, "ownership")
     with pytest.raises(NeedsNetwork):
         analyze_regions(open_board, [unsealed], None, AUTO)
     (grown,) = analyze_regions(open_board, [unsealed], NaiveNetwork(), AUTO)
     assert grown.tree is not None and grown.tree.predictor == auto_tree_predictor(AUTO)  # net, else kata
 
 
-# White's two stones at B2 C2 have no liberty outside the marked first and third lines: their life, not a
-# boundary, is the question, so the exact solver declines and kata reads the mask, saying why.
+# White's two stones at B2 C2 (and Black's A2) have no liberty outside the marked first and third lines:
+# their life, not a boundary, is the question, so they join the marked region's local game (capturable).
 ENCLOSED = """
     . . . . . .
     X X X X . .
@@ -119,22 +120,24 @@ ENCLOSED = """
 """
 
 
-def test_auto_leaves_a_mask_with_an_enclosed_wall_to_kata_and_says_why():
+def test_auto_joins_an_enclosed_wall_chain_to_a_marked_region_and_solves_it():
     from tengen.endgame.analysis import analyze_regions
 
     board = board_from_diagram(ENCLOSED)
     region = _region("A1 B1 C1 A3 B3 C3", board)
-    (result,) = analyze_regions(board, [region], NaiveNetwork(), AUTO)
-    assert result.method == "tree"
-    assert any("no liberty outside the region" in note for note in result.notes)
+    (result,) = analyze_regions(board, [region], None, AUTO)  # no network needed
+    assert result.method == "exhaustive"
+    assert any("joined to the region" in note and "B2" in note for note in result.notes)
+    assert result.count == 9  # White's two stones cannot make two eyes: the 6 points, A2 and B2 C2 are Black's
 
 
 def test_auto_loads_the_network_once_on_demand_and_never_repeats_an_exact_solve(monkeypatch):
-    # a sealed region (solved exactly) beside one the solver declines: the network is loaded when the second
-    # needs it, once, and the first region's exact solve is not run again
-    from tengen.endgame import cgt_bridge
+    # a sealed region (solved exactly) beside one the solver declines (over a small position budget): the
+    # network is loaded when the second needs it, once, and the first region's exact solve is not run again
+    from tengen.endgame import analysis, cgt_bridge
     from tengen.endgame.analysis import analyze_regions
 
+    monkeypatch.setattr(analysis, "AUTO_SOLVER_NODES", 100)
     board = board_from_diagram(ENCLOSED)
     solvable = _region("F1 F2", board)
     enclosed = Region(1, _region("A1 B1 C1 A3 B3 C3", board).points, source="mask")

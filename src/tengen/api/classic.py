@@ -81,6 +81,7 @@ class ExhaustiveRegionValuer:
         from tengen.cgt.game import Game
         from tengen.cgt.orthodox import SimpleKo
         from tengen.cgt.thermo import KO
+        from tengen.endgame.cgt_bridge import solver_declined
         from tengen.endgame.exhaustive import OK, ExhaustiveConfig, solve_region
         from tengen.endgame.local_game import RegionNotSealed
         from tengen.eval.classic import RegionValue
@@ -89,8 +90,8 @@ class ExhaustiveRegionValuer:
             result = solve_region(board, points, ExhaustiveConfig(max_nodes=self.max_nodes, seconds=None))
         except (RegionNotSealed, ValueError):
             return None
-        if result.status != OK or result.mean is None or result.temperature is None:
-            return None
+        if result.status != OK or result.mean is None or result.temperature is None or solver_declined(result):
+            return None  # no value: never a failed solve's ±inf count
         ko = result.ko
         if result.kind == KO and ko is not None and ko.moves == 3:
             component = SimpleKo(ko.black_exit, ko.white_exit, ko.taker)

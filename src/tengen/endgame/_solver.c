@@ -99,7 +99,7 @@ static uint64_t key_hash(uint64_t b, uint64_t w, uint8_t ban) {
 
 static void table_rehash(Search *s) {
     uint64_t nm = s->tmask * 2 + 1;
-    Slot *t = malloc((nm + 1) * sizeof(Slot));
+    Slot *t = huge_pages(malloc((nm + 1) * sizeof(Slot)), (nm + 1) * sizeof(Slot));
     if (!t) { solver_error = ERR_MEMORY; return; }
     for (uint64_t i = 0; i <= nm; i++) t[i].id = -1;
     for (uint64_t i = 0; i <= s->tmask; i++) {
@@ -888,6 +888,50 @@ static PyObject *Search_count_flag(Search *s, PyObject *args) {
     return PyLong_FromLongLong(count);
 }
 
+static int ids_from_list(PyObject *lst, int32_t *out, int *n) {
+    if (!PyList_Check(lst) || PyList_GET_SIZE(lst) > 64) { PyErr_SetString(PyExc_ValueError, "a list of at most 64 record ids"); return 0; }
+    *n = (int)PyList_GET_SIZE(lst);
+    for (int i = 0; i < *n; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(lst, i));
+        if (v == -1 && PyErr_Occurred()) return 0;
+        out[i] = (int32_t)v;
+    }
+    return 1;
+}
+
+static PyObject *keep_py(const int *keep, int k) {
+    PyObject *out = PyList_New(k);
+    if (!out) return NULL;
+    for (int i = 0; i < k; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(keep[i]));
+    return out;
+}
+
+/* exhaustive_readout._essential_indices on record ids: Black's options the thermograph needs, then
+   White's given those. */
+static PyObject *Search_essential(Search *s, PyObject *args) {
+    PyObject *lefts, *rights;
+    if (!PyArg_ParseTuple(args, "OO", &lefts, &rights)) return NULL;
+    Lists x;
+    if (!ids_from_list(lefts, x.L[0], &x.nl) || !ids_from_list(rights, x.R[0], &x.nr)) return NULL;
+    for (int i = 0; i < x.nl + x.nr; i++) {
+        int32_t id = i < x.nl ? x.L[0][i] : x.R[0][i - x.nl];
+        if (id < 0 || id >= s->st.nrecs) { PyErr_SetString(PyExc_IndexError, "no such record"); return NULL; }
+    }
+    memcpy(x.L[1], x.L[0], sizeof(int32_t) * (size_t)x.nl);
+    memcpy(x.R[1], x.R[0], sizeof(int32_t) * (size_t)x.nr);
+    int keep_l[64], keep_r[64];
+    solver_error = ERR_NONE;
+    int kl = essential_options(s, &x, 0, &x, 1, 0, -1, keep_l);
+    Lists y;
+    y.nl = kl; y.nr = x.nr;
+    for (int i = 0; i < kl; i++) y.L[0][i] = y.L[1][i] = x.L[0][keep_l[i]];
+    memcpy(y.R[0], x.R[0], sizeof(int32_t) * (size_t)x.nr);
+    memcpy(y.R[1], x.R[0], sizeof(int32_t) * (size_t)x.nr);
+    int kr = essential_options(s, &y, 0, &y, 1, 1, -1, keep_r);
+    if (solver_error) { PyErr_SetString(PyExc_OverflowError, "native arithmetic out of range"); return NULL; }
+    return Py_BuildValue("(NN)", keep_py(keep_l, kl), keep_py(keep_r, kr));
+}
+
 static PyObject *Search_root(Search *s, PyObject *unused) { (void)unused; return PyLong_FromLong(s->root); }
 
 static PyMethodDef Search_methods[] = {
@@ -901,6 +945,7 @@ static PyMethodDef Search_methods[] = {
     {"extra", (PyCFunction)Search_extra, METH_VARARGS, "extra(id) -> (cautious record, ko chain, phantom)"},
     {"number", (PyCFunction)Search_number, METH_VARARGS, "number(num, den) -> the record id of that number (den 0: +-inf)"},
     {"close_open", (PyCFunction)Search_close_open, METH_VARARGS, "close_open(id, which, phantom record or -1) -> record id"},
+    {"essential", (PyCFunction)Search_essential, METH_VARARGS, "essential(left ids, right ids) -> the indices the thermograph needs"},
     {"count_flag", (PyCFunction)Search_count_flag, METH_VARARGS, "count_flag(flag) -> positions carrying it"},
     {"split_count", (PyCFunction)Search_split_count, METH_NOARGS, "positions searched that split into independent parts"},
     {NULL, NULL, 0, NULL},

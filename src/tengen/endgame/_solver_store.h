@@ -4,6 +4,8 @@
 #ifndef TENGEN_SOLVER_STORE_H
 #define TENGEN_SOLVER_STORE_H
 
+#include <sys/mman.h>
+
 #include "_solver_thermo.h"
 
 #define NONE_REC (-1)  /* an unknown record (Python None) */
@@ -29,6 +31,18 @@ typedef struct {
     int32_t small[257];  /* integer numbers -128..128 -> record id (or -1) */
 } Store;
 
+/* Large tables are read at random: ask for huge pages (fewer TLB misses) where the system offers them. */
+static void *huge_pages(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    if (p && bytes >= ((size_t)8 << 20)) {
+        uintptr_t start = ((uintptr_t)p + ((uintptr_t)2 << 20) - 1) & ~(((uintptr_t)2 << 20) - 1);
+        uintptr_t end = ((uintptr_t)p + bytes) & ~(((uintptr_t)2 << 20) - 1);
+        if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
+}
+
 static void *grow(void *p, int64_t *cap, int64_t need, size_t size) {
     if (need <= *cap) return p;
     int64_t c = *cap ? *cap : 1024;
@@ -36,7 +50,7 @@ static void *grow(void *p, int64_t *cap, int64_t need, size_t size) {
     void *q = realloc(p, (size_t)c * size);
     if (!q) { solver_error = ERR_MEMORY; return p; }
     *cap = c;
-    return q;
+    return huge_pages(q, (size_t)c * size);
 }
 
 static uint64_t mix64(uint64_t x) {
@@ -248,7 +262,7 @@ static void sort_unique(int32_t *a, int *n) {
 static void store_crehash(Store *st) {
     uint64_t nm = st->cmask * 2 + 1;
     if (nm > 0xffffffffULL) { solver_error = ERR_MEMORY; return; }
-    int64_t *t = malloc((nm + 1) * sizeof(int64_t));
+    int64_t *t = huge_pages(malloc((nm + 1) * sizeof(int64_t)), (nm + 1) * sizeof(int64_t));
     if (!t) { solver_error = ERR_MEMORY; return; }
     memset(t, 0xff, (nm + 1) * sizeof(int64_t));
     for (uint64_t s = 0; s <= st->cmask; s++) {

@@ -20,7 +20,7 @@ from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
 from tengen.endgame.regions import (Region, agreed_ownership, find_regions,
                                     ownership_swing, region_from_points, split_hot_spots, sure_territory, unsure_walls)
-from tengen.endgame.results import Analysis, RegionResult
+from tengen.endgame.results import Analysis, RegionResult, region_label
 from tengen.endgame.sealed import SealedRules
 from tengen.endgame.tree import LocalTree, grow_trees
 from tengen.eval.evaluation import Evaluator
@@ -278,29 +278,32 @@ def _analyze_auto(board: Board, regions: Sequence[Region], network: _NetworkOnDe
     from tengen.endgame.exhaustive import ExhaustiveConfig
 
     results: list[Optional[RegionResult]] = [None] * len(regions)
-    declined: dict[int, str] = {}  # why the exact solver left a user's mask to the tree predictor
+    declined: dict[int, str] = {}  # why the exact solver left a mask (or a sealed region) to the tree predictor
     for i, region in enumerate(regions):
         # sealed as `tengen.endgame.sealed` means it: a region the network found needs pass-alive walls
         budget = ExhaustiveConfig(max_nodes=AUTO_SOLVER_NODES, seconds=None,
                                   require_benson=region.source != "mask")
         result = _solve_exhaustively(board, region, None, i, len(regions), budget)
-        if result.count is not None:  # not sealed, too large or unsupported: the tree predictor takes it
+        if result.method == "exhaustive":  # a value; every failed solve is `unsolved` (declined says why)
             result.notes.insert(0, "sealed: solved exactly by the exhaustive solver")
             results[i] = result
-        elif region.source == "mask" and result.declined:
-            declined[i] = result.declined
+        elif result.declined and (region.source == "mask" or not result.declined.startswith("region not sealed")):
+            declined[i] = result.declined  # a user's mask, or a sealed region the solver could not value
     rest = [region for region, result in zip(regions, results) if result is None]
     if rest:
         try:
             evaluator = network.get()
         except NeedsNetwork:
+            why = "; ".join(f"region {region_label(i)}: {reason}" for i, reason in declined.items())
             raise NeedsNetwork(f"{len(rest)} region(s) need the network (not sealed, or too large to solve "
-                               "exactly)") from None
-        grown = iter(_grow_regions(board, rest, evaluator, replace(options, predictor=auto_tree_predictor(options)),
+                               "exactly)" + (f" ({why})" if why else "")) from None
+        tree_predictor = auto_tree_predictor(options)
+        grown = iter(_grow_regions(board, rest, evaluator, replace(options, predictor=tree_predictor),
                                    None, progress))
         results = [result if result is not None else next(grown) for result in results]
         for i, why in declined.items():
-            results[i].notes.insert(0, f"exhaustive solver: {why}")
+            results[i].declined = why
+            results[i].notes.insert(0, f"answered by a grown tree ({tree_predictor}): the exact solver declined: {why}")
     return results  # type: ignore[return-value]
 
 

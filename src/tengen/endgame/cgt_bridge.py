@@ -13,7 +13,7 @@ from tengen.cgt.numbers import INF, is_infinite
 from tengen.cgt.standin import stand_in
 from tengen.cgt.thermo import BLACK_SENTE, GOTE, WHITE_SENTE, Thermo
 from tengen.cgt.tree import STOP
-from tengen.endgame.results import UNSUPPORTED, RegionResult, region_label
+from tengen.endgame.results import UNSOLVED, UNSUPPORTED, RegionResult, region_label
 from tengen.endgame.tree import MISSING, LocalNode, LocalTree
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point, to_gtp
@@ -171,7 +171,10 @@ def _game_text(game: Game) -> str:
 
 def solve_exhaustively(board, region, result, config=None):
     """Fill a RegionResult with the exact solver's answer for a sealed region (`config`: an
-    ExhaustiveConfig for the budgets; a user's mask always vouches for its surroundings)."""
+    ExhaustiveConfig for the budgets; a user's mask always vouches for its surroundings: the marked
+    diagram's conventions of `tengen.endgame.local_game`). A solve that gives no value (`solver_declined`:
+    not sealed, too large, a ko or loop it cannot value, no position searched, an infinite count or
+    temperature) leaves the result `unsolved` (kind UNSOLVED, no count) with the reason in `declined`."""
     from dataclasses import replace
 
     from tengen.endgame.exhaustive import OK, ExhaustiveConfig, solve_region
@@ -181,20 +184,19 @@ def solve_exhaustively(board, region, result, config=None):
     try:  # a user's mask vouches for its surroundings (local diagrams on an otherwise empty board)
         solved = solve_region(board, region.points, config)
     except RegionNotSealed as exc:
-        result.kind, result.declined = UNSUPPORTED, f"region not sealed: {exc}"
-        result.notes.append(result.declined)
-        return result
+        return _unsolved(result, f"region not sealed: {exc}")
     result.seconds = solved.seconds
     result.notes += solved.notes
     if solved.status != OK:
-        result.kind, result.declined = UNSUPPORTED, f"{solved.status} ({solved.reason})"
-        result.notes.append(f"exhaustive solver: {result.declined}")
-        return result
+        return _unsolved(result, f"{solved.status} ({solved.reason})")
+    why = solver_declined(solved, _root_threat(board, region, config) if _infinite(solved.mean) else False)
+    if why:
+        return _unsolved(result, why)
     result.method = "exhaustive"
     result.exact_rules = True  # every line was played and counted by the rules core
     result.kind = solved.kind
-    result.count = None if solved.mean is None else float(solved.mean)
-    result.temperature = None if solved.temperature is None else float(solved.temperature)
+    result.count = float(solved.mean)
+    result.temperature = float(solved.temperature)
     result.best_black, result.best_white = list(solved.best_black), list(solved.best_white)
     result.principal_black, result.principal_white = list(solved.principal_black), list(solved.principal_white)
     result.follow_black, result.follow_white = _as_float(solved.follow_black), _as_float(solved.follow_white)
@@ -202,9 +204,79 @@ def solve_exhaustively(board, region, result, config=None):
     result.game = solved.game if solved.game is not None else solved.thermograph
     if solved.game is not None:
         result.game_text = _game_text(solved.game)  # the options its thermograph needs, for the JSON
+    result.thermograph_text = thermograph_text(solved.thermograph)
     result.ko = solved.ko
     result.notes.append(f"exhaustive: {solved.nodes} positions")
     return result
+
+
+def _infinite(x) -> bool:
+    return x is not None and is_infinite(x)
+
+
+def _root_threat(board, region, config) -> bool:
+    """Whether the region's start position is already a threat leaf (the seal broken before any move)."""
+    from tengen.endgame.local_game import LocalRegion, RegionNotSealed
+
+    try:
+        local = LocalRegion(board, region.points, config.require_benson, config.vouched)
+        return bool(local.analyze(local.start[BLACK], local.start[WHITE]).threat)
+    except (RegionNotSealed, ValueError):
+        return False
+
+
+def solver_declined(solved, root_threat: Optional[bool] = None) -> str:
+    """Why an 'ok' ExhaustiveResult still gives no value for the region ('' when it does): the start
+    position is already a threat leaf (a safe chain touches the opponent's outside territory: the search
+    visits no position and the count is ±inf; `root_threat` when the caller checked the start, else
+    0 positions searched tells), the count is infinite or missing (every line ends in a break-in), or a
+    threat stays unanswered (unbounded: infinite temperature, no mean)."""
+    rec = solved.thermograph
+    mean, temperature = solved.mean, solved.temperature
+    if rec is None or mean is None and temperature is None:
+        return "the search gave no thermograph"
+    if _infinite(mean) and (root_threat if root_threat is not None else solved.nodes == 0):
+        side = "Black" if mean > 0 else "White"
+        return (f"the start position is already a threat leaf ({side}'s safe chain touches the "
+                f"opponent's outside territory: the seal is broken before any move), {solved.nodes} positions searched")
+    if mean is not None and is_infinite(mean):
+        side = "Black" if mean > 0 else "White"
+        return f"infinite count ({'+' if mean > 0 else '-'}inf: every line ends in {side}'s break-in)"
+    if solved.kind == UNBOUNDED or temperature is None or is_infinite(temperature) or mean is None:
+        return ("unbounded (a threat to break into the opponent's outside territory stays unanswered "
+                "inside the region: infinite temperature, no count)")
+    return ""
+
+
+def _unsolved(result, why: str):
+    """The result of a solve that gave no value: kind UNSOLVED, no count or temperature, the reason kept."""
+    result.kind, result.declined = UNSOLVED, why
+    result.count = result.temperature = None
+    result.notes.append(f"exhaustive solver: {why}")
+    return result
+
+
+def thermograph_text(rec) -> str:
+    """A thermograph in compact text: each wall's breakpoints as (temperature: value) pairs from t = 0 up
+    to the mast, then the mean and the temperature, e.g. 'left 0:1 2:0 | right 0:-3 2:0 | mean 0, temperature 2'."""
+    if rec is None:
+        return ""
+
+    def wall(w) -> str:
+        return " ".join(f"{_q(t)}:{_q(w.at(t))}" for t in w.breakpoints())
+
+    return (f"left {wall(rec.left)} | right {wall(rec.right)} | mean {_q(rec.mean)}, "
+            f"temperature {_q(rec.temperature)}")
+
+
+def _q(x) -> str:
+    """An exact value as text: integers plain, fractions as a/b, infinities as inf / -inf."""
+    if x is None:
+        return "-"
+    if is_infinite(x):
+        return "inf" if x > 0 else "-inf"
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 def _component(result):

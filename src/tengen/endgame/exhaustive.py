@@ -91,6 +91,7 @@ class ExhaustiveResult:
     split_nodes: Optional[int] = None  # positions searched that split into independent parts (same flag)
     seconds: float = 0.0
     engine: str = ""  # which search answered: "native" or "python"
+    memory_bytes: int = 0  # what the native search's tables held (0 for the Python search)
     reason: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -151,9 +152,11 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
         else:
             result.reason = f"too large: more than {config.seconds} s"
         result.nodes, result.seconds = solver.nodes, time.perf_counter() - start
+        result.memory_bytes = getattr(solver, "stats", {}).get("bytes", 0)
         return result
     solver = searching[-1]
     result.nodes = solver.nodes
+    result.memory_bytes = getattr(solver, "stats", {}).get("bytes", 0)
     if solver.loops:
         result.notes.append(f"{solver.loops} loops (move sequences repeating a position) valued by fixed points")
     rec, lo, hi = res

@@ -74,6 +74,7 @@ class NativeSolver:
                                       local.breach[BLACK], local.breach[-BLACK], bool(local.suicide), moves == "all",
                                       bool(sacrifices), loop_passes, max_nodes, seconds or 0.0)
         self._records: dict[int, Thermo] = {}
+        self._ids: dict[int, int] = {}  # id() of a Thermo handed out -> its record id
         self.tt = _Table(self)
         self.children = _Children(self)
         self.cautious = _Cautious(self)
@@ -119,7 +120,20 @@ class NativeSolver:
         rec = self._records.get(rid)
         if rec is None:
             rec = self._records[rid] = self._build(rid)
+            self._ids[id(rec)] = rid
         return rec
+
+    def essential_indices(self, lefts: list, rights: list) -> Optional[tuple[list[int], list[int]]]:
+        """`exhaustive_readout._essential_indices` in C when every option is a record of this search
+        (None otherwise: the readout computes it in Python)."""
+        try:
+            left_ids = [self._ids[id(x)] for x in lefts]
+            right_ids = [self._ids[id(x)] for x in rights]
+        except KeyError:
+            return None
+        if len(left_ids) > 64 or len(right_ids) > 64:
+            return None
+        return self._search.essential(left_ids, right_ids)
 
     def _build(self, rid: int) -> Thermo:
         kind, left, right, temp, mean, number, ls, rs, ge_rs, le_ls = self._search.record(rid)

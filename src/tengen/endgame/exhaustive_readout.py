@@ -51,8 +51,13 @@ class _NoGame(Exception):
     pass
 
 
-def _essential_indices(lefts: list, rights: list) -> tuple[list[int], list[int]]:
-    """Black's, then White's, options left after greedily dropping those the thermograph does not need."""
+def _essential_indices(lefts: list, rights: list, solver=None) -> tuple[list[int], list[int]]:
+    """Black's, then White's, options left after greedily dropping those the thermograph does not need
+    (by the native search's own arithmetic when it made these records)."""
+    native = getattr(solver, "essential_indices", None)
+    got = native(lefts, rights) if native is not None else None
+    if got is not None:
+        return got
     keep_l = essential_options(lefts, rights, lefts, rights, 0, keep=None)
     kept = [lefts[j] for j in keep_l]
     return keep_l, essential_options(kept, rights, kept, rights, 1, keep=None)
@@ -72,7 +77,7 @@ def essential_positions(solver: Solver, root) -> int:
         if any(x is None for x in (*lefts, *rights)) or not (lefts or rights):
             keep_l, keep_r = list(range(len(lefts))), list(range(len(rights)))
         else:
-            keep_l, keep_r = _essential_indices(lefts, rights)
+            keep_l, keep_r = _essential_indices(lefts, rights, solver)
         for moves, keep in ((lm, keep_l), (rm, keep_r)):
             for j in keep:
                 child = moves[j][1]
@@ -100,7 +105,7 @@ def essential_game(solver: Solver, root, rec: Thermo, limit: int = 5000) -> Opti
         known = sum(c is not None for side in solver.children.get(key, ((), ())) for _, c in side)
         if len(lm) + len(rm) != known:
             raise _NoGame()
-        keep_l, keep_r = _essential_indices(lefts, rights)
+        keep_l, keep_r = _essential_indices(lefts, rights, solver)
         game = Game([build(lm[j][1], lefts[j]) for j in keep_l], [build(rm[j][1], rights[j]) for j in keep_r])
         if not game.thermograph.same_thermograph(record):
             raise _NoGame()  # a ko or loop below changed what the options say

@@ -1,14 +1,47 @@
-"""A sealed region as an exact local game: its points, walls and stones as bitmasks, the rules of play
+"""A region as an exact local game: its points, walls and stones as bitmasks, the rules of play
 (captures, suicide by the board's `Rules.suicide`, simple ko: `tests/endgame/test_exhaustive.py` replays
 random local sequences on `tengen.go.Board` and compares), and what a local position is worth when play
 stops. The exhaustive solver (`tengen.endgame.exhaustive`) searches it; the sealed rules of predictor-grown
-trees (`tengen.endgame.sealed`) end their lines by it.
+trees (`tengen.endgame.sealed`) end their lines by it. docs/LOCAL_GAME.md states the whole definition.
+
+The game is given by a spec that `LocalRegion.__init__` builds and that the search (and its C port) reads:
+`n` points, `nb` (each point's neighbour mask), `wall[color]` (points touching a wall of that color: a
+chain there is safe), `breach[color]` (points touching the other color's outside territory), `start`
+(the starting stones) and `suicide`. Every convention below is a choice of that spec.
 
 The region is a set of points whose outside neighbours are walls: stones of safe chains (Benson pass-alive,
 or trusted when the caller gives the mask; untrusted walls are noted) and empty outside points owned by
-one color (its territory). A trusted wall chain with no liberty outside the region is refused
-(RegionNotSealed): its life is what the region decides, so it cannot be a wall (a tesuji diagram's weak
-group); only the sealed rules of predictor-grown trees keep trusting it (`trust_enclosed_walls`).
+one color (its territory). Without a user's mask, a trusted wall chain with no liberty outside the region
+is refused (RegionNotSealed): its life is what the region decides (only the sealed rules of
+predictor-grown trees keep trusting it: `trust_enclosed_walls`), and so is an outside point whose area
+borders both colors or no stone.
+
+A marked diagram (`vouched=True`: a user's SQ[] mask, `source == "mask"`) is a local game by these rules
+(tests/endgame/test_diagram_conventions.py):
+- Who plays where: both colors, on the region's points only (and on the points of joined chains, below);
+  the outside is never played. Area scoring over those points; no passes are counted.
+- Walls: an outside chain next to the region is a wall, trusted alive, unless it is not Benson pass-alive
+  and all its liberties lie inside the region: then its stones join the region (capturable, counted),
+  repeatedly until no such chain is left. A mask that cuts through a chain is read the same way: the
+  chain's outside part is a wall for its marked stones if it has a liberty outside, else it joins.
+- Outside empty points: the outside empty area around a point (not crossing the region), bordered by the
+  stones next to it (outside stones and the region's own starting stones), belongs to that color when
+  only one borders it (Benson regions first); otherwise the point goes to the color of the nearest stones
+  (walking outside empty points; outside and region stones count). Equally near both, or no stone at
+  all: neutral, dame, owned by nobody and never filled: a region point next to it touches a wall of both
+  colors (a chain there keeps that liberty, so it cannot be captured locally, and no area there is
+  anyone's territory) and breaches nothing.
+- Seals: a safe chain (touching its own wall) reaching an empty outside point the opponent owns breaks
+  into the opponent's territory: a ±inf threat leaf (the dev set's "threat leaves stand for forced
+  replies"). If the start position is one, or a threat stays unanswered, the region has no value
+  (`unsolved`, tengen.endgame.cgt_bridge.solver_declined), never a number.
+- Captures: walls are never captured; a joined chain is captured by the rules, its points then count for
+  the side that owns them. Seki: the stones count, the shared liberties are dame (0) (cold unsettled
+  positions count as they stand). Kos: simple ko, valued by the phantom rule (tengen.endgame.exhaustive).
+Differences from a whole-board reading: walls may in truth die or be cut, outside points are never
+filled (a neutral point is a permanent liberty), a break-in is worth ±inf instead of its real finite size,
+nearest-stone ownership guesses where the open board's boundary lies, and ko threats elsewhere are not
+seen (the phantom rule is the neutral-threat convention).
 
 Local-game conventions (stated so that results can be checked):
 - A chain touching a wall of its color is safe. An area of empty points and enemy unsafe stones,
@@ -47,17 +80,24 @@ class LocalRegion:
 
     def __init__(self, board, region: Iterable[Point], require_benson: bool = False, vouched: bool = False,
                  trust_enclosed_walls: bool = False):
-        self.points: list[Point] = sorted(set(region))
-        if not self.points:
+        """Build the local game's spec (points, nb, wall, breach, start) from the board and the region.
+        `vouched`: a user's mask (a marked diagram): the conventions of a marked diagram apply (module
+        docstring: enclosed wall chains join the region, open outside areas go to the nearest stones' color
+        or are neutral). Otherwise the region must be sealed (RegionNotSealed names what is not)."""
+        region = set(region)
+        if not region:
             raise ValueError("empty region")
         self.height, self.width = board.height, board.width
-        self.index = {p: i for i, p in enumerate(self.points)}
-        self.n = len(self.points)
-        self.full = (1 << self.n) - 1
         self.suicide = bool(board.rules.suicide)
         self.notes: list[str] = []
         grid = board.array()
         life = unconditional_life(board)
+        if vouched and not trust_enclosed_walls:
+            region = self._join_enclosed_chains(board, grid, life, region)
+        self.points: list[Point] = sorted(region)
+        self.index = {p: i for i, p in enumerate(self.points)}
+        self.n = len(self.points)
+        self.full = (1 << self.n) - 1
         self.nb = [0] * self.n
         self.wall = {BLACK: 0, WHITE: 0}
         # region points touching empty outside points owned by the other color: a stone there breaks
@@ -65,6 +105,7 @@ class LocalRegion:
         self.breach = {BLACK: 0, WHITE: 0}
         owners: dict[Point, int] = {}
         trusted: list[Point] = []  # wall stones taken on trust (not Benson pass-alive)
+        neutral: list[Point] = []  # outside points owned by nobody (vouched diagrams only)
         for i, p in enumerate(self.points):
             for q in neighbours(p, self.height, self.width):
                 if q in self.index:
@@ -75,6 +116,12 @@ class LocalRegion:
                     if q not in owners:
                         owners.update(self._owner_of_outside(grid, life, q, vouched))
                     color = owners[q]
+                    if color == EMPTY:  # neutral (dame): a liberty nobody fills, bordering both colors
+                        if q not in neutral:
+                            neutral.append(q)
+                        self.wall[BLACK] |= 1 << i
+                        self.wall[WHITE] |= 1 << i
+                        continue
                     self.breach[-color] |= 1 << i  # -color playing here reaches color's territory
                 elif life[q] != color:
                     if require_benson:
@@ -87,6 +134,9 @@ class LocalRegion:
         if trusted:
             self.notes.append("walls trusted, not Benson pass-alive: " +
                               " ".join(to_gtp(q, self.height) for q in sorted(trusted)))
+        if neutral:
+            self.notes.append("neutral outside points (dame: owned by nobody, never filled): " +
+                              " ".join(to_gtp(q, self.height) for q in sorted(neutral)))
         self.start = {BLACK: 0, WHITE: 0}
         for i, p in enumerate(self.points):
             c = int(grid[p])
@@ -103,9 +153,37 @@ class LocalRegion:
                 row[byte] = row[byte ^ low] | (self.nb[j] if j < self.n else 0)
             self._table.append(row)
 
+    def _join_enclosed_chains(self, board, grid, life, region: set[Point]) -> set[Point]:
+        """The marked region plus every outside chain touching it (or cut by it) that is not Benson
+        pass-alive and has no liberty outside the region: local play decides its life, so its stones join
+        the local game (capturable). Repeated until no such chain is left (a joined chain's neighbours are
+        new walls)."""
+        region = set(region)
+        joined: list[Point] = []
+        changed = True
+        while changed:
+            changed = False
+            seen: set[Point] = set()
+            for p in sorted(region):
+                for q in neighbours(p, self.height, self.width):
+                    color = int(grid[q])
+                    if q in region or q in seen or color == EMPTY or life[q] == color:
+                        continue
+                    chain = board.chain(q)
+                    seen.update(chain)
+                    if all(lib in region for lib in board.chain_liberties(q)):
+                        region.update(chain)
+                        joined.append(min(chain))
+                        changed = True
+        if joined:
+            self.notes.append("joined to the region (a chain whose liberties all lie inside it: capturable): " +
+                              " ".join(to_gtp(q, self.height) for q in sorted(joined)))
+        return region
+
     def _refuse_enclosed_walls(self, board, trusted: list[Point]) -> None:
         """A trusted wall chain whose liberties all lie inside the region is not a wall: local play decides
-        its life (a tesuji diagram's weak group), which the local game, taking walls as safe, cannot see."""
+        its life (a tesuji diagram's weak group), which the local game, taking walls as safe, cannot see.
+        (A marked diagram joins such chains to the region instead: `_join_enclosed_chains`.)"""
         seen: set[Point] = set()
         for start in trusted:
             if start in seen:
@@ -116,47 +194,51 @@ class LocalRegion:
                                       "its life is decided inside")
 
     def _owner_of_outside(self, grid, life, start: Point, vouched: bool = False) -> dict[Point, int]:
-        """Color owning the outside empty area containing `start` (Benson region, else its border). When
-        the caller vouches for the surroundings (a local diagram on an otherwise empty board, marked by a
-        user), an outside point whose area borders both colors belongs to the color of the nearest
-        stones outside the region (unsealed on a tie)."""
+        """Color owning the outside empty area containing `start`: its Benson region's color, else the one
+        color of the stones bordering it. When the caller vouches for the surroundings (a marked diagram),
+        the region's own starting stones border it too, and an area bordered by both colors or by none
+        gives `start` to the color of the nearest stones (outside or the region's, walking outside empty
+        points), and to nobody (EMPTY: neutral, dame) when both are equally near or no stone is."""
         if life[start] in (BLACK, WHITE):
             return {start: int(life[start])}
         seen, stack, border = {start}, [start], set()
         while stack:
             p = stack.pop()
             for q in neighbours(p, self.height, self.width):
-                if q in self.index or q in seen:
+                if q in seen or q in self.index and not vouched:
                     continue
                 c = int(grid[q])
-                if c == EMPTY:
+                if q in self.index:
+                    if c != EMPTY:
+                        border.add(c)  # a marked diagram's own stones border the area too
+                elif c == EMPTY:
                     seen.add(q)
                     stack.append(q)
                 else:
                     border.add(c)
         if len(border) != 1 and vouched:
             nearest = self._nearest_colors(grid, start)
-            if len(nearest) == 1:
-                return {start: nearest.pop()}
+            return {start: nearest.pop() if len(nearest) == 1 else EMPTY}
         if len(border) != 1:
             raise RegionNotSealed(f"outside point {to_gtp(start, self.height)} borders {'both colors' if border else 'no stone'}")
         owner = border.pop()
         return {p: owner for p in seen}
 
     def _nearest_colors(self, grid, start: Point) -> set[int]:
-        """Colors of the stones outside the region nearest to `start`, walking outside empty points."""
+        """Colors of the stones nearest to `start` (outside stones and the region's starting stones),
+        walking outside empty points."""
         seen, ring = {start}, [start]
         while ring:
             found, nxt = set(), []
             for p in ring:
                 for q in neighbours(p, self.height, self.width):
-                    if q in self.index or q in seen:
+                    if q in seen:
                         continue
                     seen.add(q)
-                    if int(grid[q]) == EMPTY:
-                        nxt.append(q)
-                    else:
+                    if int(grid[q]) != EMPTY:
                         found.add(int(grid[q]))
+                    elif q not in self.index:
+                        nxt.append(q)
             if found:
                 return found
             ring = nxt

@@ -15,7 +15,10 @@ from tengen.endgame.tree import LocalTree
 from tengen.go.board import Board
 from tengen.go.coords import Move, Point
 
-UNSUPPORTED = "unsupported"  # a region the analyzer could not value (a ko it cannot value, a failed solve)
+UNSUPPORTED = "unsupported"  # a region the analyzer could not value (a ko its tree analysis cannot value)
+# a region the exact solver gave no value for, and no tree answered instead (`declined` says why: not sealed,
+# too large, a ko or loop it cannot value, a start already broken into, an infinite count or temperature)
+UNSOLVED = "unsolved"
 
 
 def region_label(index: int) -> str:
@@ -35,7 +38,7 @@ class RegionResult:
     region: Region
     count: Optional[float] = None  # mean of the local game (area), Black's side
     temperature: Optional[float] = None  # area temperature
-    kind: str = UNSUPPORTED  # one of tengen.cgt.KINDS (gote, black_sente, white_sente, ko, number, ...) or UNSUPPORTED
+    kind: str = UNSUPPORTED  # one of tengen.cgt.KINDS (gote, black_sente, white_sente, ko, number, ...), UNSUPPORTED or UNSOLVED
     best_black: list[Point] = field(default_factory=list)
     best_white: list[Point] = field(default_factory=list)
     principal_black: list[tuple[int, Move]] = field(default_factory=list)
@@ -52,7 +55,8 @@ class RegionResult:
     game: object = None
     exact_rules: bool = False  # a sealed region: the rules core ended lines and counted settled leaves
     method: str = "tree"  # how the value was found: "tree" (a grown variation tree) or "exhaustive" (exact solver)
-    declined: str = ""  # why the exact solver, when asked, gave no value (not sealed, too large, a ko it cannot value)
+    declined: str = ""  # why the exact solver, when asked, gave no value (not sealed, too large, a ko it cannot value, ...)
+    thermograph_text: str = ""  # the exact solver's thermograph in text: walls' breakpoints, mean, temperature
     cold_fight: str = ""  # a number whose first moves are hot: what each side's best start comes to (else empty)
     ko: Optional[KoChain] = None  # the ko at the root (kind KO): its exits and taker, for orthodox play
 

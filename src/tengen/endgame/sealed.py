@@ -11,7 +11,8 @@ instead, with the exhaustive solver's conventions (`tengen.endgame.local_game`):
   sealed region is a move in someone's settled territory), and it does not end the line by its ownership.
 Regions that are not sealed (the usual case on a whole board) pass through untouched. Walls must be
 Benson pass-alive unless the region came from a user's mask: the user vouches for the walls, and an
-outside point of an open area belongs to the color of the nearest stones (a diagram on an empty board).
+outside point of an open area belongs to the color of the nearest stones (a diagram on an empty board;
+equally near or no stone: neutral). The marked diagram's conventions: docs/LOCAL_GAME.md.
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import math
 from typing import Any, Optional
 
 from tengen.cgt import BLACK_SENTE, GOTE, INFINITESIMAL, KO, NUMBER, UNBOUNDED, WHITE_SENTE
-from tengen.endgame.results import UNSUPPORTED, Analysis, RegionResult, region_label
+from tengen.endgame.results import UNSOLVED, UNSUPPORTED, Analysis, RegionResult, region_label
 from tengen.endgame.tree import MISSING, LocalNode
 from tengen.go.colors import BLACK
 from tengen.go.coords import Move, to_gtp
@@ -20,12 +20,26 @@ KIND_TEXT = {
     INFINITESIMAL: "no gain (temperature 0)",  # area scoring: a dame point is {1 | -1}, temperature 1
     UNBOUNDED: "unanswered threat (no count)",
     UNSUPPORTED: "unsupported",
+    UNSOLVED: "unsolved",  # the exact solver gave no value and no tree answered (the notes say why)
 }
 
 
 def kind_text(r: RegionResult) -> str:
     """The type column: a number whose first moves start fights is 'cold', not 'settled'."""
     return "cold (no start gains)" if r.kind == NUMBER and r.cold_fight else KIND_TEXT.get(r.kind, r.kind)
+
+
+def answered_by(r: RegionResult) -> str:
+    """Which method gave the region's value, and why the exact solver declined when it did ('' when the
+    exact solver was not asked)."""
+    if r.method == "exhaustive":
+        return "answered by the exact solver"
+    if r.kind == UNSOLVED:
+        return f"unsolved: the exact solver declined: {r.declined}"
+    if r.declined and not any(n.startswith("answered by") for n in r.notes):
+        predictor = r.tree.predictor if r.tree is not None else "tree"
+        return f"answered by a grown tree ({predictor}): the exact solver declined: {r.declined}"
+    return ""
 
 
 def _num(x: Optional[float], digits: int = 2) -> str:
@@ -72,7 +86,12 @@ def text_report(analysis: Analysis) -> str:
         for line, follow, who in ((r.principal_black, r.follow_black, "Black"), (r.principal_white, r.follow_white, "White")):
             if line:
                 extra.append(f"{who} first: {_line(line, h)}{_follow_up(line, follow, h)}")
-        extra += r.notes
+        if r.thermograph_text:
+            extra.append(f"thermograph: {r.thermograph_text}")
+        answered = answered_by(r)
+        if answered:
+            extra.append(answered)
+        extra += [n for n in r.notes if n != f"exhaustive solver: {r.declined}"]  # said by `answered_by`
         if extra:
             lines.append(f"{region_label(i)}: " + "; ".join(extra))
     if analysis.board_count is not None and analysis.ownership is None:  # no network: nothing counts the rest
@@ -148,6 +167,8 @@ def region_json(r: RegionResult, index: int, height: int) -> dict[str, Any]:
         "type": r.kind,
         "cold_fight": bool(r.cold_fight),
         "method": r.method,
+        "declined": r.declined or None,  # why the exact solver gave no value (None: it did, or was not asked)
+        "thermograph": r.thermograph_text or None,  # the exact solver's: walls' breakpoints, mean, temperature
         "exact_rules": r.exact_rules,
         "best_black": [to_gtp(p, height) for p in r.best_black],
         "best_white": [to_gtp(p, height) for p in r.best_white],

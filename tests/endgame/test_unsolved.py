@@ -1,0 +1,169 @@
+"""A failed exact solve is never shown as a value (issue 38, item 1).
+
+Every way the exact solver can fail to value a region comes out as kind `unsolved` (no count, no
+temperature) with the reason in `declined`: the start already a threat leaf (0 positions searched, count
+±inf), an infinite count, an unanswerable threat (unbounded), a region that is not sealed, a budget hit
+(too_large), a ko or loop it cannot value (unsupported). `auto` then grows the region's tree, and the
+report says which method answered and why the solver declined. One ASCII fixture per failure mode."""
+from __future__ import annotations
+
+import pytest
+
+from tengen.endgame.analysis import analyze_region, analyze_regions
+from tengen.endgame.cgt_bridge import solve_exhaustively
+from tengen.endgame.exhaustive import ExhaustiveConfig
+from tengen.endgame.options import AnalysisOptions
+from tengen.endgame.regions import Region
+from tengen.endgame.results import UNSOLVED, Analysis, RegionResult
+from tengen.go.coords import from_gtp
+from tengen.go.diagram import board_from_diagram, parse_diagram
+from tengen.go.rules import Rules
+from tengen.io.report import json_report, text_report
+
+from standin_networks import StandInNetwork
+
+EXHAUSTIVE = AnalysisOptions(predictor="exhaustive")
+AUTO = AnalysisOptions(predictor="auto")
+
+
+def fixture(diagram: str, source: str = "mask"):
+    """The diagram's board (area scoring, no komi) and its region: the points marked `*`."""
+    board = board_from_diagram(diagram, rules=Rules.chinese(komi=0))
+    _, marks = parse_diagram(diagram)
+    return board, Region(0, frozenset(marks["*"]), source)
+
+
+def assert_unsolved(result: RegionResult, reason: str) -> None:
+    assert result.kind == UNSOLVED and result.method != "exhaustive"
+    assert result.count is None and result.temperature is None
+    assert reason in result.declined
+    assert result.best_black == [] and result.best_white == []
+
+
+def report_of(board, result: RegionResult) -> str:
+    return text_report(Analysis(board, [result], None, 0.0, predictor="exhaustive"))
+
+
+# Black's C1 joins its wall C2 and already touches D1, White's outside territory (D1 E1, bordered by White
+# only: the region is not a user's mask, so nobody vouches for the open board): the seal is broken before
+# any move. The search visits no position and the count is +inf; it used to be shown as "settled (number)".
+ROOT_THREAT = """
+    . . . . .
+    X X X O O
+    . . * . .
+"""
+
+
+def test_a_start_that_is_already_a_threat_leaf_is_unsolved():
+    board = board_from_diagram(ROOT_THREAT.replace("*", "X"), rules=Rules.chinese(komi=0))
+    region = Region(0, frozenset([from_gtp("C1", 3, 5)]), "ownership")
+    result = analyze_region(board, region, None, EXHAUSTIVE)
+    assert_unsolved(result, "already a threat leaf")
+    assert "0 positions searched" in result.declined
+    text = report_of(board, result)
+    assert "unsolved" in text and "settled (number)" not in text and "inf" not in text.split("\n")[2]
+    (row,) = json_report(Analysis(board, [result], None, 0.0))["regions"]
+    assert row["type"] == "unsolved" and row["count"] is None and row["temperature"] is None
+    assert "already a threat leaf" in row["declined"]
+
+
+# Black's D column is one living chain; C2 and E2 each join it to White's one-point territories B2 and F2.
+# White can block only one of them: every line ends in Black's break-in, so the count is +inf.
+TWO_BREAK_INS = """
+    . . . X . . .
+    X X X X X X X
+    O O O X O O O
+    O . * X * . O
+    O O O X O O O
+"""
+
+
+def test_an_infinite_count_is_unsolved():
+    board, region = fixture(TWO_BREAK_INS)
+    result = analyze_region(board, region, None, EXHAUSTIVE)
+    assert_unsolved(result, "infinite count")
+    assert "settled" not in report_of(board, result)
+
+
+def test_an_unanswerable_threat_is_unsolved():
+    # C2 alone: Black's C2 breaks into B2 at once (+inf), White's C2 only fills: {+inf | -1}, unbounded
+    board, _ = fixture(TWO_BREAK_INS)
+    region = Region(0, frozenset([from_gtp("C2", 5, 7)]), "mask")
+    result = analyze_region(board, region, None, EXHAUSTIVE)
+    assert_unsolved(result, "unbounded")
+
+
+# Nobody vouches for an ownership region's surroundings: B1 and C2 lead to the open board, which borders
+# both colours, so the region is not sealed.
+OPEN_SIDE = """
+    . . . . . .
+    X X . O O O
+    . . * * . .
+"""
+
+
+def test_a_region_that_is_not_sealed_is_unsolved():
+    board, region = fixture(OPEN_SIDE, source="ownership")
+    result = analyze_region(board, region, None, EXHAUSTIVE)
+    assert_unsolved(result, "region not sealed")
+    assert "borders both colors" in result.declined
+
+
+HANE_CONNECT = """
+    . . . . . . . .
+    X X X X O O O O
+    . . * * * * . .
+"""
+
+
+def test_a_budget_hit_is_unsolved():
+    board, region = fixture(HANE_CONNECT)
+    result = solve_exhaustively(board, region, RegionResult(region), ExhaustiveConfig(max_nodes=5))
+    assert_unsolved(result, "too_large")
+    assert "more than 5 positions" in result.declined
+    assert "unsolved: the exact solver declined: too_large" in report_of(board, result)
+
+
+# A ko whose capture leaves more to play: with strict_kos the solver reports it cannot value it.
+KO_FIGHT = """
+    . . . . . . .
+    X X X X O O O
+    . . X O * O .
+    . * * * * * .
+"""
+
+
+def test_a_ko_the_solver_cannot_value_is_unsolved():
+    board, region = fixture(KO_FIGHT)
+    result = solve_exhaustively(board, region, RegionResult(region), ExhaustiveConfig(strict_kos=True))
+    assert_unsolved(result, "unsupported")
+    assert "the value depends on" in result.declined  # a ko or a loop the rules cannot express
+
+
+@pytest.mark.parametrize("name,diagram,points,reason", [
+    ("infinite count", TWO_BREAK_INS, None, "infinite count"),
+    ("unbounded", TWO_BREAK_INS, "C2", "unbounded"),
+    ("too large", HANE_CONNECT, None, "too_large"),
+])
+def test_auto_grows_a_tree_where_the_solver_declines_and_says_so(monkeypatch, name, diagram, points, reason):
+    import tengen.endgame.analysis as analysis
+
+    if name == "too large":
+        monkeypatch.setattr(analysis, "AUTO_SOLVER_NODES", 5)
+    board, region = fixture(diagram)
+    if points is not None:
+        region = Region(0, frozenset(from_gtp(p, board.height, board.width) for p in points.split()), "mask")
+    (result,) = analyze_regions(board, [region], StandInNetwork("anywhere"), AUTO)
+    assert result.method == "tree" and result.tree is not None
+    assert reason in result.declined
+    assert result.kind != UNSOLVED
+    text = text_report(Analysis(board, [result], None, 0.0, predictor="auto"))
+    assert "answered by a grown tree" in text and "the exact solver declined: " in text and reason in text
+
+
+def test_a_solved_region_says_the_exact_solver_answered():
+    board, region = fixture(HANE_CONNECT)
+    (result,) = analyze_regions(board, [region], None, AUTO)  # no network needed
+    assert result.method == "exhaustive" and result.declined == ""
+    assert (result.count, result.temperature, result.kind) == (0, 2, "gote")
+    assert "answered by the exact solver" in report_of(board, result)
