@@ -137,7 +137,7 @@ def test_auto_loads_the_network_once_on_demand_and_never_repeats_an_exact_solve(
     from tengen.endgame import analysis, cgt_bridge
     from tengen.endgame.analysis import analyze_regions
 
-    monkeypatch.setattr(analysis, "AUTO_SOLVER_NODES", 100)
+    monkeypatch.setattr(analysis, "auto_solver_nodes", lambda: 100)
     board = board_from_diagram(ENCLOSED)
     solvable = _region("F1 F2", board)
     enclosed = Region(1, _region("A1 B1 C1 A3 B3 C3", board).points, source="mask")

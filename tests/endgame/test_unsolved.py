@@ -149,7 +149,7 @@ def test_auto_grows_a_tree_where_the_solver_declines_and_says_so(monkeypatch, na
     import tengen.endgame.analysis as analysis
 
     if name == "too large":
-        monkeypatch.setattr(analysis, "AUTO_SOLVER_NODES", 5)
+        monkeypatch.setattr(analysis, "auto_solver_nodes", lambda: 5)
     board, region = fixture(diagram)
     if points is not None:
         region = Region(0, frozenset(from_gtp(p, board.height, board.width) for p in points.split()), "mask")

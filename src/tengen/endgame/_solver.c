@@ -86,7 +86,7 @@ typedef struct {
     int64_t nocache;
     int32_t *tstack;
     int64_t ntstack, captstack;
-    int64_t counter, visited, loops;
+    int64_t counter, visited, loops, loop_members, plain, bans;
     int32_t root;
     int status;
 } Search;
@@ -404,6 +404,7 @@ static void value_acyclic(Search *s, int32_t key) {
         for (int c = 0; c < n->nr; c++) R[c] = s->nodes[kids[n->nl + c]].r[0];
         int32_t rec = at_rest(s, store_record(&s->st, L, n->nl, R, n->nr), L, n->nl, R, n->nr, 1, n->stands);
         n->r[0] = n->r[1] = n->r[2] = rec;
+        s->plain++;
         return;
     }
     Lists lists;
@@ -578,6 +579,7 @@ static int enter(Search *s, int32_t id, double deadline) {
     if (s->visited > s->max_nodes) { s->status = ST_BUDGET; return -1; }
     if (deadline > 0 && (s->visited & 1023) == 0 && now_seconds() > deadline) { s->status = ST_TIME; return -1; }
     n->idx = n->low = (int32_t)s->counter++;
+    s->bans += n->ban != 0;
     n->flags |= F_ONSTACK;
     s->tstack = grow(s->tstack, &s->captstack, s->ntstack + 1, sizeof(int32_t));
     if (solver_error) return -1;
@@ -637,7 +639,7 @@ static void finish(Search *s, int32_t id) {
     s->ntstack = start;
     for (int64_t i = 0; i < m; i++) s->nodes[scc[i]].flags &= (uint8_t)~F_ONSTACK;
     if (m == 1) value_acyclic(s, id);
-    else { s->loops++; solve_loop(s, scc, m); }
+    else { s->loops++; s->loop_members += m; solve_loop(s, scc, m); }
     for (int64_t i = 0; i < m; i++) s->nodes[scc[i]].flags |= F_IN_TT;
     free(scc);
 }
@@ -760,7 +762,9 @@ static PyObject *Search_stats(Search *s, PyObject *unused) {
     long long bytes = (long long)(s->capnodes * (int64_t)sizeof(Node) + (int64_t)(s->tmask + 1) * (int64_t)sizeof(Slot) + s->capkids * 5 +
                                   (int64_t)s->st.caprecs * (int64_t)sizeof(Rec) + s->st.capsegs * (int64_t)sizeof(Seg) +
                                   s->st.capckeys * 4 + s->st.caphot * (int64_t)sizeof(Hot) + (int64_t)(s->st.cmask + 1) * 8);
-    return Py_BuildValue("{sLsLsLsisLsL}", "positions", (long long)s->visited, "loops", (long long)s->loops,
+    return Py_BuildValue("{sLsLsLsLsLsLsisLsL}", "positions", (long long)s->visited, "loops", (long long)s->loops,
+                         "loop_members", (long long)s->loop_members, "plain", (long long)s->plain,
+                         "with_ko_ban", (long long)s->bans,
                          "table", (long long)s->nnodes, "records", (int)s->st.nrecs, "combinations",
                          (long long)s->st.ncombos, "bytes", bytes);
 }

@@ -264,10 +264,21 @@ def auto_tree_predictor(options: AnalysisOptions) -> str:
     return "net" if default_weights() is not None else "kata"
 
 
-# what `auto` lets the exact solver spend on one sealed region before handing it to a tree (the largest dev-set
-# region, a 10-point hane-connect with repetitions, needs ~26,000 positions, ~6 s here). A count of positions,
-# not seconds: which regions are solved exactly must not depend on how busy the machine is
-AUTO_SOLVER_NODES = 30_000
+# what `auto` lets the exact solver spend on one sealed region before handing it to a tree. A count of
+# positions, not seconds: which regions are solved exactly must not depend on how busy the machine is. The
+# native search (`exhaustive_native`, about 7 microseconds and 300 bytes a position on one core: 2,000,000
+# positions ~ 15 s and 0.6 GB at most) owns every textbook-sized region (the 12-point empty edge strip takes
+# 342,094); the Python search, where the extension is not built, gets what it finishes in seconds (the largest
+# dev-set region, a 10-point hane-connect with repetitions, needs ~26,000 positions)
+AUTO_SOLVER_NODES_NATIVE = 2_000_000
+AUTO_SOLVER_NODES_PYTHON = 30_000
+
+
+def auto_solver_nodes() -> int:
+    """The position budget `auto` gives the exact solver on one region (by the engine that will run)."""
+    from tengen.endgame.exhaustive_native import available
+
+    return AUTO_SOLVER_NODES_NATIVE if available() else AUTO_SOLVER_NODES_PYTHON
 
 
 def _analyze_auto(board: Board, regions: Sequence[Region], network: _NetworkOnDemand, options: AnalysisOptions,
@@ -281,7 +292,7 @@ def _analyze_auto(board: Board, regions: Sequence[Region], network: _NetworkOnDe
     declined: dict[int, str] = {}  # why the exact solver left a mask (or a sealed region) to the tree predictor
     for i, region in enumerate(regions):
         # sealed as `tengen.endgame.sealed` means it: a region the network found needs pass-alive walls
-        budget = ExhaustiveConfig(max_nodes=AUTO_SOLVER_NODES, seconds=None,
+        budget = ExhaustiveConfig(max_nodes=auto_solver_nodes(), seconds=None,
                                   require_benson=region.source != "mask")
         result = _solve_exhaustively(board, region, None, i, len(regions), budget)
         if result.method == "exhaustive":  # a value; every failed solve is `unsolved` (declined says why)

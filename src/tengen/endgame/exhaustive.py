@@ -44,13 +44,14 @@ from tengen.go.coords import Point
 
 OK, TOO_LARGE, UNSUPPORTED = "ok", "too_large", "unsupported"
 ENGINES = ("auto", "native", "python")
+PYTHON_FALLBACK_NODES = 100_000  # what `auto` lets the Python search spend when the native one cannot answer
 
 
 @dataclass
 class ExhaustiveConfig:
     """Search limits. max_nodes counts distinct positions evaluated; seconds is a wall-clock limit."""
 
-    max_nodes: int = 300_000
+    max_nodes: int = 2_000_000  # the native search: ~7 us and ~300 bytes a position (0.6 GB at most)
     seconds: Optional[float] = 60.0
     strict_kos: bool = False  # report 'unsupported' when a ko outside the phantom rule's reach or a loop matters
     moves: str = "all"  # "all": every move the conventions allow; "local": also the contact heuristic (local_game doc)
@@ -122,7 +123,10 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
         except NativeUnavailable as exc:
             if config.engine == "native":
                 raise
-            result.notes.append(f"native solver unavailable ({exc}): the Python search answered")
+            # the Python search is ~100x slower: a budget sized for the native one would run for hours
+            settings["max_nodes"] = min(settings["max_nodes"], PYTHON_FALLBACK_NODES)
+            result.notes.append(f"native solver unavailable ({exc}): the Python search answered "
+                                f"(within {settings['max_nodes']} positions)")
     solver = Solver(local, **settings)
     searching.append(solver)
     # one frame per move of the current line; Python 3.11 keeps Python-to-Python calls off the C stack
