@@ -730,6 +730,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     }
     s->reg.wall[0] = wb; s->reg.wall[1] = ww; s->reg.breach[0] = bb; s->reg.breach[1] = bw;
     s->reg.suicide = suicide;
+    region_tables(&s->reg);
     s->moves_all = moves_all; s->sacrifices = sacrifices; s->loop_passes = loop_passes;
     s->max_nodes = max_nodes; s->seconds = seconds;
     if (store_init(&s->st) < 0) { PyErr_NoMemory(); return -1; }

@@ -9,12 +9,24 @@
 #define NO_TWO_EYES 7
 
 typedef struct {
-    int n;
+    int n, chunks;
     uint64_t full;
     uint64_t nb[64];
     uint64_t wall[2], breach[2];
     int suicide;
+    uint64_t table[8][256];  /* dilation by bytes: table[k][x] = neighbours of the points of x << 8k */
 } Region;
+
+static void region_tables(Region *r) {
+    r->chunks = (r->n + 7) / 8;
+    for (int k = 0; k < 8; k++) {
+        r->table[k][0] = 0;
+        for (int x = 1; x < 256; x++) {
+            int low = __builtin_ctz((unsigned)x), j = 8 * k + low;
+            r->table[k][x] = r->table[k][x & (x - 1)] | (j < r->n ? r->nb[j] : 0);
+        }
+    }
+}
 
 typedef struct {
     int settled, count, stands, lo, hi, threat, not_sealed;
@@ -27,7 +39,7 @@ static inline int popcount(uint64_t m) { return __builtin_popcountll(m); }
 
 static inline uint64_t dilate(const Region *r, uint64_t m) {
     uint64_t out = 0;
-    while (m) { out |= r->nb[__builtin_ctzll(m)]; m &= m - 1; }
+    for (int k = 0; m; k++, m >>= 8) out |= r->table[k][m & 255];
     return out;
 }
 

@@ -215,13 +215,13 @@ static int32_t store_combine(Store *st, const int32_t *L, int nl, const int32_t 
     for (int i = 0; i < kl; i++) {
         rec_wall(st, &st->recs[keep_l[i]], 0, &w);
         wall_shifted(&tmp, &w, -1);
-        if (i == 0) ls_w = tmp; else { wall_max(&acc, &ls_w, &tmp); ls_w = acc; }
+        if (i == 0) wall_copy(&ls_w, &tmp); else { wall_max(&acc, &ls_w, &tmp); wall_copy(&ls_w, &acc); }
     }
     if (kr == 0) wall_const(&rs_w, Q_INF);
     for (int i = 0; i < kr; i++) {
         rec_wall(st, &st->recs[keep_r[i]], 1, &w);
         wall_shifted(&tmp, &w, 1);
-        if (i == 0) rs_w = tmp; else { wall_min(&acc, &rs_w, &tmp); rs_w = acc; }
+        if (i == 0) wall_copy(&rs_w, &tmp); else { wall_min(&acc, &rs_w, &tmp); wall_copy(&rs_w, &acc); }
     }
     Rec r;
     memset(&r, 0, sizeof r);

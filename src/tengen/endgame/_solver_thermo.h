@@ -88,6 +88,16 @@ static Q q_add(Q a, Q b) {
         if (__builtin_add_overflow(a.n, b.n, &s)) { solver_error = ERR_OVERFLOW; return Q_ZERO; }
         return q_int(s);
     }
+    if (a.d < ((int64_t)1 << 30) && b.d < ((int64_t)1 << 30) && a.n < ((int64_t)1 << 31) && a.n > -((int64_t)1 << 31) &&
+        b.n < ((int64_t)1 << 31) && b.n > -((int64_t)1 << 31)) {
+        int64_t n, d;
+        if (a.d == b.d) { n = a.n + b.n; d = a.d; }
+        else { n = a.n * b.d + b.n * a.d; d = a.d * b.d; }
+        uint64_t g = gcd64((uint64_t)(n < 0 ? -n : n), (uint64_t)d);
+        if (g > 1) { n /= (int64_t)g; d /= (int64_t)g; }
+        Q r = {n, d};
+        return r;
+    }
     return q_make((__int128)a.n * b.d + (__int128)b.n * a.d, (__int128)a.d * b.d);
 }
 static inline Q q_sub(Q a, Q b) { return q_add(a, q_neg(b)); }
@@ -114,6 +124,12 @@ typedef struct { Q t0, v0; int64_t s; } Seg;
 typedef struct { int len; Seg s[MAXSEG]; } Wall;
 
 static inline int wall_infinite(const Wall *w) { return q_inf(w->s[0].v0); }
+
+/* A Wall holds room for MAXSEG segments; copy only those in use. */
+static inline void wall_copy(Wall *dst, const Wall *src) {
+    dst->len = src->len;
+    memcpy(dst->s, src->s, (size_t)src->len * sizeof(Seg));
+}
 
 static void wall_const(Wall *w, Q v) { w->len = 1; w->s[0].t0 = Q_ZERO; w->s[0].v0 = v; w->s[0].s = 0; }
 
@@ -146,7 +162,7 @@ static int wall_eq(const Wall *a, const Wall *b) {
 }
 
 static void wall_shifted(Wall *out, const Wall *w, int64_t k) {
-    if (wall_infinite(w)) { *out = *w; return; }
+    if (wall_infinite(w)) { wall_copy(out, w); return; }
     out->len = 0;
     for (int i = 0; i < w->len; i++)
         wall_push(out, w->s[i].t0, q_add(w->s[i].v0, q_mul_int(w->s[i].t0, k)), w->s[i].s + k);
@@ -214,8 +230,8 @@ static int merge_next(Merge *m, Piece *p) {
 /* Pointwise maximum (walls.py wall_max). */
 static void wall_max(Wall *out, const Wall *a, const Wall *b) {
     if (wall_infinite(a) || wall_infinite(b)) {
-        if ((wall_infinite(a) && a->s[0].v0.n > 0) || (wall_infinite(b) && b->s[0].v0.n < 0)) *out = *a;
-        else *out = *b;
+        if ((wall_infinite(a) && a->s[0].v0.n > 0) || (wall_infinite(b) && b->s[0].v0.n < 0)) wall_copy(out, a);
+        else wall_copy(out, b);
         return;
     }
     Wall tmp;
@@ -241,10 +257,10 @@ static void wall_max(Wall *out, const Wall *a, const Wall *b) {
             }
         }
     }
-    if (from_a) { *out = *a; return; }
-    if (from_b) { *out = *b; return; }
+    if (from_a) { wall_copy(out, a); return; }
+    if (from_b) { wall_copy(out, b); return; }
     wall_normalise(&tmp);
-    *out = tmp;
+    wall_copy(out, &tmp);
 }
 
 static void wall_min(Wall *out, const Wall *a, const Wall *b) {
