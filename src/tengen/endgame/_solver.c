@@ -18,11 +18,13 @@
 #include "_solver_store.h"
 
 enum { ST_OK = 0, ST_BUDGET = 1, ST_ERROR = 2, ST_NOT_SEALED = 3, ST_TIME = 4 };
-enum { F_SETTLED = 1, F_IN_TT = 2, F_ONSTACK = 4, F_OPEN = 8, F_LOOP_VALUED = 16, F_GENERALISED = 32, F_VISITED = 64, F_MEMBER = 128 };
+enum { F_SETTLED = 1, F_IN_TT = 2, F_ONSTACK = 4, F_OPEN = 8, F_LOOP_VALUED = 16, F_GENERALISED = 32, F_VISITED = 64, F_MEMBER = 128,
+       F_ALIAS = 256 /* stands for its canonical position, its one child */ };
 
 typedef struct {
     uint64_t b, w;
-    uint8_t ban, flags, nl, nr;
+    uint8_t ban, nl, nr;
+    uint16_t flags;
     int8_t lo, hi;
     int16_t stands;
     int32_t child_off;
@@ -64,7 +66,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     Region reg;
-    int moves_all, sacrifices, loop_passes;
+    int moves_all, sacrifices, loop_passes, merge_settled;
     int64_t max_nodes;
     double seconds;
     Store st;
@@ -86,7 +88,7 @@ typedef struct {
     int64_t nocache;
     int32_t *tstack;
     int64_t ntstack, captstack;
-    int64_t counter, visited, loops, loop_members, plain, bans;
+    int64_t counter, visited, loops, loop_members, plain, bans, aliases;
     int32_t root;
     int status;
 } Search;
@@ -390,10 +392,24 @@ static int32_t close_open(Search *s, int32_t op_index, int which, int32_t phanto
 }
 
 static int32_t *node_kids(Search *s, const Node *n) { return s->kids + n->child_off; }
+static inline int node_nkids(const Node *n) { return (n->flags & F_ALIAS) ? 1 : n->nl + n->nr; }
 
 /* Solver._acyclic: the value of a position whose options are all valued. */
 static void value_acyclic(Search *s, int32_t key) {
     Node *n = &s->nodes[key];
+    if (n->flags & F_ALIAS) {  /* the canonical position's value, kos and all */
+        Node *t = &s->nodes[node_kids(s, n)[0]];
+        if (t->flags & F_OPEN) {
+            int32_t open = s->extras[t->extra].open;
+            Extra *e = node_extra(s, key);
+            if (!e) return;
+            e->open = open;
+            s->nodes[key].flags |= F_OPEN;
+        } else {
+            for (int w = 0; w < 3; w++) n->r[w] = t->r[w];
+        }
+        return;
+    }
     int nk = n->nl + n->nr;
     int32_t *kids = node_kids(s, n);
     int plain = 1;
@@ -479,6 +495,13 @@ static int32_t loop_option(Search *s, int32_t key, int32_t child, const int32_t 
 
 static int32_t loop_record(Search *s, int32_t key, const int32_t *est, int which_l, int which_r) {
     Node *n = &s->nodes[key];
+    if (n->flags & F_ALIAS) {  /* never on a loop (its canonical position cannot reach it), but be exact */
+        int32_t t = node_kids(s, n)[0];
+        Node *tn = &s->nodes[t];
+        if (tn->flags & F_MEMBER) return est[tn->low];
+        if (tn->flags & F_OPEN) return NONE_REC;
+        return tn->r[which_l];
+    }
     int32_t L[64], R[64];
     int32_t *kids = node_kids(s, n);
     for (int c = 0; c < n->nl; c++) L[c] = loop_option(s, key, kids[c], est, which_l);
@@ -509,7 +532,7 @@ static void solve_loop(Search *s, const int32_t *scc, int64_t m) {
                     const Node *n = &s->nodes[scc[i]];
                     const int32_t *kids = node_kids(s, n);
                     int need = 0;
-                    for (int c = 0; c < n->nl + n->nr && !need; c++) {
+                    for (int c = 0; c < node_nkids(n) && !need; c++) {
                         const Node *cn = kids[c] >= 0 ? &s->nodes[kids[c]] : NULL;
                         if (cn && (cn->flags & F_MEMBER) && changed_at[cn->low] > computed[i]) need = 1;
                     }
@@ -534,6 +557,7 @@ static void solve_loop(Search *s, const int32_t *scc, int64_t m) {
         if (lo == hi) { s->nodes[k].r[0] = s->nodes[k].r[1] = s->nodes[k].r[2] = lo; continue; }
         /* cautious: Black's options at their lowest fixed point, White's at their highest */
         Node *n = &s->nodes[k];
+        if (n->flags & F_ALIAS) { solver_error = ERR_INTERNAL; goto done; }
         int32_t L[64], R[64], *kids = node_kids(s, n);
         for (int c = 0; c < n->nl; c++) L[c] = loop_option(s, k, kids[c], est[1], 1);
         for (int c = 0; c < n->nr; c++) R[c] = loop_option(s, k, kids[n->nl + c], est[2], 2);
@@ -548,7 +572,7 @@ static void solve_loop(Search *s, const int32_t *scc, int64_t m) {
     }
     (void)undecided;
 done:
-    for (int64_t i = 0; i < m; i++) s->nodes[scc[i]].flags &= (uint8_t)~F_MEMBER;
+    for (int64_t i = 0; i < m; i++) s->nodes[scc[i]].flags &= (uint16_t)~F_MEMBER;
     free(est[1]);
     free(est[2]);
 }
@@ -575,7 +599,10 @@ static int enter(Search *s, int32_t id, double deadline) {
         return 0;
     }
     n->lo = (int8_t)info.lo; n->hi = (int8_t)info.hi; n->stands = (int16_t)info.stands;
-    s->visited++;
+    uint64_t cb = n->b, cw = n->w;
+    if (s->merge_settled) rules_canonical(&info, n->b, n->w, &cb, &cw);
+    int alias = cb != n->b || cw != n->w;
+    if (alias) s->aliases++; else s->visited++;
     if (s->visited > s->max_nodes) { s->status = ST_BUDGET; return -1; }
     if (deadline > 0 && (s->visited & 1023) == 0 && now_seconds() > deadline) { s->status = ST_TIME; return -1; }
     n->idx = n->low = (int32_t)s->counter++;
@@ -586,6 +613,19 @@ static int enter(Search *s, int32_t id, double deadline) {
     s->tstack[s->ntstack++] = id;
     uint64_t b = n->b, w = n->w;
     uint8_t ban = n->ban;
+    if (alias) {  /* its one child: the canonical position */
+        int32_t t = node_add(s, cb, cw, ban);
+        s->kids = grow(s->kids, &s->capkids, s->nkids + 1, sizeof(int32_t));
+        s->kid_pts = grow(s->kid_pts, &s->capkidpts, s->nkids + 1, sizeof(uint8_t));
+        if (solver_error) return -1;
+        n = &s->nodes[id];
+        n->flags |= F_ALIAS;
+        n->child_off = (int32_t)s->nkids;
+        n->nl = n->nr = 0;
+        s->kids[s->nkids] = t;
+        s->kid_pts[s->nkids++] = 0;
+        return 1;
+    }
     int32_t kids[128];
     uint8_t pts[128], bans[128], barred[128];
     uint64_t kb[128], kw[128], hashes[128];
@@ -637,7 +677,7 @@ static void finish(Search *s, int32_t id) {
     if (!scc) { solver_error = ERR_MEMORY; return; }
     for (int64_t i = 0; i < m; i++) scc[i] = s->tstack[s->ntstack - 1 - i];
     s->ntstack = start;
-    for (int64_t i = 0; i < m; i++) s->nodes[scc[i]].flags &= (uint8_t)~F_ONSTACK;
+    for (int64_t i = 0; i < m; i++) s->nodes[scc[i]].flags &= (uint16_t)~F_ONSTACK;
     if (m == 1) value_acyclic(s, id);
     else { s->loops++; s->loop_members += m; solve_loop(s, scc, m); }
     for (int64_t i = 0; i < m; i++) s->nodes[scc[i]].flags |= F_IN_TT;
@@ -661,7 +701,7 @@ static int run_search(Search *s, uint64_t b, uint64_t w) {
     while (nstack) {
         Frame *f = &stack[nstack - 1];
         Node *n = &s->nodes[f->node];
-        int nk = n->nl + n->nr;
+        int nk = node_nkids(n);
         if (f->pos < nk) {
             int32_t child = s->kids[n->child_off + f->pos];
             if (f->awaiting) {
@@ -711,13 +751,13 @@ static void Search_dealloc(Search *s) {
 }
 
 static int Search_init(Search *s, PyObject *args, PyObject *kw) {
-    int n, suicide, moves_all, sacrifices, loop_passes;
+    int n, suicide, moves_all, sacrifices, loop_passes, merge_settled = 1;
     PyObject *nb;
     unsigned long long wb, ww, bb, bw;
     long long max_nodes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "iOKKKKppiiLd", &n, &nb, &wb, &ww, &bb, &bw, &suicide, &moves_all, &sacrifices,
-                          &loop_passes, &max_nodes, &seconds))
+    if (!PyArg_ParseTuple(args, "iOKKKKppiiLd|p", &n, &nb, &wb, &ww, &bb, &bw, &suicide, &moves_all, &sacrifices,
+                          &loop_passes, &max_nodes, &seconds, &merge_settled))
         return -1;
     if (n < 1 || n > 64) { PyErr_SetString(PyExc_ValueError, "the native solver takes regions of 1 to 64 points"); return -1; }
     if (!PyList_Check(nb) || PyList_GET_SIZE(nb) != n) { PyErr_SetString(PyExc_ValueError, "nb: a list of n masks"); return -1; }
@@ -731,7 +771,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     s->reg.wall[0] = wb; s->reg.wall[1] = ww; s->reg.breach[0] = bb; s->reg.breach[1] = bw;
     s->reg.suicide = suicide;
     region_tables(&s->reg);
-    s->moves_all = moves_all; s->sacrifices = sacrifices; s->loop_passes = loop_passes;
+    s->moves_all = moves_all; s->sacrifices = sacrifices; s->loop_passes = loop_passes; s->merge_settled = merge_settled;
     s->max_nodes = max_nodes; s->seconds = seconds;
     if (store_init(&s->st) < 0) { PyErr_NoMemory(); return -1; }
     s->tmask = (1u << 16) - 1;
@@ -763,9 +803,9 @@ static PyObject *Search_stats(Search *s, PyObject *unused) {
     long long bytes = (long long)(s->capnodes * (int64_t)sizeof(Node) + (int64_t)(s->tmask + 1) * (int64_t)sizeof(Slot) + s->capkids * 5 +
                                   (int64_t)s->st.caprecs * (int64_t)sizeof(Rec) + s->st.capsegs * (int64_t)sizeof(Seg) +
                                   s->st.capckeys * 4 + s->st.caphot * (int64_t)sizeof(Hot) + (int64_t)(s->st.cmask + 1) * 8);
-    return Py_BuildValue("{sLsLsLsLsLsLsisLsL}", "positions", (long long)s->visited, "loops", (long long)s->loops,
+    return Py_BuildValue("{sLsLsLsLsLsLsLsisLsL}", "positions", (long long)s->visited, "loops", (long long)s->loops,
                          "loop_members", (long long)s->loop_members, "plain", (long long)s->plain,
-                         "with_ko_ban", (long long)s->bans,
+                         "with_ko_ban", (long long)s->bans, "merged", (long long)s->aliases,
                          "table", (long long)s->nnodes, "records", (int)s->st.nrecs, "combinations",
                          (long long)s->st.ncombos, "bytes", bytes);
 }
@@ -790,7 +830,9 @@ static PyObject *Search_find(Search *s, PyObject *args) {
         if (!PyArg_ParseTuple(ban, "ii", &i, &c)) return NULL;
         code = (uint8_t)(1 + i + (c == -1 ? 64 : 0));
     }
-    return PyLong_FromLong(node_find(s, b, w, code));
+    int32_t id = node_find(s, b, w, code);
+    if (id >= 0 && (s->nodes[id].flags & F_ALIAS)) id = s->kids[s->nodes[id].child_off];  /* its canonical position */
+    return PyLong_FromLong(id);
 }
 
 static PyObject *Search_node(Search *s, PyObject *args) {
@@ -880,7 +922,7 @@ static PyObject *Search_split_count(Search *s, PyObject *unused) {
     long long count = 0;
     for (int64_t i = 0; i < s->nnodes; i++) {
         Node *n = &s->nodes[i];
-        if ((n->flags & F_VISITED) && !(n->flags & F_SETTLED) && independent_parts(&s->reg, n->b, n->w) > 1) count++;
+        if ((n->flags & F_VISITED) && !(n->flags & (F_SETTLED | F_ALIAS)) && independent_parts(&s->reg, n->b, n->w) > 1) count++;
     }
     return PyLong_FromLongLong(count);
 }

@@ -60,6 +60,7 @@ class ExhaustiveConfig:
     require_benson: bool = False  # raise RegionNotSealed when a wall stone is not Benson pass-alive
     vouched: bool = False  # a user's mask: an outside point in an open area belongs to the nearest stones' color
     count_essential: bool = False  # also count the positions the thermograph needs, and those that split
+    merge_settled: bool = True  # native: positions differing only in settled parts searched once (exhaustive_native)
     engine: str = "auto"  # "native": the C search (`exhaustive_native`); "python": the readable one; "auto": native when built
 
 
@@ -115,7 +116,7 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
         raise ValueError(f"unknown engine {config.engine!r} ({', '.join(ENGINES)})")
     if config.engine == "native" or (config.engine == "auto" and native_available()):
         try:
-            solver = NativeSolver(local, **settings)
+            solver = NativeSolver(local, merge_settled=config.merge_settled, **settings)
             searching.append(solver)
             res = solver.value(root)
             result.engine = "native"

@@ -7,6 +7,12 @@ ask of a finished search (`tt`, `children`, `cautious`, `kos`, `child_record`, .
 up in the C tables, so nothing the size of the search is ever copied into Python. Records come back as
 `tengen.cgt.thermo.Thermo` objects, one per record id.
 
+Positions that differ only in settled parts (dead areas and territory: nobody plays there again) are one
+position to the native search: a position is searched in its canonical form, settled parts filled with their
+owner's stones, which has the same analysis, moves and values (`merge_settled`; off, the native search visits
+exactly the Python search's positions, which the tests compare). So it searches fewer positions than the
+Python engine reports for the same region.
+
 Arithmetic is on 64-bit rationals with every operation checked: an overflow (never seen on Go regions,
 whose values have small denominators) raises `NativeUnavailable`, and `solve_region` then runs the Python
 search, whose Fractions cannot overflow.
@@ -63,7 +69,7 @@ class NativeSolver:
     """One native search over a LocalRegion; after `value(root)`, the tables the readout reads."""
 
     def __init__(self, local: LocalRegion, *, max_nodes: int, seconds: Optional[float], moves: str, sacrifices: bool,
-                 loop_passes: int):
+                 loop_passes: int, merge_settled: bool = True):
         if _solver is None:
             raise NativeUnavailable("the native solver is not built (pip install -e . builds it)")
         if local.n > 64:
@@ -72,7 +78,7 @@ class NativeSolver:
         self.max_nodes = max_nodes
         self._search = _solver.Search(local.n, list(local.nb), local.wall[BLACK], local.wall[-BLACK],
                                       local.breach[BLACK], local.breach[-BLACK], bool(local.suicide), moves == "all",
-                                      bool(sacrifices), loop_passes, max_nodes, seconds or 0.0)
+                                      bool(sacrifices), loop_passes, max_nodes, seconds or 0.0, bool(merge_settled))
         self._records: dict[int, Thermo] = {}
         self._ids: dict[int, int] = {}  # id() of a Thermo handed out -> its record id
         self.tt = _Table(self)

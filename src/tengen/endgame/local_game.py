@@ -366,6 +366,7 @@ class LocalRegion:
         stones_b, stones_w = owned[BLACK] | unsafe[BLACK], owned[WHITE] | unsafe[WHITE]
         count = stones_b.bit_count() - stones_w.bit_count()
         as_it_stands = count
+        territory = {BLACK: 0, WHITE: 0}
         while rest:
             area = self.chain(rest & -rest, empty)
             rest &= ~area
@@ -377,6 +378,7 @@ class LocalRegion:
                 as_it_stands += area.bit_count() if black else -area.bit_count()
             if black != white and not touches_unsafe:
                 count += area.bit_count() if black else -area.bit_count()
+                territory[BLACK if black else WHITE] |= area
                 continue  # settled territory: no moves there
             if black and white and area & (area - 1) == 0 and not touches_unsafe \
                     and not area & (self.breach[BLACK] | self.breach[WHITE]):
@@ -384,7 +386,8 @@ class LocalRegion:
                 continue
             settled = False
             open_points |= area
-        sure_b, sure_w = owned[BLACK], owned[WHITE]
+        # what can never change hands: safe stones, dead areas and territory (bordered by safe stones only)
+        sure_b, sure_w = owned[BLACK] | territory[BLACK], owned[WHITE] | territory[WHITE]
         bounds = (sure_b.bit_count() - (self.n - sure_b.bit_count()), (self.n - sure_w.bit_count()) - sure_w.bit_count())
         return LocalAnalysis(settled, count, open_points, as_it_stands, bounds, live_unsafe, 0)
 
@@ -439,6 +442,6 @@ class LocalAnalysis:
     count: int  # area count when settled
     open_points: int  # empty points outside settled territory and dead areas
     as_it_stands: int  # stones plus empty areas bordered by one color (the count if play stopped now)
-    bounds: tuple[int, int]  # lowest and highest count any continuation can reach
+    bounds: tuple[int, int]  # lowest and highest count any continuation can reach (from what can never change hands)
     unsafe: int  # stones of chains not connected to their wall (and not dead)
     threat: int  # BLACK / WHITE when that color has broken into the other's outside territory
