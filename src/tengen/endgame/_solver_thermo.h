@@ -263,12 +263,41 @@ static void wall_max(Wall *out, const Wall *a, const Wall *b) {
     wall_copy(out, &tmp);
 }
 
+/* Pointwise minimum: wall_max mirrored (walls.py computes it as -max(-a, -b); the function, and so its
+   normalised segments, is the same). */
 static void wall_min(Wall *out, const Wall *a, const Wall *b) {
-    Wall na, nb, mx;
-    wall_negated(&na, a);
-    wall_negated(&nb, b);
-    wall_max(&mx, &na, &nb);
-    wall_negated(out, &mx);
+    if (wall_infinite(a) || wall_infinite(b)) {
+        if ((wall_infinite(a) && a->s[0].v0.n < 0) || (wall_infinite(b) && b->s[0].v0.n > 0)) wall_copy(out, a);
+        else wall_copy(out, b);
+        return;
+    }
+    Wall tmp;
+    tmp.len = 0;
+    int from_a = 1, from_b = 1;
+    Merge m;
+    Piece p;
+    merge_init(&m, a, b);
+    while (merge_next(&m, &p)) {
+        int c = q_cmp(p.va, p.vb);
+        int first_a = c < 0 || (c == 0 && p.sa <= p.sb);
+        Q v_lo = first_a ? p.va : p.vb, v_hi = first_a ? p.vb : p.va;
+        int64_t s_lo = first_a ? p.sa : p.sb, s_hi = first_a ? p.sb : p.sa;
+        if (c != 0 || p.sa != p.sb) {
+            if (first_a) from_b = 0; else from_a = 0;
+        }
+        wall_push(&tmp, p.start, v_lo, s_lo);
+        if (s_hi < s_lo) {
+            Q cx = q_add(p.start, q_div_int(q_sub(v_hi, v_lo), s_lo - s_hi));
+            if (!p.has_end || q_cmp(cx, p.end) < 0) {
+                wall_push(&tmp, cx, q_add(v_lo, q_mul_int(q_sub(cx, p.start), s_lo)), s_hi);
+                from_a = from_b = 0;
+            }
+        }
+    }
+    if (from_a) { wall_copy(out, a); return; }
+    if (from_b) { wall_copy(out, b); return; }
+    wall_normalise(&tmp);
+    wall_copy(out, &tmp);
 }
 
 /* The least t >= 0 where the left scaffold meets the right one; +inf when they never meet. */
