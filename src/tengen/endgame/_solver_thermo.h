@@ -169,12 +169,6 @@ static void wall_shifted(Wall *out, const Wall *w, int64_t k) {
     wall_normalise(out);
 }
 
-static void wall_negated(Wall *out, const Wall *w) {
-    out->len = 0;
-    for (int i = 0; i < w->len; i++) wall_push(out, w->s[i].t0, q_neg(w->s[i].v0), -w->s[i].s);
-    wall_normalise(out);
-}
-
 static int wall_index(const Wall *w, Q t) {
     int i = 0;
     for (int j = 0; j < w->len; j++) {
@@ -227,10 +221,12 @@ static int merge_next(Merge *m, Piece *p) {
     return 1;
 }
 
-/* Pointwise maximum (walls.py wall_max). */
-static void wall_max(Wall *out, const Wall *a, const Wall *b) {
+/* Pointwise maximum (dir +1, walls.py wall_max) or minimum (dir -1; walls.py computes it as -max(-a, -b):
+   the function, and so its normalised segments, is the same). Where one input is the result throughout,
+   it is returned as it is. */
+static void wall_extreme(Wall *out, const Wall *a, const Wall *b, int dir) {
     if (wall_infinite(a) || wall_infinite(b)) {
-        if ((wall_infinite(a) && a->s[0].v0.n > 0) || (wall_infinite(b) && b->s[0].v0.n < 0)) wall_copy(out, a);
+        if ((wall_infinite(a) && dir * a->s[0].v0.n > 0) || (wall_infinite(b) && dir * b->s[0].v0.n < 0)) wall_copy(out, a);
         else wall_copy(out, b);
         return;
     }
@@ -242,17 +238,17 @@ static void wall_max(Wall *out, const Wall *a, const Wall *b) {
     merge_init(&m, a, b);
     while (merge_next(&m, &p)) {
         int c = q_cmp(p.va, p.vb);
-        int first_a = c > 0 || (c == 0 && p.sa >= p.sb);
-        Q v_hi = first_a ? p.va : p.vb, v_lo = first_a ? p.vb : p.va;
-        int64_t s_hi = first_a ? p.sa : p.sb, s_lo = first_a ? p.sb : p.sa;
+        int first_a = dir * c > 0 || (c == 0 && dir * (p.sa - p.sb) >= 0);
+        Q v_chosen = first_a ? p.va : p.vb, v_other = first_a ? p.vb : p.va;
+        int64_t s_chosen = first_a ? p.sa : p.sb, s_other = first_a ? p.sb : p.sa;
         if (c != 0 || p.sa != p.sb) {
             if (first_a) from_b = 0; else from_a = 0;
         }
-        wall_push(&tmp, p.start, v_hi, s_hi);
-        if (s_lo > s_hi) {
-            Q cx = q_add(p.start, q_div_int(q_sub(v_hi, v_lo), s_lo - s_hi));
+        wall_push(&tmp, p.start, v_chosen, s_chosen);
+        if (dir * (s_other - s_chosen) > 0) {  /* the other one overtakes at cx */
+            Q cx = q_add(p.start, q_div_int(q_sub(v_chosen, v_other), s_other - s_chosen));
             if (!p.has_end || q_cmp(cx, p.end) < 0) {
-                wall_push(&tmp, cx, q_add(v_hi, q_mul_int(q_sub(cx, p.start), s_hi)), s_lo);
+                wall_push(&tmp, cx, q_add(v_chosen, q_mul_int(q_sub(cx, p.start), s_chosen)), s_other);
                 from_a = from_b = 0;
             }
         }
@@ -263,42 +259,8 @@ static void wall_max(Wall *out, const Wall *a, const Wall *b) {
     wall_copy(out, &tmp);
 }
 
-/* Pointwise minimum: wall_max mirrored (walls.py computes it as -max(-a, -b); the function, and so its
-   normalised segments, is the same). */
-static void wall_min(Wall *out, const Wall *a, const Wall *b) {
-    if (wall_infinite(a) || wall_infinite(b)) {
-        if ((wall_infinite(a) && a->s[0].v0.n < 0) || (wall_infinite(b) && b->s[0].v0.n > 0)) wall_copy(out, a);
-        else wall_copy(out, b);
-        return;
-    }
-    Wall tmp;
-    tmp.len = 0;
-    int from_a = 1, from_b = 1;
-    Merge m;
-    Piece p;
-    merge_init(&m, a, b);
-    while (merge_next(&m, &p)) {
-        int c = q_cmp(p.va, p.vb);
-        int first_a = c < 0 || (c == 0 && p.sa <= p.sb);
-        Q v_lo = first_a ? p.va : p.vb, v_hi = first_a ? p.vb : p.va;
-        int64_t s_lo = first_a ? p.sa : p.sb, s_hi = first_a ? p.sb : p.sa;
-        if (c != 0 || p.sa != p.sb) {
-            if (first_a) from_b = 0; else from_a = 0;
-        }
-        wall_push(&tmp, p.start, v_lo, s_lo);
-        if (s_hi < s_lo) {
-            Q cx = q_add(p.start, q_div_int(q_sub(v_hi, v_lo), s_lo - s_hi));
-            if (!p.has_end || q_cmp(cx, p.end) < 0) {
-                wall_push(&tmp, cx, q_add(v_lo, q_mul_int(q_sub(cx, p.start), s_lo)), s_hi);
-                from_a = from_b = 0;
-            }
-        }
-    }
-    if (from_a) { wall_copy(out, a); return; }
-    if (from_b) { wall_copy(out, b); return; }
-    wall_normalise(&tmp);
-    wall_copy(out, &tmp);
-}
+static inline void wall_max(Wall *out, const Wall *a, const Wall *b) { wall_extreme(out, a, b, 1); }
+static inline void wall_min(Wall *out, const Wall *a, const Wall *b) { wall_extreme(out, a, b, -1); }
 
 /* The least t >= 0 where the left scaffold meets the right one; +inf when they never meet. */
 static Q first_crossing(const Wall *l, const Wall *r) {
