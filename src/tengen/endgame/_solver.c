@@ -297,9 +297,11 @@ static int strict_chain(Search *s, int32_t key, Lists *lists, int side, int k, c
 static inline Q ko_mean(const Ko *k) { return q_sub(k->black_exit, q_mul_int(q_div_int(q_sub(k->black_exit, k->white_exit), 3), k->bm)); }
 static inline Q ko_temperature(const Ko *k) { return q_div_int(q_sub(k->black_exit, k->white_exit), 3); }
 
-/* Solver._close: (rec, lo, hi) of a position, valuing the kos its options take. opens: (side, j, open index). */
-static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens, int nopens, int32_t out[3]) {
+/* Solver._close: (rec, lo, hi) of a position, valuing the kos its options take (opens: (side, j, open
+   index)), and in `used` the option lists each record was made from, kos closed (for at_rest). */
+static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens, int nopens, int32_t out[3], Lists *used) {
     if (nopens == 0) {
+        lists_copy(used, lists);
         int32_t rec = rec_of_lists(s, lists, 0), lo = rec_of_lists(s, lists, 1), hi = rec_of_lists(s, lists, 2);
         if (lo == hi) { out[0] = rec >= 0 ? rec : hi; out[1] = out[2] = hi; return; }
         out[0] = rec; out[1] = lo; out[2] = hi;
@@ -315,7 +317,15 @@ static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens
             if (side == 0) f.L[which][j] = v; else f.R[which][j] = v;
         }
     int32_t lo = rec_of_lists(s, &f, 1), hi = rec_of_lists(s, &f, 2);
-    if (lo >= 0 && hi >= 0 && lo == hi) { out[0] = out[1] = out[2] = hi; return; }
+    used->nl = f.nl; used->nr = f.nr;
+    if (lo >= 0 && hi >= 0 && lo == hi) {
+        out[0] = out[1] = out[2] = hi;
+        for (int w = 0; w < 3; w++) {
+            memcpy(used->L[w], f.L[2], (size_t)f.nl * sizeof(int32_t));
+            memcpy(used->R[w], f.R[2], (size_t)f.nr * sizeof(int32_t));
+        }
+        return;
+    }
     if (nopens == 1 && s->opens[opens[2]].nopens == 0) {
         Ko ko;
         if (strict_chain(s, key, lists, opens[0], opens[1], &s->opens[opens[2]], &ko)) {
@@ -332,6 +342,10 @@ static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens
                 if (!e) return;
                 e->has_ko = 1; e->ko = ko; e->has_phantom = 1; e->phantom = m;
                 out[0] = out[1] = out[2] = rec;
+                for (int w = 0; w < 3; w++) {
+                    memcpy(used->L[w], g.L[0], (size_t)g.nl * sizeof(int32_t));
+                    memcpy(used->R[w], g.R[0], (size_t)g.nr * sizeof(int32_t));
+                }
                 return;
             }
         }
@@ -344,6 +358,12 @@ static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens
         if (opens[3 * o] == 0) g.L[0][opens[3 * o + 1]] = v; else g.R[0][opens[3 * o + 1]] = v;
     }
     out[0] = rec_of_lists(s, &g, 0); out[1] = lo; out[2] = hi;
+    memcpy(used->L[0], g.L[0], (size_t)g.nl * sizeof(int32_t));
+    memcpy(used->R[0], g.R[0], (size_t)g.nr * sizeof(int32_t));
+    for (int w = 1; w < 3; w++) {
+        memcpy(used->L[w], f.L[w], (size_t)f.nl * sizeof(int32_t));
+        memcpy(used->R[w], f.R[w], (size_t)f.nr * sizeof(int32_t));
+    }
 }
 
 static void ocache_rehash(Search *s) {
@@ -379,8 +399,9 @@ static int32_t close_open(Search *s, int32_t op_index, int which, int32_t phanto
     } else {
         for (int w = 0; w < 3; w++) open_fill(s, &op, w, phantom, &l, w);
         int32_t tr[3];
-        close_kos(s, op.key, &l, s->arena + op.opens_off, op.nopens, tr);
-        out = at_rest(s, tr[which], NULL, 0, NULL, 0, 0, op.stands);
+        Lists used;
+        close_kos(s, op.key, &l, s->arena + op.opens_off, op.nopens, tr, &used);
+        out = at_rest(s, tr[which], used.L[which], used.nl, used.R[which], used.nr, 1, op.stands);
     }
     if (solver_error) return NONE_REC;
     /* the table may have grown during the recursion: probe again */
@@ -473,12 +494,11 @@ static void value_acyclic(Search *s, int32_t key) {
         return;
     }
     int32_t closed[3];
-    close_kos(s, key, &lists, opens, nopens, closed);
+    Lists used;
+    close_kos(s, key, &lists, opens, nopens, closed, &used);
     n = &s->nodes[key];
     int32_t res[3];
-    for (int w = 0; w < 3; w++)
-        res[w] = nopens ? at_rest(s, closed[w], NULL, 0, NULL, 0, 0, n->stands)
-                        : at_rest(s, closed[w], lists.L[w], lists.nl, lists.R[w], lists.nr, 1, n->stands);
+    for (int w = 0; w < 3; w++) res[w] = at_rest(s, closed[w], used.L[w], used.nl, used.R[w], used.nr, 1, n->stands);
     if (res[1] >= 0 && res[1] == res[2]) res[0] = res[2];
     for (int w = 0; w < 3; w++) n->r[w] = res[w];
 }

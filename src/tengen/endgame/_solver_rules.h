@@ -98,7 +98,15 @@ static int rules_play(const Region *r, uint64_t b, uint64_t w, int c, int i, uin
             if (!r->suicide || (mine == bit && !captured)) return 0;
             own &= ~mine;
         } else if (mine == bit && captured && (captured & (captured - 1)) == 0 && libs == captured) {
-            ban = (uint8_t)(1 + bit_index(captured) + (c == 0 ? 64 : 0));  /* the opponent is barred */
+            /* a ko only when the retake would capture this stone alone (so recreate the position) */
+            int more = 0;
+            uint64_t around = r->nb[bit_index(captured)] & own & ~bit;
+            while (around && !more) {
+                uint64_t ch = chain_of(r, lowbit(around), own);
+                around &= ~ch;
+                if (!(ch & own_wall) && (dilate(r, ch) & empty) == captured) more = 1;
+            }
+            if (!more) ban = (uint8_t)(1 + bit_index(captured) + (c == 0 ? 64 : 0));  /* the opponent is barred */
         }
     }
     *ob = c == 0 ? own : opp;

@@ -200,8 +200,8 @@ class Solver:
             return rec, rec, rec
         if banned is not None:
             return _Open(key, banned[0], banned[1], tuple((l, r) for l, r in lists), opens, stands)
-        closed = self._close(key, lists, opens)
-        result = tuple(self._at_rest(r, lists[n] if not opens else None, stands) for n, r in enumerate(closed))
+        closed, used = self._close(key, lists, opens)
+        result = tuple(self._at_rest(r, used[n], stands) for n, r in enumerate(closed))
         if result[1] is not None and result[1] is result[2]:
             return result[1], result[1], result[1]
         return result
@@ -289,8 +289,10 @@ class Solver:
             return number_thermo(min(max(stands, ls0), rs0))
         return number_thermo(stands) if rec.ls <= stands <= rec.rs else rec
 
-    def _close(self, key, lists, opens) -> tuple:
-        """(rec, lo, hi) of a position, valuing the kos its options take (their retakes return here).
+    def _close(self, key, lists, opens) -> tuple[tuple, tuple]:
+        """(rec, lo, hi) of a position, valuing the kos its options take (their retakes return here), and
+        the option lists each record was made from (the kos closed: what `_at_rest` clamps a cold
+        position's count between).
 
         lo / hi put the lowest / highest count this position can reach in place of every banned
         retake; when they agree the kos cannot matter. Otherwise a simple ko with one exit per side is
@@ -301,8 +303,8 @@ class Solver:
             lo = self.record(*lists[1])
             hi = self.record(*lists[2])
             if lo is hi or (lo is not None and hi is not None and lo.same_thermograph(hi)):
-                return rec if rec is not None else hi, hi, hi
-            return rec, lo, hi
+                return (rec if rec is not None else hi, hi, hi), lists
+            return (rec, lo, hi), lists
 
         def filled(which: int, phantom: Optional[Thermo]) -> tuple[list, list]:
             lefts, rights = list(lists[which][0]), list(lists[which][1])
@@ -311,20 +313,23 @@ class Solver:
             return lefts, rights
 
         ph_lo, ph_hi = self.bounds[key]  # the phantom is this position's count: within its bounds
-        lo = self.record(*filled(1, ph_lo))
-        hi = self.record(*filled(2, ph_hi))
+        lo_lists, hi_lists = filled(1, ph_lo), filled(2, ph_hi)
+        lo = self.record(*lo_lists)
+        hi = self.record(*hi_lists)
         if lo is not None and hi is not None and lo.same_thermograph(hi):
-            return hi, hi, hi
+            return (hi, hi, hi), (hi_lists, hi_lists, hi_lists)
         if len(opens) == 1 and not opens[0][2].opens:
             chain = self._strict_chain(key, lists, opens)
             if chain is not None:
-                rec = self.record(*filled(0, number_thermo(chain.mean)))
+                ko_lists = filled(0, number_thermo(chain.mean))
+                rec = self.record(*ko_lists)
                 if rec is not None and rec.mean == chain.mean and rec.temperature == chain.temperature:
                     self.kos[key] = chain
                     self.phantom[key] = chain.mean
-                    return rec, rec, rec
+                    return (rec, rec, rec), (ko_lists, ko_lists, ko_lists)
         self.generalised.add(key)
-        return self.record(*filled(0, None)), lo, hi
+        taker_lists = filled(0, None)
+        return (self.record(*taker_lists), lo, hi), (taker_lists, lo_lists, hi_lists)
 
     def _strict_chain(self, key, lists, opens) -> Optional[KoChain]:
         """The KoChain when the ko here is a simple ko with one exit per side (the textbook rule)."""
@@ -388,7 +393,8 @@ class Solver:
             out = self._at_rest(self.record(*lists), lists, op.stands)
         else:
             lists = [_fill(op, w, phantom) for w in range(3)]
-            out = self._at_rest(self._close(op.key, lists, op.opens)[which], None, op.stands)
+            closed, used = self._close(op.key, lists, op.opens)
+            out = self._at_rest(closed[which], used[which], op.stands)
         op.cache[ck] = out
         return out
 

@@ -291,7 +291,9 @@ class LocalRegion:
 
     def play(self, b: int, w: int, color: int, i: int):
         """(b, w, ko_ban) after `color` plays point index i, or None if illegal (occupied, suicide).
-        ko_ban is (point index, color barred) after a single-stone capture that could be retaken."""
+        ko_ban is (point index, color barred) after a single-stone capture that could be retaken: a retake
+        that would recreate the position, capturing the one stone alone (one that also captures another
+        chain, whose only liberty in the local game is the same point, is an ordinary capture)."""
         bit = 1 << i
         if (b | w) & bit:
             return None
@@ -320,9 +322,20 @@ class LocalRegion:
                 if not self.suicide or mine == bit and not captured:
                     return None  # suicide (a lone stone's suicide is a pass-like no-op; forbid it)
                 own &= ~mine
-            elif mine == bit and captured and captured & (captured - 1) == 0 and libs == captured:
+            elif mine == bit and captured and captured & (captured - 1) == 0 and libs == captured \
+                    and not self._retake_takes_more(own, captured, bit, own_wall, empty):
                 ban = (captured.bit_length() - 1, -color)
         return (own, opp, ban) if color == BLACK else (opp, own, ban)
+
+    def _retake_takes_more(self, own: int, point: int, stone: int, own_wall: int, empty: int) -> bool:
+        """Whether the opponent's retake at `point` would capture a chain of `own` besides `stone`."""
+        around = self.nb[point.bit_length() - 1] & own & ~stone
+        while around:
+            ch = self.chain(around & -around, own)
+            around &= ~ch
+            if not ch & own_wall and self.dilate(ch) & empty == point:
+                return True
+        return False
 
     def analyze(self, b: int, w: int) -> "LocalAnalysis":
         """Settledness, count, open points, the count as it stands, count bounds, unsafe stones.
