@@ -211,6 +211,12 @@ static void lists_copy(Lists *dst, const Lists *src) {
     }
 }
 
+/* Whether two of a Lists' slots hold the same options (then they make the same record). */
+static int same_slots(const Lists *l, int a, int b) {
+    return memcmp(l->L[a], l->L[b], (size_t)l->nl * sizeof(int32_t)) == 0 &&
+           memcmp(l->R[a], l->R[b], (size_t)l->nr * sizeof(int32_t)) == 0;
+}
+
 static int32_t rec_of_lists(Search *s, const Lists *l, int slot) {
     return store_record(&s->st, l->L[slot], l->nl, l->R[slot], l->nr);
 }
@@ -302,7 +308,9 @@ static inline Q ko_temperature(const Ko *k) { return q_div_int(q_sub(k->black_ex
 static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens, int nopens, int32_t out[3], Lists *used) {
     if (nopens == 0) {
         lists_copy(used, lists);
-        int32_t rec = rec_of_lists(s, lists, 0), lo = rec_of_lists(s, lists, 1), hi = rec_of_lists(s, lists, 2);
+        int32_t hi = rec_of_lists(s, lists, 2);
+        int32_t lo = same_slots(lists, 1, 2) ? hi : rec_of_lists(s, lists, 1);
+        int32_t rec = same_slots(lists, 0, 2) ? hi : same_slots(lists, 0, 1) ? lo : rec_of_lists(s, lists, 0);
         if (lo == hi) { out[0] = rec >= 0 ? rec : hi; out[1] = out[2] = hi; return; }
         out[0] = rec; out[1] = lo; out[2] = hi;
         return;
@@ -316,7 +324,7 @@ static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens
             int32_t v = close_open(s, opens[3 * o + 2], which, ph[which]);
             if (side == 0) f.L[which][j] = v; else f.R[which][j] = v;
         }
-    int32_t lo = rec_of_lists(s, &f, 1), hi = rec_of_lists(s, &f, 2);
+    int32_t hi = rec_of_lists(s, &f, 2), lo = same_slots(&f, 1, 2) ? hi : rec_of_lists(s, &f, 1);
     used->nl = f.nl; used->nr = f.nr;
     if (lo >= 0 && hi >= 0 && lo == hi) {
         out[0] = out[1] = out[2] = hi;
@@ -503,45 +511,60 @@ static void value_acyclic(Search *s, int32_t key) {
     for (int w = 0; w < 3; w++) n->r[w] = res[w];
 }
 
-/* Solver._loop_option / _loop_record: an option's record while valuing a loop from its lowest (which 1)
-   or highest (2) counts; est holds the loop's current estimates by position in the loop. */
-static int32_t loop_option(Search *s, int32_t key, int32_t child, const int32_t *est, int which) {
+/* Solver._loop_option for an option outside the loop: its record while valuing the loop from its lowest
+   (which 1) or highest (2) counts (a banned retake: the phantom at this position's bound). */
+static int32_t loop_option(Search *s, int32_t key, int32_t child, int which) {
     if (child < 0) return bound_rec(s, key, which);
     Node *cn = &s->nodes[child];
-    if (cn->flags & F_MEMBER) return est[cn->low];  /* a member of the loop being valued */
     if (cn->flags & F_OPEN) return close_open(s, s->extras[cn->extra].open, which, bound_rec(s, key, which));
     return cn->r[which];
 }
 
-static int32_t loop_record(Search *s, int32_t key, const int32_t *est, int which_l, int which_r) {
-    Node *n = &s->nodes[key];
-    if (n->flags & F_ALIAS) {  /* never on a loop (its canonical position cannot reach it), but be exact */
-        int32_t t = node_kids(s, n)[0];
-        Node *tn = &s->nodes[t];
-        if (tn->flags & F_MEMBER) return est[tn->low];
-        if (tn->flags & F_OPEN) return NONE_REC;
-        return tn->r[which_l];
-    }
-    int32_t L[64], R[64];
-    int32_t *kids = node_kids(s, n);
-    for (int c = 0; c < n->nl; c++) L[c] = loop_option(s, key, kids[c], est, which_l);
-    for (int c = 0; c < n->nr; c++) R[c] = loop_option(s, key, kids[n->nl + c], est, which_r);
-    n = &s->nodes[key];
-    return at_rest(s, store_record(&s->st, L, n->nl, R, n->nr), L, n->nl, R, n->nr, 1, n->stands);
-}
-
 /* Solver._solve_loop: least and greatest fixed points; where they differ the value stays open (None) and
-   the cautious value (nobody wins the repetition) is kept. Members carry F_MEMBER while valued. */
+   the cautious value (nobody wins the repetition) is kept. Each member's options are read once: a member
+   of the loop (by its place in it, F_MEMBER marks them meanwhile) or a record that stays fixed while the
+   loop is valued (one for each run). An alias is never a member (its canonical position cannot reach it). */
 static void solve_loop(Search *s, const int32_t *scc, int64_t m) {
-    int32_t *est[3];
-    est[1] = malloc((size_t)m * sizeof(int32_t));
-    est[2] = malloc((size_t)m * sizeof(int32_t));
-    if (!est[1] || !est[2]) { free(est[1]); free(est[2]); solver_error = ERR_MEMORY; return; }
-    for (int64_t i = 0; i < m; i++) { s->nodes[scc[i]].low = (int32_t)i; s->nodes[scc[i]].flags |= F_MEMBER; }
+    int64_t total = 0;
+    for (int64_t i = 0; i < m; i++) {
+        s->nodes[scc[i]].low = (int32_t)i;
+        s->nodes[scc[i]].flags |= F_MEMBER;
+        total += node_nkids(&s->nodes[scc[i]]);
+    }
+    int32_t *est[3] = {NULL, malloc((size_t)m * sizeof(int32_t)), malloc((size_t)m * sizeof(int32_t))};
+    int64_t *off = malloc((size_t)(m + 1) * sizeof(int64_t)), *computed = malloc((size_t)m * sizeof(int64_t));
+    int64_t *changed_at = malloc((size_t)m * sizeof(int64_t));
+    int32_t *pos = malloc((size_t)(total + 1) * sizeof(int32_t)), *fixed[3] = {NULL, malloc((size_t)(total + 1) * sizeof(int32_t)),
+                                                                               malloc((size_t)(total + 1) * sizeof(int32_t))};
+    int16_t *stands = malloc((size_t)m * sizeof(int16_t));
+    uint8_t *nl = malloc((size_t)m), *nr = malloc((size_t)m);
+    if (!est[1] || !est[2] || !off || !computed || !changed_at || !pos || !fixed[1] || !fixed[2] || !stands || !nl || !nr) {
+        solver_error = ERR_MEMORY;
+        goto done;
+    }
+    int64_t t = 0;
+    for (int64_t i = 0; i < m; i++) {
+        int32_t k = scc[i];
+        if (s->nodes[k].flags & F_ALIAS) { solver_error = ERR_INTERNAL; goto done; }
+        off[i] = t;
+        nl[i] = s->nodes[k].nl; nr[i] = s->nodes[k].nr; stands[i] = s->nodes[k].stands;
+        for (int c = 0; c < nl[i] + nr[i]; c++) {
+            int32_t child = s->kids[s->nodes[k].child_off + c];
+            if (child >= 0 && (s->nodes[child].flags & F_MEMBER)) {
+                pos[t] = s->nodes[child].low;
+                fixed[1][t] = fixed[2][t] = NONE_REC;
+            } else {
+                pos[t] = -1;
+                fixed[1][t] = loop_option(s, k, child, 1);
+                fixed[2][t] = loop_option(s, k, child, 2);
+                if (solver_error) goto done;
+            }
+            t++;
+        }
+    }
+    off[m] = t;
     /* Gauss-Seidel passes as in Python; a member none of whose loop options changed since it was last
        valued would get the same record again, so it is skipped (same passes, same results) */
-    int64_t *computed = malloc((size_t)m * sizeof(int64_t)), *changed_at = malloc((size_t)m * sizeof(int64_t));
-    if (!computed || !changed_at) { free(computed); free(changed_at); solver_error = ERR_MEMORY; goto done; }
     for (int which = 1; which <= 2; which++) {
         int64_t step = 0;
         for (int64_t i = 0; i < m; i++) { est[which][i] = bound_rec(s, scc[i], which); computed[i] = -1; changed_at[i] = 0; }
@@ -549,52 +572,43 @@ static void solve_loop(Search *s, const int32_t *scc, int64_t m) {
             int changed = 0;
             for (int64_t i = 0; i < m; i++) {
                 if (computed[i] >= 0) {
-                    const Node *n = &s->nodes[scc[i]];
-                    const int32_t *kids = node_kids(s, n);
                     int need = 0;
-                    for (int c = 0; c < node_nkids(n) && !need; c++) {
-                        const Node *cn = kids[c] >= 0 ? &s->nodes[kids[c]] : NULL;
-                        if (cn && (cn->flags & F_MEMBER) && changed_at[cn->low] > computed[i]) need = 1;
-                    }
+                    for (int64_t o = off[i]; o < off[i + 1] && !need; o++)
+                        if (pos[o] >= 0 && changed_at[pos[o]] > computed[i]) need = 1;
                     if (!need) continue;
                 }
                 computed[i] = ++step;
-                int32_t nw = loop_record(s, scc[i], est[which], which, which);
-                if (solver_error) { free(computed); free(changed_at); goto done; }
+                int32_t L[64], R[64];
+                for (int c = 0; c < nl[i]; c++) { int64_t o = off[i] + c; L[c] = pos[o] >= 0 ? est[which][pos[o]] : fixed[which][o]; }
+                for (int c = 0; c < nr[i]; c++) { int64_t o = off[i] + nl[i] + c; R[c] = pos[o] >= 0 ? est[which][pos[o]] : fixed[which][o]; }
+                int32_t nw = at_rest(s, store_record(&s->st, L, nl[i], R, nr[i]), L, nl[i], R, nr[i], 1, stands[i]);
+                if (solver_error) goto done;
                 if (nw == NONE_REC) nw = est[which][i];
                 if (nw != est[which][i]) { est[which][i] = nw; changed_at[i] = ++step; changed = 1; }
             }
             if (!changed) break;
         }
     }
-    free(computed);
-    free(changed_at);
-    int undecided = 0;
-    for (int64_t i = 0; i < m; i++) if (est[1][i] != est[2][i]) undecided = 1;
     for (int64_t i = 0; i < m; i++) {
         int32_t k = scc[i];
         int32_t lo = est[1][i], hi = est[2][i];
         if (lo == hi) { s->nodes[k].r[0] = s->nodes[k].r[1] = s->nodes[k].r[2] = lo; continue; }
         /* cautious: Black's options at their lowest fixed point, White's at their highest */
-        Node *n = &s->nodes[k];
-        if (n->flags & F_ALIAS) { solver_error = ERR_INTERNAL; goto done; }
-        int32_t L[64], R[64], *kids = node_kids(s, n);
-        for (int c = 0; c < n->nl; c++) L[c] = loop_option(s, k, kids[c], est[1], 1);
-        for (int c = 0; c < n->nr; c++) R[c] = loop_option(s, k, kids[n->nl + c], est[2], 2);
-        n = &s->nodes[k];
-        int32_t cautious = at_rest(s, store_record(&s->st, L, n->nl, R, n->nr), L, n->nl, R, n->nr, 1, n->stands);
+        int32_t L[64], R[64];
+        for (int c = 0; c < nl[i]; c++) { int64_t o = off[i] + c; L[c] = pos[o] >= 0 ? est[1][pos[o]] : fixed[1][o]; }
+        for (int c = 0; c < nr[i]; c++) { int64_t o = off[i] + nl[i] + c; R[c] = pos[o] >= 0 ? est[2][pos[o]] : fixed[2][o]; }
+        int32_t cautious = at_rest(s, store_record(&s->st, L, nl[i], R, nr[i]), L, nl[i], R, nr[i], 1, stands[i]);
         Extra *e = node_extra(s, k);
         if (!e) goto done;
         e->cautious = cautious;
-        n = &s->nodes[k];
+        Node *n = &s->nodes[k];
         n->r[0] = NONE_REC; n->r[1] = lo; n->r[2] = hi;
         n->flags |= F_LOOP_VALUED;
     }
-    (void)undecided;
 done:
     for (int64_t i = 0; i < m; i++) s->nodes[scc[i]].flags &= (uint16_t)~F_MEMBER;
-    free(est[1]);
-    free(est[2]);
+    free(est[1]); free(est[2]); free(off); free(computed); free(changed_at); free(pos); free(fixed[1]); free(fixed[2]);
+    free(stands); free(nl); free(nr);
 }
 
 /* ------------------------------------------------------------------ the search */
