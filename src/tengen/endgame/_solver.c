@@ -525,6 +525,8 @@ static int32_t loop_option(Search *s, int32_t key, int32_t child, int which) {
    of the loop (by its place in it, F_MEMBER marks them meanwhile) or a record that stays fixed while the
    loop is valued (one for each run). An alias is never a member (its canonical position cannot reach it). */
 static void solve_loop(Search *s, const int32_t *scc, int64_t m) {
+    memo_clear(&s->st.scratch);
+    s->st.scratch_on = 1;
     int64_t total = 0;
     for (int64_t i = 0; i < m; i++) {
         s->nodes[scc[i]].low = (int32_t)i;
@@ -606,6 +608,7 @@ static void solve_loop(Search *s, const int32_t *scc, int64_t m) {
         n->flags |= F_LOOP_VALUED;
     }
 done:
+    s->st.scratch_on = 0;
     for (int64_t i = 0; i < m; i++) s->nodes[scc[i]].flags &= (uint16_t)~F_MEMBER;
     free(est[1]); free(est[2]); free(off); free(computed); free(changed_at); free(pos); free(fixed[1]); free(fixed[2]);
     free(stands); free(nl); free(nr);
@@ -836,12 +839,12 @@ static PyObject *Search_stats(Search *s, PyObject *unused) {
     (void)unused;
     long long bytes = (long long)(s->capnodes * (int64_t)sizeof(Node) + (int64_t)(s->tmask + 1) * (int64_t)sizeof(Slot) + s->capkids * 5 +
                                   (int64_t)s->st.caprecs * (int64_t)sizeof(Rec) + s->st.capsegs * (int64_t)sizeof(Seg) +
-                                  s->st.capckeys * 4 + s->st.caphot * (int64_t)sizeof(Hot) + (int64_t)(s->st.cmask + 1) * 8);
+                                  s->st.global.capckeys * 4 + s->st.caphot * (int64_t)sizeof(Hot) + (int64_t)(s->st.global.cmask + 1) * 8);
     return Py_BuildValue("{sLsLsLsLsLsLsLsisLsL}", "positions", (long long)s->visited, "loops", (long long)s->loops,
                          "loop_members", (long long)s->loop_members, "plain", (long long)s->plain,
                          "with_ko_ban", (long long)s->bans, "merged", (long long)s->aliases,
                          "table", (long long)s->nnodes, "records", (int)s->st.nrecs, "combinations",
-                         (long long)s->st.ncombos, "bytes", bytes);
+                         (long long)(s->st.global.ncombos + s->st.scratch_combos), "bytes", bytes);
 }
 
 static int check_node(Search *s, long id) {

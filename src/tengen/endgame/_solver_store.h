@@ -11,6 +11,16 @@
 #define NONE_REC (-1)  /* an unknown record (Python None) */
 #define OMIT_REC (-2)  /* a banned retake left out (Python _OMIT) */
 
+/* A memo of option-set combinations: keys [nl, nr, ids..., result] one after another in ckeys; slots
+   hold (low 32 bits of the key's hash) << 32 | offset into ckeys, -1 when empty. */
+typedef struct {
+    int32_t *ckeys;
+    int64_t nckeys, capckeys;
+    int64_t *ctable;
+    uint64_t cmask;
+    int64_t ncombos;
+} Memo;
+
 /* What option filtering reads of every option (kept apart from the walls: a small array stays in cache). */
 typedef struct { Q ls, rs, mean; int32_t has_mean, ge_rs_le_ls; } Hot;
 
@@ -23,11 +33,10 @@ typedef struct {
     int64_t nsegs, capsegs;
     int32_t *table;  /* interning: slot -> record id or -1 */
     uint64_t mask;
-    int32_t *ckeys;  /* combination keys: [nl, nr, ids..., result] one after another */
-    int64_t nckeys, capckeys;
-    int64_t *ctable; /* slot -> (low 32 bits of the key's hash) << 32 | offset into ckeys; -1 empty */
-    uint64_t cmask;
-    int64_t ncombos;
+    Memo global;   /* combinations met while searching */
+    Memo scratch;  /* those met while a loop is iterated (most never recur): kept apart, cleared per loop */
+    int scratch_on;
+    int64_t scratch_combos;
     int32_t small[257];  /* integer numbers -128..128 -> record id (or -1) */
 } Store;
 
@@ -59,21 +68,43 @@ static uint64_t mix64(uint64_t x) {
 }
 static inline uint64_t hq(uint64_t h, Q q) { return mix64(h ^ mix64((uint64_t)q.n * 31 + (uint64_t)q.d)); }
 
+#define MEMO_START_BITS 12
+
+static int memo_init(Memo *m) {
+    memset(m, 0, sizeof *m);
+    m->cmask = (1u << MEMO_START_BITS) - 1;
+    m->ctable = malloc((m->cmask + 1) * sizeof(int64_t));
+    if (!m->ctable) return -1;
+    memset(m->ctable, 0xff, (m->cmask + 1) * sizeof(int64_t));
+    return 0;
+}
+
+/* Empty a memo (a large one goes back to its starting size). */
+static void memo_clear(Memo *m) {
+    if (m->cmask > (1u << 16)) {
+        free(m->ctable);
+        free(m->ckeys);
+        if (memo_init(m) < 0) solver_error = ERR_MEMORY;
+        return;
+    }
+    memset(m->ctable, 0xff, (m->cmask + 1) * sizeof(int64_t));
+    m->nckeys = 0;
+    m->ncombos = 0;
+}
+
 static int store_init(Store *st) {
     memset(st, 0, sizeof *st);
     st->mask = (1u << 12) - 1;
     st->table = malloc((st->mask + 1) * sizeof(int32_t));
-    st->cmask = (1u << 14) - 1;
-    st->ctable = malloc((st->cmask + 1) * sizeof(int64_t));
-    if (!st->table || !st->ctable) return -1;
+    if (!st->table || memo_init(&st->global) < 0 || memo_init(&st->scratch) < 0) return -1;
     memset(st->table, 0xff, (st->mask + 1) * sizeof(int32_t));
-    memset(st->ctable, 0xff, (st->cmask + 1) * sizeof(int64_t));
     for (int i = 0; i < 257; i++) st->small[i] = -1;
     return 0;
 }
 
 static void store_free(Store *st) {
-    free(st->recs); free(st->hot); free(st->segs); free(st->table); free(st->ckeys); free(st->ctable);
+    free(st->recs); free(st->hot); free(st->segs); free(st->table);
+    free(st->global.ckeys); free(st->global.ctable); free(st->scratch.ckeys); free(st->scratch.ctable);
     memset(st, 0, sizeof *st);
 }
 
@@ -259,7 +290,7 @@ static void sort_unique(int32_t *a, int *n) {
     *n = k;
 }
 
-static void store_crehash(Store *st) {
+static void memo_rehash(Memo *st) {
     uint64_t nm = st->cmask * 2 + 1;
     if (nm > 0xffffffffULL) { solver_error = ERR_MEMORY; return; }
     int64_t *t = huge_pages(malloc((nm + 1) * sizeof(int64_t)), (nm + 1) * sizeof(int64_t));
@@ -277,15 +308,18 @@ static void store_crehash(Store *st) {
     st->cmask = nm;
 }
 
-/* The memo entry of a key (-1 when absent); *slot is where it is or would go. */
-static int32_t combo_lookup(const Store *st, const int32_t *key, int len, uint64_t *slot, uint32_t *tag) {
+static uint32_t combo_hash(const int32_t *key, int len) {
     uint64_t h = 0x51ed27ULL;
     for (int i = 0; i < len; i++) h = mix64(h ^ (uint64_t)(uint32_t)key[i]);
-    *tag = (uint32_t)h;
-    uint64_t s = h & st->cmask;
+    return (uint32_t)h;
+}
+
+/* The memo entry of a key (-1 when absent); *slot is where it is or would go. */
+static int32_t combo_lookup(const Memo *st, const int32_t *key, int len, uint32_t tag, uint64_t *slot) {
+    uint64_t s = tag & st->cmask;
     while (st->ctable[s] != -1) {
         int64_t v = st->ctable[s];
-        if ((uint32_t)((uint64_t)v >> 32) == *tag) {
+        if ((uint32_t)((uint64_t)v >> 32) == tag) {
             const int32_t *k = st->ckeys + (uint32_t)v;
             if (k[0] == key[0] && k[1] == key[1] && memcmp(k, key, (size_t)len * sizeof(int32_t)) == 0) { *slot = s; return k[len]; }
         }
@@ -295,7 +329,7 @@ static int32_t combo_lookup(const Store *st, const int32_t *key, int len, uint64
     return -1;
 }
 
-static void combo_insert(Store *st, const int32_t *key, int len, uint64_t slot, uint32_t tag, int32_t id) {
+static void combo_insert(Memo *st, const int32_t *key, int len, uint64_t slot, uint32_t tag, int32_t id) {
     if (st->nckeys + len + 1 > 0xffffffffLL) { solver_error = ERR_MEMORY; return; }
     st->ckeys = grow(st->ckeys, &st->capckeys, st->nckeys + len + 1, sizeof(int32_t));
     if (solver_error) return;
@@ -303,7 +337,7 @@ static void combo_insert(Store *st, const int32_t *key, int len, uint64_t slot, 
     st->ckeys[st->nckeys + len] = id;
     st->ctable[slot] = (int64_t)(((uint64_t)tag << 32) | (uint64_t)st->nckeys);
     st->nckeys += len + 1;
-    if ((uint64_t)++st->ncombos * 2 > st->cmask) store_crehash(st);
+    if ((uint64_t)++st->ncombos * 2 > st->cmask) memo_rehash(st);
 }
 
 /* Options that `combine` drops before it looks at them (a stop below the best stop and a mast no better
@@ -341,13 +375,22 @@ static int32_t store_record(Store *st, const int32_t *L0, int nl0, const int32_t
     sort_unique(R, &nr);
     key[0] = nl; key[1] = nr;
     int len = 2 + nl + nr;
-    uint64_t slot;
-    uint32_t tag;
-    int32_t id = combo_lookup(st, key, len, &slot, &tag);
+    uint64_t slot, scratch_slot = 0;
+    uint32_t tag = combo_hash(key, len);
+    int32_t id = combo_lookup(&st->global, key, len, tag, &slot);
     if (id >= 0) return id;
+    if (st->scratch_on) {
+        id = combo_lookup(&st->scratch, key, len, tag, &scratch_slot);
+        if (id >= 0) return id;
+    }
     id = store_combine(st, L, nl, R, nr);
     if (solver_error) return NONE_REC;
-    combo_insert(st, key, len, slot, tag, id);
+    if (st->scratch_on) {
+        st->scratch_combos++;
+        combo_insert(&st->scratch, key, len, scratch_slot, tag, id);
+    } else {
+        combo_insert(&st->global, key, len, slot, tag, id);
+    }
     return solver_error ? NONE_REC : id;
 }
 
