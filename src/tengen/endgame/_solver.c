@@ -303,15 +303,33 @@ static int strict_chain(Search *s, int32_t key, Lists *lists, int side, int k, c
 static inline Q ko_mean(const Ko *k) { return q_sub(k->black_exit, q_mul_int(q_div_int(q_sub(k->black_exit, k->white_exit), 3), k->bm)); }
 static inline Q ko_temperature(const Ko *k) { return q_div_int(q_sub(k->black_exit, k->white_exit), 3); }
 
+/* Whether lo and hi agree as values, each at rest against its own option lists (Solver._close). */
+static int same_at_rest(Search *s, int32_t lo, const Lists *ll, int lslot, int32_t hi, const Lists *hl, int hslot, int stands) {
+    int32_t a = at_rest(s, lo, ll->L[lslot], ll->nl, ll->R[lslot], ll->nr, 1, stands);
+    int32_t b = at_rest(s, hi, hl->L[hslot], hl->nl, hl->R[hslot], hl->nr, 1, stands);
+    return a >= 0 && b >= 0 && a == b;
+}
+
 /* Solver._close: (rec, lo, hi) of a position, valuing the kos its options take (opens: (side, j, open
    index)), and in `used` the option lists each record was made from, kos closed (for at_rest). */
 static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens, int nopens, int32_t out[3], Lists *used) {
+    int stands = s->nodes[key].stands;
     if (nopens == 0) {
         lists_copy(used, lists);
         int32_t hi = rec_of_lists(s, lists, 2);
-        int32_t lo = same_slots(lists, 1, 2) ? hi : rec_of_lists(s, lists, 1);
+        int same12 = same_slots(lists, 1, 2);
+        int32_t lo = same12 ? hi : rec_of_lists(s, lists, 1);
         int32_t rec = same_slots(lists, 0, 2) ? hi : same_slots(lists, 0, 1) ? lo : rec_of_lists(s, lists, 0);
-        if (lo == hi) { out[0] = rec >= 0 ? rec : hi; out[1] = out[2] = hi; return; }
+        if ((lo < 0 && hi < 0) || (lo >= 0 && hi >= 0 && (same12 || same_at_rest(s, lo, lists, 1, hi, lists, 2, stands)))) {
+            out[0] = rec >= 0 ? rec : hi; out[1] = out[2] = hi;
+            if (rec < 0) {  /* the record at rest against the lists it came from */
+                memcpy(used->L[0], lists->L[2], (size_t)lists->nl * sizeof(int32_t));
+                memcpy(used->R[0], lists->R[2], (size_t)lists->nr * sizeof(int32_t));
+            }
+            memcpy(used->L[1], lists->L[2], (size_t)lists->nl * sizeof(int32_t));
+            memcpy(used->R[1], lists->R[2], (size_t)lists->nr * sizeof(int32_t));
+            return;
+        }
         out[0] = rec; out[1] = lo; out[2] = hi;
         return;
     }
@@ -326,7 +344,7 @@ static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens
         }
     int32_t hi = rec_of_lists(s, &f, 2), lo = same_slots(&f, 1, 2) ? hi : rec_of_lists(s, &f, 1);
     used->nl = f.nl; used->nr = f.nr;
-    if (lo >= 0 && hi >= 0 && lo == hi) {
+    if (lo >= 0 && hi >= 0 && same_at_rest(s, lo, &f, 1, hi, &f, 2, stands)) {
         out[0] = out[1] = out[2] = hi;
         for (int w = 0; w < 3; w++) {
             memcpy(used->L[w], f.L[2], (size_t)f.nl * sizeof(int32_t));

@@ -295,15 +295,25 @@ class Solver:
         position's count between).
 
         lo / hi put the lowest / highest count this position can reach in place of every banned
-        retake; when they agree the kos cannot matter. Otherwise a simple ko with one exit per side is
+        retake; when they agree (as values at rest) the kos cannot matter. Otherwise a simple ko with one exit per side is
         valued by the phantom rule (rec = lo = hi); any other ko is valued with the banned retake
         unavailable (the taker wins it: no ko threats), and lo / hi stay apart to say so."""
+        stands = self.stands[key]
+
+        def same_at_rest(lo, lo_lists, hi, hi_lists) -> bool:
+            """lo and hi agree as values, each at rest against its own options (a cold position's raw
+            number says nothing alone: the same number can stand for different counts)."""
+            a, b = self._at_rest(lo, lo_lists, stands), self._at_rest(hi, hi_lists, stands)
+            return a is not None and b is not None and a.same_thermograph(b)
+
         if not opens:
             rec = self.record(*lists[0])
             lo = self.record(*lists[1])
             hi = self.record(*lists[2])
-            if lo is hi or (lo is not None and hi is not None and lo.same_thermograph(hi)):
-                return (rec if rec is not None else hi, hi, hi), lists
+            if (lo is None and hi is None) or (lo is not None and hi is not None
+                                               and same_at_rest(lo, lists[1], hi, lists[2])):
+                return (rec if rec is not None else hi, hi, hi), (lists[0] if rec is not None else lists[2],
+                                                                  lists[2], lists[2])
             return (rec, lo, hi), lists
 
         def filled(which: int, phantom: Optional[Thermo]) -> tuple[list, list]:
@@ -316,7 +326,7 @@ class Solver:
         lo_lists, hi_lists = filled(1, ph_lo), filled(2, ph_hi)
         lo = self.record(*lo_lists)
         hi = self.record(*hi_lists)
-        if lo is not None and hi is not None and lo.same_thermograph(hi):
+        if lo is not None and hi is not None and same_at_rest(lo, lo_lists, hi, hi_lists):
             return (hi, hi, hi), (hi_lists, hi_lists, hi_lists)
         if len(opens) == 1 and not opens[0][2].opens:
             chain = self._strict_chain(key, lists, opens)
