@@ -51,7 +51,7 @@ PYTHON_FALLBACK_NODES = 100_000  # what `auto` lets the Python search spend when
 class ExhaustiveConfig:
     """Search limits. max_nodes counts distinct positions evaluated; seconds is a wall-clock limit."""
 
-    max_nodes: int = 2_000_000  # the native search: ~7 us and ~300 bytes a position (0.6 GB at most)
+    max_nodes: int = 2_000_000  # native: ~5 us, ~300 bytes a position searched or merged (0.6 GB)
     seconds: Optional[float] = 60.0
     strict_kos: bool = False  # report 'unsupported' when a ko outside the phantom rule's reach or a loop matters
     moves: str = "all"  # "all": every move the conventions allow; "local": also the contact heuristic (local_game doc)
@@ -152,7 +152,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
         result.status, result.kind = TOO_LARGE, TOO_LARGE
         if isinstance(exc, RecursionError):
             result.reason = "too large: a line of play deeper than the recursion limit"
-        elif solver.nodes > config.max_nodes:
+        elif solver.nodes > config.max_nodes or str(exc) == "positions":
             result.reason = f"too large: more than {config.max_nodes} positions"
         else:
             result.reason = f"too large: more than {config.seconds} s"

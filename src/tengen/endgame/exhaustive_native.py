@@ -100,10 +100,10 @@ class NativeSolver:
         status, error = self._search.solve(b, w)
         self.stats = self._search.stats()
         self.nodes, self.loops = self.stats["positions"], self.stats["loops"]
-        if status == _solver.ST_BUDGET:
-            raise BudgetExceeded()
+        if status == _solver.ST_BUDGET:  # positions searched and merged together: the tables' size
+            raise BudgetExceeded("positions")
         if status == _solver.ST_TIME:
-            raise BudgetExceeded()
+            raise BudgetExceeded("seconds")
         if status == _solver.ST_NOT_SEALED:
             raise RegionNotSealed("both colors have broken into the other's territory")
         if status != _solver.ST_OK:
