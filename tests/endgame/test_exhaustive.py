@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import shared_data
+from sealed_walls import SEALED_TOP
 from tengen.cgt.numbers import INF
 from tengen.go import BLACK, WHITE, Board, Rules
 from tengen.go.coords import from_gtp
@@ -17,15 +18,7 @@ from tengen.go.diagram import parse_diagram
 from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
 from tengen.endgame.local_game import LocalRegion, RegionNotSealed
 
-TOP = """
-. X . X O . O . O
-X X X X O O O O O
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-"""
+TOP = SEALED_TOP
 
 SHAPES = {
     # name: (rows 2 and 1, region, mean, temperature, kind, best black, best white)

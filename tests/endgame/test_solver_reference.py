@@ -15,21 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sealed_walls import SEALED_TOP
 from tengen.endgame.exhaustive_reference import (
     DETERMINED, TRANSFORMS, UNDETERMINED, accept, against_reference, available_engine, color_swapped,
     generate, metamorphic, random_region, reference_solve, region_from_diagram, same_result, solve, symmetric,
     transformed, translated,
 )
 
-TOP = """
-. X . X O . O . O
-X X X X O O O O O
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-"""
+TOP = SEALED_TOP
 
 NAMED = {
     # name: (diagram, reference status, kind, mean, temperature)

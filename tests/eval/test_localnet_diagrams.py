@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from sealed_walls import SEALED_TOP
 from tengen.eval.localnet.compact import POINTS, compact_row, stack_rows, target_index
 from tengen.eval.localnet.weights import default_weights, load_weights
 from tengen.go import BLACK, WHITE, Board
@@ -17,15 +18,7 @@ from tengen.go.diagram import parse_diagram
 pytestmark = pytest.mark.skipif(default_weights() is None, reason="no trained local-move network in models/localnet")
 
 # the sealed 9x9 board above the first two lines: Black's wall on the left, White's on the right
-WALLS = """
-. X . X O . O . O
-X X X X O O O O O
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-. . . X O . . . .
-"""
+WALLS = SEALED_TOP
 HANE_CONNECT = WALLS + """
 . . . X O . . . .
 . . * * * * . . .
