@@ -1,8 +1,9 @@
-"""Where records come from: an upload, a paste, or a path under the served folder only (resolved, and
-refused outside it); sizes bounded before parsing. Loaded records are kept in a small bounded store."""
+"""Where records come from: an upload, a paste, or a path under the served folder only (opened name by
+name from the folder's descriptor, never following links; refused outside it); sizes bounded before parsing. Loaded records are kept in a small bounded store."""
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import uuid
 from collections import OrderedDict
@@ -20,30 +21,53 @@ class FileRefused(ValueError):
     """A path or upload the server will not read (outside the folder, too large, not a regular file)."""
 
 
-def resolve_under(folder: Optional[Path], relative: str) -> Path:
-    """The regular file `relative` names under `folder`, symlinks resolved; anything outside is refused."""
-    if folder is None:
-        raise FileRefused("no folder is served (start with --folder DIR to open files by path)")
+def _components(relative: str) -> list[str]:
+    """The path's names, refused when absolute, home-relative, climbing ('..') or with a NUL byte."""
     if "\x00" in relative or os.path.isabs(relative) or relative.startswith(("\\", "~")):
         raise FileRefused("the path must be relative to the served folder")
-    root = folder.resolve()
-    try:
-        target = (root / relative).resolve(strict=True)
-    except (OSError, RuntimeError):
-        raise FileRefused(f"{relative}: no such file in the served folder") from None
-    if not target.is_relative_to(root):
+    names = [name for name in relative.split("/") if name not in ("", ".")]
+    if ".." in names:
         raise FileRefused(f"{relative}: outside the served folder")
-    if not target.is_file():
+    if not names:
         raise FileRefused(f"{relative}: not a regular file")
-    if target.stat().st_size > MAX_RECORD_BYTES:
-        raise FileRefused(f"{relative}: larger than {MAX_RECORD_BYTES} bytes")
-    return target
+    return names
+
+
+_NO_FOLLOW = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def read_under(folder: Optional[Path], relative: str) -> bytes:
-    """The bytes of a record under the folder, read with the size bound checked again while reading."""
-    target = resolve_under(folder, relative)
-    with open(target, "rb") as f:
+    """The bytes of the regular file `relative` names under `folder`. The file is opened once, one name at a
+    time from the folder's own descriptor, never following a symbolic link (a link anywhere on the path is
+    refused), and what was opened is checked (a regular file, within the size bound) before it is read: a
+    file swapped for a link between a check and the read cannot lead outside the folder."""
+    if folder is None:
+        raise FileRefused("no folder is served (start with --folder DIR to open files by path)")
+    names = _components(relative)
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        raise FileRefused("the served folder cannot be opened") from None
+    try:
+        for name in names[:-1]:
+            try:
+                inner = os.open(name, _NO_FOLLOW | getattr(os, "O_DIRECTORY", 0), dir_fd=fd)
+            except OSError:
+                raise FileRefused(f"{relative}: no such file in the served folder (links are not followed)") from None
+            os.close(fd)
+            fd = inner
+        try:  # non-blocking: a FIFO must not hang the open; it is refused just below
+            leaf = os.open(names[-1], _NO_FOLLOW | os.O_NONBLOCK, dir_fd=fd)
+        except OSError:
+            raise FileRefused(f"{relative}: no such file in the served folder (links are not followed)") from None
+    finally:
+        os.close(fd)
+    with os.fdopen(leaf, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefused(f"{relative}: not a regular file")
+        if info.st_size > MAX_RECORD_BYTES:
+            raise FileRefused(f"{relative}: larger than {MAX_RECORD_BYTES} bytes")
         data = f.read(MAX_RECORD_BYTES + 1)
     check_size(data)
     return data
@@ -67,11 +91,19 @@ def list_records(folder: Optional[Path]) -> list[str]:
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
             path = Path(dirpath) / name
-            if name.lower().endswith(".sgf") and not path.is_symlink():
+            if name.lower().endswith(".sgf") and _regular_file(path):
                 found.append(path.relative_to(root).as_posix())
                 if len(found) >= MAX_LISTED:
                     return found
     return found
+
+
+def _regular_file(path: Path) -> bool:
+    """A regular file, not a link, FIFO or device (`read_under` refuses the others)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 class RecordStore:
