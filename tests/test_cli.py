@@ -140,7 +140,8 @@ def test_plots_of_an_earlier_analysis_in_the_same_folder_are_removed(tmp_path):
     (["analyze", EXAMPLE, "--region", ""], "--region: no points given"),
     (["analyze", EXAMPLE, "--json", ""], "--json: an empty file name"),
     (["analyze", EXAMPLE, "--threshold", "0"], "--threshold must lie in (0, 1]"),
-    (["analyze", EXAMPLE, "--margin", "-5"], "--margin must not be negative"),
+    (["analyze", EXAMPLE, "--margin", "-5"], "--margin from 0 to 25"),
+    (["analyze", EXAMPLE, "--margin", "1000000000"], "--margin from 0 to 25"),  # issue 47 item 7: it hung
     (["analyze", EXAMPLE, "--json", EXAMPLE], f"--json {EXAMPLE}: is the input record"),
     (["analyze", EXAMPLE, "--json", "same.out", "--sgf", "same.out"], "--json and --sgf name the same file"),
     (["analyze", EXAMPLE, "--plots", EXAMPLE + "/plots"], "--plots " + EXAMPLE + "/plots: cannot create it under"),

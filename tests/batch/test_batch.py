@@ -151,6 +151,23 @@ def test_resume_after_stop_loses_and_duplicates_nothing(folder: Path, tmp_path: 
     assert outputs(part) == outputs(full)
 
 
+@pytest.mark.parametrize("where", ["last", "middle"])
+def test_a_journal_line_nested_past_the_parser_is_a_bad_line(folder: Path, tmp_path: Path, where: str):
+    """Issue 47 item 6: 100,000 nested brackets (RecursionError in the JSON parser) are a torn last line, cut
+    on resume, or a damaged line in the middle, refused in one line: never a traceback."""
+    out = tmp_path / "out"
+    run_batch([str(folder)], str(out), settings(chunk=2), workers=0, progress=False, stop_after=3, log=lambda _: None)
+    deep = b"[" * 100_000 + b"]" * 100_000
+    with open(out / JOURNAL, "ab") as fh:
+        fh.write(deep + (b"\n" + b'{"unit": "x"}\n' if where == "middle" else b"\n"))
+    if where == "middle":
+        with pytest.raises(BatchError, match="is not JSON; the journal is damaged"):
+            run_batch([str(folder)], str(out), settings(chunk=2), workers=0, progress=False, log=lambda _: None)
+    else:
+        again = run_batch([str(folder)], str(out), settings(chunk=2), workers=0, progress=False, log=lambda _: None)
+        assert again.done_before == 3 and again.complete
+
+
 def test_resume_with_other_settings_is_refused(folder: Path, tmp_path: Path):
     out = tmp_path / "out"
     run_batch([str(folder / "g2.sgf")], str(out), settings(), workers=0, progress=False)

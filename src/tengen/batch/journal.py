@@ -49,7 +49,7 @@ class Journal:
         for i, line in enumerate(lines[:-1]):  # the piece after the last newline is torn (or empty)
             try:
                 entry = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: brackets nested past the parser's depth
                 if i == len(lines) - 2:  # the last line, cut mid-way before its newline was written back
                     break
                 raise BatchError(f"{self.path}: line {i + 1} is not JSON; the journal is damaged "

@@ -14,6 +14,7 @@ from tengen.cli import CliError, command, finite_float
 from tengen.commands.common import add_position_arguments, position_from_args
 from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.move_check import DEFAULT_MARGIN
+from tengen.endgame.options import MAX_MARGIN
 
 
 @command("analyze", "endgame analysis: regions, counts, temperatures, move values, the orthodox move")
@@ -155,8 +156,8 @@ def options_from_args(args: argparse.Namespace):
 
     if args.max_nodes < 1 or args.max_total_nodes < 0:
         raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
-    if not 0 < args.threshold <= 1 or args.margin < 0:
-        raise CliError("--threshold must lie in (0, 1] and --margin must not be negative")
+    if not 0 < args.threshold <= 1 or not 0 <= args.margin <= MAX_MARGIN:
+        raise CliError(f"--threshold must lie in (0, 1] and --margin from 0 to {MAX_MARGIN}")
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
                           missing_color=args.missing)
     return replace(interactive_options(), predictor=args.predictor, threshold=args.threshold, margin=args.margin,

@@ -17,6 +17,9 @@ PREDICTORS = ("auto", "kata", "oracle", "exhaustive", "net")
 LEAF_SCORINGS = ("evaluator", "exact", "valuenet")
 
 
+MAX_MARGIN = 25  # growing a region further than a board's side changes nothing; bounded so a huge value cannot hang
+
+
 @dataclass(frozen=True)
 class AnalysisOptions:
     """How to analyze: the local-move predictor (a name of PREDICTORS or a predictor object), the ownership
@@ -51,8 +54,9 @@ class AnalysisOptions:
             raise ValueError(f"leaf_confidence must lie in [0, 0.5], not {self.leaf_confidence!r}")
         if not (isinstance(self.threshold, (int, float)) and 0 < self.threshold <= 1):
             raise ValueError(f"threshold must lie in (0, 1], not {self.threshold!r}")
-        if not isinstance(self.margin, int) or self.margin < 0:
-            raise ValueError(f"margin must be a whole number of points, at least 0, not {self.margin!r}")
+        if not isinstance(self.margin, int) or not 0 <= self.margin <= MAX_MARGIN:
+            raise ValueError(f"margin must be a whole number of points from 0 to {MAX_MARGIN} (a board's side), "
+                             f"not {self.margin!r}")
         if self.move_check_margin is not None and not math.isfinite(self.move_check_margin):
             raise ValueError(f"move_check_margin must be a finite number of points or None, not {self.move_check_margin!r}")
 
