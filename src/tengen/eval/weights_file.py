@@ -10,7 +10,9 @@ from typing import Callable, Optional
 import torch
 from torch import nn
 
-from tengen.files import write_atomic
+from tengen.files import NotRegularFile, read_regular_file, write_atomic
+
+MAX_WEIGHTS_BYTES = 512 << 20  # tengen's own weights files are a few MB (committed ones at most 25 MB)
 
 
 def save_weights_file(path: Path | str, fmt: str, model: nn.Module, config: dict, meta: Optional[dict] = None) -> None:
@@ -27,10 +29,14 @@ def load_weights_file(path: Path | str, fmt: str, build: Callable[[dict], nn.Mod
     """(model built from the file's config by `build`, in eval mode on `device`, metadata); `error` (one line
     naming `what` the file should be) for a missing, foreign or unreadable file."""
     path = Path(path)
-    if not path.is_file():
-        raise error(f"{path}: no such {what} weights file")
     try:
-        blob = torch.load(path, map_location=device, weights_only=True)
+        data = read_regular_file(path, MAX_WEIGHTS_BYTES, f"{what} weights file")
+    except NotRegularFile as exc:
+        raise error(str(exc)) from None
+    except OSError:
+        raise error(f"{path}: no such {what} weights file") from None
+    try:
+        blob = torch.load(io.BytesIO(data), map_location=device, weights_only=True)
         if not isinstance(blob, dict) or blob.get("format") != fmt:
             raise error(f"{path}: not a tengen {what} weights file")
         model = build(blob["config"])

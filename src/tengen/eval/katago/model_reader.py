@@ -1,9 +1,9 @@
 """Read KataGo network files (`.bin.gz`, `.bin`, `.txt.gz`, `.txt`) into a `ModelDesc`, checking every size."""
 from __future__ import annotations
 
-import gzip
 import hashlib
 import re
+import zlib
 from pathlib import Path
 from typing import Union
 
@@ -37,6 +37,7 @@ from tengen.eval.katago.model_desc import (
     ValueHead,
     is_binary_name,
 )
+from tengen.files import NotRegularFile, read_regular_file
 
 _TOKEN = re.compile(rb"\s*(\S+)")
 
@@ -366,16 +367,33 @@ def parse_model(data: bytes, binary: bool = True, sha256: str = "") -> ModelDesc
     return desc
 
 
+MAX_MODEL_BYTES = 1 << 30  # a network file (KataGo's largest public networks are a few hundred MB compressed)
+
+
+def _gunzip_bounded(path: Path, raw: bytes, limit: int) -> bytes:
+    """Decompress gzip data, refusing more than `limit` bytes out (a crafted file cannot exhaust memory)."""
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = d.decompress(raw, limit + 1)
+    except zlib.error as e:
+        raise ModelFormatError(f"{path}: broken gzip data ({e})") from None
+    if len(out) > limit:
+        raise ModelFormatError(f"{path}: decompresses to more than {limit} bytes")
+    if not d.eof:
+        raise ModelFormatError(f"{path}: broken gzip data (truncated)")
+    return out
+
+
 def read_model(path: Union[str, Path]) -> ModelDesc:
     """Read a KataGo network file (`.bin.gz`, `.bin`, `.txt.gz`, `.txt`, or any `.gz`)."""
     path = Path(path)
-    raw = path.read_bytes()
+    try:
+        raw = read_regular_file(path, MAX_MODEL_BYTES, "KataGo network file")
+    except NotRegularFile as e:
+        raise ModelFormatError(str(e)) from None
     sha = hashlib.sha256(raw).hexdigest()
     if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as e:
-            raise ModelFormatError(f"{path}: broken gzip data ({e})") from None
+        raw = _gunzip_bounded(path, raw, MAX_MODEL_BYTES * 4)
     elif path.name.lower().endswith(".gz"):
         raise ModelFormatError(f"{path}: named .gz but is not gzip-compressed")
     try:
