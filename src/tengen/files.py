@@ -101,22 +101,28 @@ class NotRegularFile(ValueError):
     """An input that must be a regular file is a FIFO, device or directory, or is longer than its bound."""
 
 
-def read_regular_file(path: str | os.PathLike, max_bytes: int, what: str) -> bytes:
-    """The bytes of the regular file `path` (a link to one is followed), at most `max_bytes`. It is opened
-    without blocking (a FIFO is refused, never waited on) and what was opened is checked (a regular file
-    within the bound) before a byte is read, so a device such as /dev/zero cannot be read without end.
-    NotRegularFile in one line naming `what`; a missing or unreadable file is the usual OSError."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+def read_opened_file(fd: int, max_bytes: int, label: str, what: str) -> bytes:
+    """The bytes behind the open descriptor `fd` (closed here), checked as opened before a byte is read: a
+    regular file of at most `max_bytes`, so a device such as /dev/zero cannot be read without end.
+    NotRegularFile in one line naming `label` and `what` otherwise."""
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(f.fileno())
         if not stat.S_ISREG(info.st_mode):
-            raise NotRegularFile(f"{path}: not a regular file (a {what} must be one)")
+            raise NotRegularFile(f"{label}: not a regular file (a {what} must be one)")
         if info.st_size > max_bytes:
-            raise NotRegularFile(f"{path}: {info.st_size} bytes, more than a {what} may have ({max_bytes})")
+            raise NotRegularFile(f"{label}: {info.st_size} bytes, more than a {what} may have ({max_bytes})")
         data = f.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise NotRegularFile(f"{path}: more than a {what} may have ({max_bytes} bytes)")
+        raise NotRegularFile(f"{label}: more than a {what} may have ({max_bytes} bytes)")
     return data
+
+
+def read_regular_file(path: str | os.PathLike, max_bytes: int, what: str) -> bytes:
+    """The bytes of the regular file `path` (a link to one is followed), at most `max_bytes`, opened without
+    blocking (a FIFO is refused, never waited on): `read_opened_file`. A missing or unreadable file is the
+    usual OSError."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    return read_opened_file(fd, max_bytes, str(path), what)
 
 
 class SharedDataMissing(FileNotFoundError):

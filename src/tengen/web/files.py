@@ -10,6 +10,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Optional
 
+from tengen.files import NotRegularFile, read_opened_file
 from tengen.go.sgf import Game, load_game_bytes
 
 MAX_RECORD_BYTES = 1024 * 1024  # an SGF record; a long pro game with comments is well under 100 kB
@@ -62,13 +63,10 @@ def read_under(folder: Optional[Path], relative: str) -> bytes:
             raise FileRefused(f"{relative}: no such file in the served folder (links are not followed)") from None
     finally:
         os.close(fd)
-    with os.fdopen(leaf, "rb") as f:
-        info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise FileRefused(f"{relative}: not a regular file")
-        if info.st_size > MAX_RECORD_BYTES:
-            raise FileRefused(f"{relative}: larger than {MAX_RECORD_BYTES} bytes")
-        data = f.read(MAX_RECORD_BYTES + 1)
+    try:
+        data = read_opened_file(leaf, MAX_RECORD_BYTES, relative, "record")
+    except NotRegularFile as exc:
+        raise FileRefused(str(exc)) from None
     check_size(data)
     return data
 
