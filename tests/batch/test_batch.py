@@ -52,7 +52,9 @@ def outputs(out: Path) -> dict[str, str]:
 
 
 def journal_ids(out: Path) -> list[str]:
-    lines = (out / JOURNAL).read_text().splitlines()
+    """The units journaled so far; read while a batch writes, the piece after the last newline may be a
+    line still being written, so it is left out (as the journal itself does)."""
+    lines = (out / JOURNAL).read_text().split("\n")[:-1]
     return [json.loads(line)["unit"] for line in lines if '"unit"' in line]
 
 
@@ -166,6 +168,49 @@ def test_a_journal_line_nested_past_the_parser_is_a_bad_line(folder: Path, tmp_p
     else:
         again = run_batch([str(folder)], str(out), settings(chunk=2), workers=0, progress=False, log=lambda _: None)
         assert again.done_before == 3 and again.complete
+
+
+def test_links_loops_and_the_output_folder_are_walked_once(folder: Path, tmp_path: Path):
+    """Issue 47 item 5: link loops end (each folder entered once), a link to a parent adds nothing, a real
+    file reached by several paths is one record, --out inside the input folder is never read back, and an
+    unreadable folder is listed as skipped."""
+    os.symlink(".", folder / "a")
+    os.symlink(".", folder / "b")
+    os.symlink("..", folder / "sub" / "up")
+    os.symlink(folder / "g2.sgf", folder / "sub" / "same.sgf")
+    closed = folder / "closed"
+    closed.mkdir()
+    (closed / "hidden.sgf").write_text(record(MOVES_9[:4]))
+    closed.chmod(0)
+    try:
+        records = 5  # g1, g2, broken, chess and sub/g3 (the fixture's), each once
+        out = folder / "out"
+        result = run_batch([str(folder)], str(out), settings(), workers=0, progress=False, log=lambda _: None)
+        assert result.complete
+        summary = json.loads((out / "summary.json").read_text())
+        assert summary["files"] == records + (1 if os.access(closed, os.R_OK) else 0)  # root reads anything
+        unreadable = [s for s in summary["skipped"] if s["file"] == str(closed)]
+        assert os.access(closed, os.R_OK) or (unreadable and "not readable" in unreadable[0]["reason"])
+        again = run_batch([str(folder)], str(out), settings(), workers=0, progress=False, log=lambda _: None)
+        assert again.computed == 0  # its own outputs (out/games/*.sgf) are not new inputs
+    finally:
+        closed.chmod(0o755)
+
+
+def test_an_unreadable_folder_is_listed_not_lost(folder: Path, monkeypatch):
+    """Running as root reads any folder, so the refusal is made for the test: the folder is reported."""
+    real_scandir = os.scandir
+
+    def scandir(path):
+        if str(path).endswith("sub"):
+            raise PermissionError(13, "Permission denied")
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    unreadable: list = []
+    jobs = collect_files([str(folder)], unreadable=unreadable)
+    assert [os.path.basename(j.path) for j in jobs] == ["broken.sgf", "chess.sgf", "g1.sgf", "g2.sgf"]
+    assert unreadable == [(str(folder / "sub"), "folder not readable (Permission denied)")]
 
 
 def test_resume_with_other_settings_is_refused(folder: Path, tmp_path: Path):

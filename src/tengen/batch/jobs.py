@@ -164,14 +164,21 @@ def file_id(path: str) -> str:
     return hashlib.sha1(os.path.abspath(path).encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
-def collect_files(inputs: Iterable[str], max_files: int = MAX_FILES) -> list[FileJob]:
+def collect_files(inputs: Iterable[str], max_files: int = MAX_FILES, exclude: Optional[str] = None,
+                  unreadable: Optional[list] = None) -> list[FileJob]:
     """The job's records, deduplicated in order: a directory (its `.sgf` files, recursively, sorted), a
-    glob pattern, an `.sgf` file, or a list file (one path per line, relative to the list; `#` comments)."""
+    glob pattern, an `.sgf` file, or a list file (one path per line, relative to the list; `#` comments).
+    Each real file is taken once (by device and inode, however many links lead to it), a directory is
+    walked once (a link loop ends there), and the `exclude` folder (the job's own outputs) is never entered.
+    Folders that cannot be read are appended to `unreadable` as (path, reason)."""
     paths: list[str] = []
+    skip_dirs = set()
+    if exclude is not None and os.path.isdir(exclude):
+        info = os.stat(exclude)
+        skip_dirs.add((info.st_dev, info.st_ino))
     for item in inputs:
         if os.path.isdir(item):
-            found = sorted(glob.glob(os.path.join(glob.escape(item), "**", "*"), recursive=True))
-            paths.extend(p for p in found if p.lower().endswith(".sgf") and os.path.isfile(p))
+            paths.extend(_walk_records(item, skip_dirs, unreadable if unreadable is not None else []))
         elif any(ch in item for ch in "*?[") and not os.path.exists(item):
             found = sorted(glob.glob(item, recursive=True))
             if not found:
@@ -188,12 +195,52 @@ def collect_files(inputs: Iterable[str], max_files: int = MAX_FILES) -> list[Fil
         if len(paths) > max_files:
             raise BatchError(f"more than {max_files} input files (--max-files {max_files})")
     jobs: dict[str, FileJob] = {}
+    real: set[tuple[int, int]] = set()
     for path in paths:
+        try:
+            info = os.stat(path)
+            identity = (info.st_dev, info.st_ino)
+        except OSError:
+            identity = None  # planning the file says why it cannot be read
+        if identity is not None and identity in real:
+            continue
+        if identity is not None:
+            real.add(identity)
         fid = file_id(path)
         if fid not in jobs:
             stem = os.path.splitext(os.path.basename(path))[0][:60] or "game"
             jobs[fid] = FileJob(path, fid, f"{stem}-{fid[:8]}")
     return list(jobs.values())
+
+
+def _walk_records(root: str, skip_dirs: set, unreadable: list) -> list[str]:
+    """The `.sgf` files under `root`, sorted; each directory entered once by device and inode (links to
+    directories are followed, a loop of them ends at the first repeat); `skip_dirs` never entered."""
+    found: list[str] = []
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            info = os.stat(folder)
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            unreadable.append((folder, f"folder not readable ({exc.strerror or exc})"))
+            continue
+        key = (info.st_dev, info.st_ino)
+        if key in skip_dirs:
+            continue
+        skip_dirs.add(key)
+        subfolders = []
+        for entry in entries:
+            try:
+                if entry.is_dir():
+                    subfolders.append(entry.path)
+                elif entry.name.lower().endswith(".sgf") and entry.is_file():
+                    found.append(entry.path)
+            except OSError:
+                continue
+        stack.extend(reversed(subfolders))
+    return sorted(found)
 
 
 def _list_file(path: str) -> list[str]:

@@ -78,9 +78,11 @@ def run_batch(inputs: list[str], out_dir: str, settings: JobSettings, workers: i
     if workers < 0 or workers > 256:
         raise BatchError(f"--workers {workers}: must be 0..256")
     check_output_dir("--out", out_dir)
-    files = collect_files(inputs, settings.max_files)
+    unreadable: list[tuple[str, str]] = []  # folders that could not be read: listed as skipped
+    files = collect_files(inputs, settings.max_files, exclude=out_dir, unreadable=unreadable)
     if not files:
-        raise BatchError("no SGF records found in the inputs")
+        raise BatchError("no SGF records found in the inputs" +
+                         (f" ({len(unreadable)} folders could not be read)" if unreadable else ""))
     os.makedirs(os.path.join(out_dir, "games"), exist_ok=True)
     model = resolve_model(settings.model)
     journal = Journal(out_dir, settings.fingerprint())
@@ -95,6 +97,9 @@ def run_batch(inputs: list[str], out_dir: str, settings: JobSettings, workers: i
         if shown <= SHOWN:
             log(f"tengen: batch: {line}")
 
+    for folder, reason in unreadable:
+        summary.skipped.append((folder, reason))
+        report(f"skipped: {folder}: {reason}")
     by_id: dict[str, FileJob] = {}
     for job in tqdm(files, desc="reading records", unit="file", disable=not progress or len(files) < 200,
                     file=sys.stderr, leave=False):
