@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from tengen.cli import CliError, command
@@ -43,15 +44,33 @@ def run(args: argparse.Namespace) -> int:
     settings = EngineSettings(default_visits=min(args.visits, args.max_visits_cap), max_visits_cap=args.max_visits_cap,
                               batch_size=args.batch, endgame=args.endgame,
                               root_symmetries=1 if args.model == TINY else 8)
+    if sys.stdin is None:
+        raise CliError("stdin is closed: the engine reads its queries there")
+    if sys.stdout is None:
+        raise CliError("stdout is closed: the engine writes its responses there")
     _exit_with_parent()
     protocol = sys.stdout
     sys.stdout = sys.stderr  # stdout carries protocol lines only: whatever else prints goes to stderr
     try:
         engine = AnalysisEngine(_lazy_evaluator(args), protocol, settings)
         print("tengen analysis: ready to begin handling requests", file=sys.stderr, flush=True)
-        return engine.serve(sys.stdin.buffer)
+        status = engine.serve(sys.stdin.buffer)
     finally:
         sys.stdout = protocol
+    if engine.output_error is not None:
+        _silence(protocol)
+        why = getattr(engine.output_error, "strerror", None) or str(engine.output_error)
+        raise CliError(f"stdout: cannot write the responses ({why}); stopped")
+    return status
+
+
+def _silence(stream) -> None:
+    """Point a failed output stream at /dev/null, so the interpreter's last flush of it cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _exit_with_parent(every: float = 1.0) -> None:

@@ -96,14 +96,27 @@ class AnalysisEngine:
         self._open: dict[int, _Request] = {}
         self._seq = itertools.count()
         self._closed = False
+        self.output_error: Optional[BaseException] = None  # why the responses could not be written
 
     # ------------------------------------------------------------------ output
     def write(self, obj: dict) -> None:
-        """One response line, flushed (several threads write: one lock)."""
+        """One response line, flushed (several threads write: one lock). When the output cannot take it (a
+        full disk, a closed pipe or stream) the engine stops: `output_error` says why, nothing more is
+        written, queued turns are dropped, and `serve` ends."""
         line = dumps(obj) + "\n"
         with self._write_lock:
-            self.out.write(line)
-            self.out.flush()
+            if self.output_error is not None:
+                return
+            try:
+                self.out.write(line)
+                self.out.flush()
+            except (OSError, ValueError) as exc:  # ValueError: a write to a closed file
+                self.output_error = exc
+        if self.output_error is not None:
+            with self._cond:
+                self._closed = True
+                self._heap.clear()
+                self._cond.notify_all()
 
     # ------------------------------------------------------------------ input
     def handle_line(self, line: str) -> None:
@@ -265,18 +278,21 @@ class AnalysisEngine:
 
     # ------------------------------------------------------------------ the whole session
     def serve(self, stdin: IO[bytes]) -> int:
-        """Read queries until the end of stdin, then finish the queued turns; exit status 0."""
+        """Read queries until the end of stdin, then finish the queued turns; exit status 0, or 1 when the
+        responses could not be written (`output_error`)."""
         worker = threading.Thread(target=self._worker, name="tengen-analysis-worker", daemon=True)
         worker.start()
         try:
             for line in read_lines(stdin, self):
+                if self.output_error is not None:
+                    break
                 self.handle_line(line)
         finally:
             with self._cond:
                 self._closed = True
                 self._cond.notify_all()
             worker.join()
-        return 0
+        return 0 if self.output_error is None else 1
 
 
 def read_lines(stdin: IO[bytes], engine: AnalysisEngine) -> Iterator[str]:
