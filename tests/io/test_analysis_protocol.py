@@ -141,8 +141,8 @@ ERRORS = [
     ('{"moves": []}', None, 'Request must have a string "id" field'),
     ('{"id": 5, "moves": []}', None, 'Request must have a string "id" field'),
     ('{"id": "x", "moves": [], "komi": NaN}', None, "could not parse input line as json request"),
-    ('{"id": "x", "action": "fly"}', None, "'action' field must be 'query_version' or 'clear_cache' or "
-                                           "'terminate' or 'terminate_all'"),
+    ('{"id": "x", "action": "fly"}', "action", "'action' field must be 'query_version' or 'clear_cache' or "
+                                               "'terminate' or 'terminate_all'"),  # with its id (issue 47)
     ({"id": "x", "action": "terminate"}, "terminateId",
      'Requests for a terminate action must have a string "terminateId" field'),
     ({"id": "x", "action": "terminate_all", "turnNumbers": [1, "2"]}, "turnNumbers",
@@ -159,6 +159,7 @@ ERRORS = [
     (query(initialPlayer="red"), "initialPlayer", 'Must be "b" or "w"'),
     (query(analyzeTurns=[0, 3]), "analyzeTurns", "Invalid turn number: 3"),
     (query(analyzeTurns="all"), "analyzeTurns", "Must specify an array of integers indicating turns to analyze"),
+    (query(analyzeTurns=[]), "analyzeTurns", "Must specify at least one turn to analyze"),  # was no answer at all
     (query(priorities=[1]), "priorities", "Can only specify when also specifying analyzeTurns"),
     (query(analyzeTurns=[0, 1], priorities=[1]), "priorities", "Must be of matching length to analyzeTurns"),
     (query(rules=None), "rules", 'Must specify rules string, such as "chinese" or "tromp-taylor", or a JSON '

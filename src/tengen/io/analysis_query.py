@@ -245,7 +245,7 @@ def _parse_action(data: dict) -> Action:
     """A special action query, its fields checked as KataGo checks them."""
     qid, name = data["id"], data["action"]
     if name not in ACTIONS:
-        raise QueryError("'action' field must be " + " or ".join(f"'{a}'" for a in ACTIONS))
+        raise QueryError("'action' field must be " + " or ".join(f"'{a}'" for a in ACTIONS), "action", qid)
     terminate_id = None
     if name == "terminate":
         if not isinstance(data.get("terminateId"), str):
@@ -412,6 +412,8 @@ def _parse_query(data: dict, r: _Reader, cap: int, default_visits: int, endgame_
         turns = data["analyzeTurns"]
         if not isinstance(turns, list) or not all(_is_int(t) for t in turns):
             raise r.fail("analyzeTurns", "Must specify an array of integers indicating turns to analyze")
+        if not turns:  # no turn would be analyzed and no line would ever answer the query
+            raise r.fail("analyzeTurns", "Must specify at least one turn to analyze")
         for t in turns:
             if not 0 <= t <= len(moves):
                 raise r.fail("analyzeTurns", f"Invalid turn number: {t}")
