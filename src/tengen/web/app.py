@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from tengen.go.board import Board, IllegalMove
 from tengen.go.colors import BLACK, parse_color
@@ -192,11 +193,14 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
         if length is not None and (not length.isdigit() or int(length) > MAX_RECORD_BYTES):
             raise HTTPException(413, f"the record is larger than {MAX_RECORD_BYTES} bytes")
         chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_RECORD_BYTES:
-                raise HTTPException(413, f"the record is larger than {MAX_RECORD_BYTES} bytes")
-            chunks.append(chunk)
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_RECORD_BYTES:
+                    raise HTTPException(413, f"the record is larger than {MAX_RECORD_BYTES} bytes")
+                chunks.append(chunk)
+        except ClientDisconnect:  # the client left mid-upload: nothing to read, nobody to answer, nothing to log
+            raise HTTPException(400, "the client disconnected during the upload") from None
         name = request.headers.get("x-filename", "<upload>")[:200]
         return await asyncio.to_thread(add_record, b"".join(chunks), name)
 
