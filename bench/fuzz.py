@@ -1,6 +1,8 @@
 """Hostile input through tengen (issue 27): SGF files through `show`, `score --benson` and
 `influence --model bouzy`, GTP command streams through `tengen gtp` under C.UTF-8 and en_US.UTF-8, and the
-issue's nine reproducers as named cases.
+issue's nine reproducers as named cases; issue 47's findings are named cases too (the served-folder race,
+failed streams of `tengen analysis`, FIFO and /dev/zero models, batch link loops and an output folder inside
+the input, a deep journal line, a huge margin).
 
     python bench/fuzz.py                          # 10,000 SGF inputs, 2,000 GTP sequences per locale
     python bench/fuzz.py --sgf 500 --gtp 100      # a quick run
@@ -28,6 +30,7 @@ import random
 import re
 import resource
 import select
+import shlex
 import shutil
 import signal
 import subprocess
@@ -873,7 +876,153 @@ def named_cases() -> list[Case]:
             ["eval", "src/tengen/data/example.sgf"], "--model FILE", env=_offline_env(w))(w)),
         Case("9 offline, corrupt cached model: tengen eval", _case_corrupt_model),
         Case("9 two fetches at once", _case_two_fetches),
+        *issue47_cases(),
     ]
+
+
+# ================================================================ issue 47: servers and batch
+EXAMPLE = "src/tengen/data/example.sgf"
+ANALYSIS_QUERY = '{"id":"q","moves":[],"rules":"chinese","komi":7.5,"boardXSize":9,"boardYSize":9,"maxVisits":2}'
+
+
+def issue47_cases() -> list[Case]:
+    """Issue 47's findings, each a named case: the served-folder race, failed streams of `tengen analysis`,
+    FIFO and /dev/zero models, batch link loops and an output folder inside the input, a deep journal line,
+    a huge margin."""
+    cases = [Case("47.1 served folder: a record swapped for a link to an outside file mid-read", _case_served_race)]
+    engine = " ".join(shlex.quote(a) for a in tengen_argv("analysis", "--model", "tiny"))
+    for name, script, problem in (
+            ("closed stdin", f"{engine} <&-", "stdin is closed"),
+            ("closed stdout", f"echo '{ANALYSIS_QUERY}' | {engine} >&-", "stdout is closed"),
+            ("stdout on /dev/full", f"echo '{ANALYSIS_QUERY}' | {engine} > /dev/full", "No space left on device"),
+            ("a reader that closes the pipe",
+             f"(for i in 1 2 3 4 5 6; do echo '{ANALYSIS_QUERY}'; done; sleep 1) | {engine} 2>&3 | head -c 1 >/dev/null",
+             "Broken pipe")):
+        cases.append(Case(f"47.3 tengen analysis, {name}", _shell_one_line_error(script, problem)))
+    for command in (["eval", EXAMPLE], ["analyze", EXAMPLE, "--predictor", "kata"], ["gtp"], ["analysis"]):
+        for model in ("FIFO", "/dev/zero"):
+            cases.append(Case(f"47.4 --model {model}: tengen {command[0]}", _case_bad_model(command, model)))
+    cases += [
+        Case("47.5 batch: link loops, a link to a parent, a rerun with --out inside the input", _case_batch_links),
+        Case("47.6 batch: a journal line of 100,000 nested brackets", _case_deep_journal),
+        Case("47.7 analyze --evaluator classic --margin 1000000000", lambda w: _expect_cli_error(
+            ["analyze", EXAMPLE, "--evaluator", "classic", "--margin", "1000000000"], "--margin from 0 to")(w)),
+    ]
+    return cases
+
+
+def _shell_one_line_error(script: str, problem: str) -> Callable[[Path], tuple[str, str]]:
+    """A shell pipeline around the engine (fd 3: its stderr): one line naming `problem`, a non-zero exit."""
+    def check(workdir: Path) -> tuple[str, str]:
+        try:
+            done = subprocess.run(["bash", "-c", f"exec 3>&2; {script}; exit ${{PIPESTATUS[1]:-$?}}"],
+                                  capture_output=True, text=True, timeout=HANG_SECONDS, cwd=REPO,
+                                  preexec_fn=_limit_memory)
+        except subprocess.TimeoutExpired:
+            return "hang", ""
+        lines = [x for x in done.stderr.strip().splitlines() if "ready to begin" not in x]
+        if "Traceback" in done.stderr or done.returncode == 0 or len(lines) != 1 or problem not in lines[0]:
+            return "traceback", f"exit {done.returncode}: {done.stderr.strip()[-160:]}"
+        return "clean error", lines[0]
+    return check
+
+
+def _case_served_race(workdir: Path) -> tuple[str, str]:
+    """A thread swaps the served record for a link to a file outside the folder and back while 3,000 reads
+    run: every read must be the record or a refusal (the old check-then-open leaked the outside file)."""
+    from tengen.web.files import FileRefused, read_under
+
+    served = workdir / "served"
+    served.mkdir()
+    inside, outside = b"(;GM[1]SZ[5]C[inside])", b"(;GM[1]SZ[5]C[outside])"
+    (served / "game.sgf").write_bytes(inside)
+    (workdir / "secret.sgf").write_bytes(outside)
+    stop = threading.Event()
+
+    def swap():
+        while not stop.is_set():
+            os.symlink(workdir / "secret.sgf", served / "link")
+            os.replace(served / "link", served / "game.sgf")
+            (served / "spare").write_bytes(inside)
+            os.replace(served / "spare", served / "game.sgf")
+
+    swapper = threading.Thread(target=swap)
+    swapper.start()
+    counts = Counter()
+    try:
+        for _ in range(3000):
+            try:
+                counts["read" if read_under(served, "game.sgf") == inside else "LEAKED"] += 1
+            except FileRefused:
+                counts["refused"] += 1
+    finally:
+        stop.set()
+        swapper.join()
+    detail = f"{counts['read']} read, {counts['refused']} refused, {counts['LEAKED']} leaked"
+    return ("traceback" if counts["LEAKED"] else "success"), detail
+
+
+def _case_bad_model(command: list[str], model: str) -> Callable[[Path], tuple[str, str]]:
+    def check(workdir: Path) -> tuple[str, str]:
+        path = model
+        if model == "FIFO":
+            path = str(workdir / "model.bin.gz")
+            os.mkfifo(path)
+        args = [*command, "--model", path]
+        if command[0] == "gtp":
+            return _expect_gtp(b"boardsize 9\ngenmove b\nquit\n",
+                               lambda r: None if "not a regular file" in r[1][2] else r[1][2][:160], args=args[1:])(workdir)
+        if command[0] == "analysis":
+            result = run_tengen(args, stdin=(ANALYSIS_QUERY + "\n").encode())
+            if result["outcome"] == "hang":
+                return "hang", ""
+            text = result["out"].decode("utf-8", "replace")
+            if "Traceback" in result["err"] or "not a regular file" not in text:
+                return "traceback", (result["err"] + text)[-160:]
+            return "clean error", text.strip().splitlines()[0][:160]
+        return _expect_cli_error(args, "not a regular file")(workdir)
+    return check
+
+
+def _case_batch_links(workdir: Path) -> tuple[str, str]:
+    folder = workdir / "records"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(REPO / EXAMPLE, folder / "a.sgf")
+    shutil.copy(REPO / EXAMPLE, folder / "sub" / "b.sgf")
+    os.symlink(".", folder / "loop1")
+    os.symlink(".", folder / "loop2")
+    os.symlink("..", folder / "sub" / "up")
+    out = folder / "out"
+    args = ["batch", str(folder), "--out", str(out), "--model", "tiny", "--turns", "last", "--workers", "0",
+            "--no-progress"]
+    first = run_tengen(args, timeout=300)
+    if first["outcome"] != "success":
+        return first["outcome"], first["err"].strip()[-160:]
+    second = run_tengen(args, timeout=300)
+    if second["outcome"] != "success":
+        return second["outcome"], second["err"].strip()[-160:]
+    import json
+
+    summary = json.loads((out / "summary.json").read_text())
+    games = sorted(p.name for p in (out / "games").glob("*.sgf"))
+    if summary["files"] != 2 or len(games) != 2:
+        return "traceback", f"records taken {summary['files']} (2 expected), outputs {games}"
+    return "success", f"2 records once each through link loops and a parent link; the rerun read {summary['files']}"
+
+
+def _case_deep_journal(workdir: Path) -> tuple[str, str]:
+    folder = workdir / "records"
+    folder.mkdir()
+    shutil.copy(REPO / EXAMPLE, folder / "a.sgf")
+    out = workdir / "out"
+    args = ["batch", str(folder), "--out", str(out), "--model", "tiny", "--turns", "last", "--workers", "0",
+            "--no-progress"]
+    first = run_tengen(args, timeout=300)
+    if first["outcome"] != "success":
+        return first["outcome"], first["err"].strip()[-160:]
+    with open(out / "journal.jsonl", "ab") as fh:
+        fh.write(b"[" * 100_000 + b"]" * 100_000 + b"\n" + b'{"unit": "x"}\n')
+    return _expect_cli_error(args, "the journal is damaged")(workdir)
 
 
 def _case_corrupt_model(workdir: Path) -> tuple[str, str]:
