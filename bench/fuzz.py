@@ -4,8 +4,9 @@ issue's nine reproducers as named cases; issue 47's findings are named cases too
 failed streams of `tengen analysis`, FIFO and /dev/zero models, batch link loops and an output folder inside
 the input, a deep journal line, a huge margin).
 
-    python bench/fuzz.py                          # 10,000 SGF inputs, 2,000 GTP sequences per locale
+    python bench/fuzz.py                          # up to 10,000 SGF inputs, 2,000 GTP sequences per locale
     python bench/fuzz.py --sgf 500 --gtp 100      # a quick run
+    python bench/fuzz.py --budget 480             # the run's time bound in seconds (the default)
 
 Inputs come from the hypothesis strategies below (random bytes, SGF-like text, generated games with odd
 properties, mutated files of ../shared/data/sgf_corpora, node bombs up to the 16 MiB file limit); the test
@@ -1066,10 +1067,12 @@ def memory_per_move() -> dict[int, float]:
 
 
 # ================================================================ main
-def run_sgf_fuzz(count: int, corpus: list[bytes], real_every: int, env: dict) -> tuple[Tally, Tally, int]:
+def run_sgf_fuzz(count: int, corpus: list[bytes], real_every: int, env: dict,
+                 deadline: float = float("inf")) -> tuple[Tally, Tally, int, int]:
     """`count` hypothesis-drawn SGF inputs through the three commands in turn (in-process workers), every
-    `real_every`-th also through the real console script. Returns the in-process tally, the real tally and
-    the number of real runs whose outcome differed from the in-process one."""
+    `real_every`-th also through the real console script; no new input after `deadline` (time.monotonic).
+    Returns the in-process tally, the real tally, the number of real runs whose outcome differed from the
+    in-process one, and how many inputs were run."""
     tally, real = Tally(), Tally()
     outcomes: dict[str, dict[int, str]] = {"inproc": {}, "real": {}}
 
@@ -1088,7 +1091,7 @@ def run_sgf_fuzz(count: int, corpus: list[bytes], real_every: int, env: dict) ->
               suppress_health_check=list(HealthCheck))
     @given(sgf_inputs(corpus))
     def feed(data: bytes) -> None:
-        if index[0] >= count:
+        if index[0] >= count or time.monotonic() > deadline:
             return
         i = index[0]
         index[0] += 1
@@ -1100,7 +1103,7 @@ def run_sgf_fuzz(count: int, corpus: list[bytes], real_every: int, env: dict) ->
     feed()
     pool.close()
     mismatched = sum(1 for i, outcome in outcomes["real"].items() if outcomes["inproc"].get(i) != outcome)
-    return tally, real, mismatched
+    return tally, real, mismatched, index[0]
 
 
 def draw_gtp_sessions(count: int, paths: list[str]) -> list[bytes]:
@@ -1118,10 +1121,12 @@ def draw_gtp_sessions(count: int, paths: list[str]) -> list[bytes]:
     return sessions
 
 
-def run_gtp_fuzz(sessions: list[bytes], env: dict, real_first: int) -> tuple[Tally, dict, str, int, int]:
+def run_gtp_fuzz(sessions: list[bytes], env: dict, real_first: int,
+                 deadline: float = float("inf")) -> tuple[Tally, dict, str, int, int]:
     """The sessions through in-process workers under `env` (each command's outcome counted), the first
-    `real_first` also through the real `tengen gtp`. Returns the tally, each session's stdout, the worker's
-    stdin encoding, and how many real runs were compared and how many of them differed."""
+    `real_first` also through the real `tengen gtp`; no new session after `deadline`. Returns the tally, each
+    session's stdout (by index: the sessions run), the worker's stdin encoding, and how many real runs were
+    compared and how many of them differed."""
     tally = Tally()
     outputs: dict[int, bytes] = {}
     real_out: dict[int, bytes] = {}
@@ -1145,6 +1150,8 @@ def run_gtp_fuzz(sessions: list[bytes], env: dict, real_first: int) -> tuple[Tal
 
     pool = Pool(env, on_result)
     for i, stream in enumerate(sessions):
+        if time.monotonic() > deadline:
+            break
         pool.put({"kind": "gtp", "data": stream, "index": i})
         if i < real_first:
             pool.put({"kind": "real", "of": "gtp", "data": stream, "index": i, "env": env, "argv": ["gtp"]})
@@ -1163,6 +1170,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--gtp", type=int, default=2_000, help="GTP sequences per locale (default 2,000)")
     ap.add_argument("--real-sgf-every", type=int, default=100, help="every N-th SGF input also through the real CLI")
     ap.add_argument("--real-gtp", type=int, default=50, help="the first N GTP sequences also through the real tengen gtp")
+    ap.add_argument("--budget", type=float, default=480.0,
+                    help="seconds for the whole run (default 480; the jobs already queued at a phase's end finish, a minute at most past it): the named cases always run, then the SGF inputs "
+                         "get half of what is left and each locale's GTP sequences a quarter; inputs not reached "
+                         "are reported, not run")
     ap.add_argument("--worker", nargs=2, type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -1202,10 +1213,12 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(f"  {case.name}: {outcome} ({time.monotonic() - t0:.1f} s): {detail[:240]}")
 
         t0 = time.monotonic()
+        left = max(0.0, started + args.budget - t0)
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
-        sgf, real, mismatched = run_sgf_fuzz(args.sgf, corpus, args.real_sgf_every, env)
+        sgf, real, mismatched, ran = run_sgf_fuzz(args.sgf, corpus, args.real_sgf_every, env, t0 + left / 2)
         print()
-        for line in sgf.lines(f"[{args.sgf} SGF inputs, in-process workers ({time.monotonic() - t0:.0f} s)]"):
+        reached = f"{ran} of {args.sgf} SGF inputs" + (" (the budget ran out)" if ran < args.sgf else "")
+        for line in sgf.lines(f"[{reached}, in-process workers ({time.monotonic() - t0:.0f} s)]"):
             print(line)
         for line in real.lines(f"[{sum(sum(c.values()) for c in real.counts.values())} of them through the real "
                                f"console script (outcome differing from in-process: {mismatched})]"):
@@ -1218,6 +1231,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"\n[{len(sessions)} GTP sequences ({commands} commands owed a response), per locale "
               f"(drawn in {time.monotonic() - t0:.0f} s)]")
         outputs_by_locale = {}
+        share = max(0.0, started + args.budget - time.monotonic()) / len(LOCALES)
         for name in LOCALES:
             t0 = time.monotonic()
             if locale_available(name):
@@ -1225,18 +1239,21 @@ def main(argv: Optional[list[str]] = None) -> int:
             else:
                 locale_env = {**env, "LANG": name, "LC_ALL": name, "PYTHONIOENCODING": "utf-8:strict"}
                 label = f"{name} NOT INSTALLED (locale -a): ran with PYTHONIOENCODING=utf-8:strict instead"
-            tally, outputs, encoding, compared, differed = run_gtp_fuzz(sessions, locale_env, args.real_gtp)
+            tally, outputs, encoding, compared, differed = run_gtp_fuzz(sessions, locale_env, args.real_gtp,
+                                                                        t0 + share)
             outputs_by_locale[name] = outputs
-            title = (f"{label}: stdin {encoding}; {compared} sequences also through the real tengen gtp, "
-                     f"{differed} with other output ({time.monotonic() - t0:.0f} s)")
+            title = (f"{label}: {len(outputs)} of {len(sessions)} sequences run; stdin {encoding}; {compared} "
+                     f"sequences also through the real tengen gtp, {differed} with other output "
+                     f"({time.monotonic() - t0:.0f} s)")
             for line in tally.lines(title):
                 print(line)
             failures += tally.failures() + differed
         first, second = (outputs_by_locale[n] for n in LOCALES)
-        same = sum(1 for i in first if first[i] == second.get(i))
-        print(f"identical responses under {' and '.join(LOCALES)}: {same} of {len(sessions)} sequences")
-        failures += len(sessions) - same
-        print(f"\nruntime {time.monotonic() - started:.0f} s; failures = tracebacks (and '? internal error') + "
+        both = [i for i in first if i in second]  # the sequences both locales reached within the budget
+        same = sum(1 for i in both if first[i] == second[i])
+        print(f"identical responses under {' and '.join(LOCALES)}: {same} of the {len(both)} sequences both ran")
+        failures += len(both) - same
+        print(f"\nruntime {time.monotonic() - started:.0f} s (budget {args.budget:.0f} s); failures = tracebacks (and '? internal error') + "
               "hangs + over 2 GB + crashes + broken GTP framing, plus real runs or locales that disagree")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -111,10 +111,16 @@ def read_opened_file(fd: int, max_bytes: int, label: str, what: str) -> bytes:
             raise NotRegularFile(f"{label}: not a regular file (a {what} must be one)")
         if info.st_size > max_bytes:
             raise NotRegularFile(f"{label}: {info.st_size} bytes, more than a {what} may have ({max_bytes})")
-        data = f.read(max_bytes + 1)
-    if len(data) > max_bytes:
+        chunks, total = [], 0
+        while total <= max_bytes:  # in pieces: one read of the whole bound would reserve it all at once
+            chunk = f.read(min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    if total > max_bytes:  # grown since fstat
         raise NotRegularFile(f"{label}: more than a {what} may have ({max_bytes} bytes)")
-    return data
+    return b"".join(chunks)
 
 
 def read_regular_file(path: str | os.PathLike, max_bytes: int, what: str) -> bytes:
