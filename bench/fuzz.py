@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import encodings.aliases
 import io
+import json
 import os
 import pickle
 import queue
@@ -985,6 +986,18 @@ def _case_bad_model(command: list[str], model: str) -> Callable[[Path], tuple[st
     return check
 
 
+def _batch_args(folder: Path, out: Path) -> list[str]:
+    """A small `tengen batch` run over `folder` into `out` (the tiny network, the last turn, in-process)."""
+    return ["batch", str(folder), "--out", str(out), "--model", "tiny", "--turns", "last", "--workers", "0",
+            "--no-progress"]
+
+
+def _batch_failed(args: list[str]) -> Optional[tuple[str, str]]:
+    """Run a batch; (outcome, its last words) when it did not succeed, None when it did."""
+    result = run_tengen(args, timeout=300)
+    return None if result["outcome"] == "success" else (result["outcome"], result["err"].strip()[-160:])
+
+
 def _case_batch_links(workdir: Path) -> tuple[str, str]:
     folder = workdir / "records"
     (folder / "sub").mkdir(parents=True)
@@ -994,16 +1007,11 @@ def _case_batch_links(workdir: Path) -> tuple[str, str]:
     os.symlink(".", folder / "loop2")
     os.symlink("..", folder / "sub" / "up")
     out = folder / "out"
-    args = ["batch", str(folder), "--out", str(out), "--model", "tiny", "--turns", "last", "--workers", "0",
-            "--no-progress"]
-    first = run_tengen(args, timeout=300)
-    if first["outcome"] != "success":
-        return first["outcome"], first["err"].strip()[-160:]
-    second = run_tengen(args, timeout=300)
-    if second["outcome"] != "success":
-        return second["outcome"], second["err"].strip()[-160:]
-    import json
-
+    args = _batch_args(folder, out)
+    for _ in range(2):  # the second run finds the first one's outputs inside its input folder
+        failed = _batch_failed(args)
+        if failed:
+            return failed
     summary = json.loads((out / "summary.json").read_text())
     games = sorted(p.name for p in (out / "games").glob("*.sgf"))
     if summary["files"] != 2 or len(games) != 2:
@@ -1016,11 +1024,10 @@ def _case_deep_journal(workdir: Path) -> tuple[str, str]:
     folder.mkdir()
     shutil.copy(REPO / EXAMPLE, folder / "a.sgf")
     out = workdir / "out"
-    args = ["batch", str(folder), "--out", str(out), "--model", "tiny", "--turns", "last", "--workers", "0",
-            "--no-progress"]
-    first = run_tengen(args, timeout=300)
-    if first["outcome"] != "success":
-        return first["outcome"], first["err"].strip()[-160:]
+    args = _batch_args(folder, out)
+    failed = _batch_failed(args)
+    if failed:
+        return failed
     with open(out / "journal.jsonl", "ab") as fh:
         fh.write(b"[" * 100_000 + b"]" * 100_000 + b"\n" + b'{"unit": "x"}\n')
     return _expect_cli_error(args, "the journal is damaged")(workdir)

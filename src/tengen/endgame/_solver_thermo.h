@@ -109,7 +109,6 @@ static Q q_mul_int(Q a, int64_t k) {
     return q_make((__int128)a.n * k, a.d);
 }
 static Q q_div_int(Q a, int64_t k) { return q_make(a.n, (__int128)a.d * k); }
-static Q q_mul_int_div(Q a, int64_t num, int64_t den) { return q_make((__int128)a.n * num, (__int128)a.d * den); }
 static int64_t q_floor(Q a) {
     int64_t f = a.n / a.d;
     if ((a.n % a.d) != 0 && a.n < 0) f -= 1;
@@ -152,13 +151,6 @@ static void wall_normalise(Wall *w) {
         w->s[k++] = g;
     }
     w->len = k;
-}
-
-static int wall_eq(const Wall *a, const Wall *b) {
-    if (a->len != b->len) return 0;
-    for (int i = 0; i < a->len; i++)
-        if (!q_eq(a->s[i].t0, b->s[i].t0) || !q_eq(a->s[i].v0, b->s[i].v0) || a->s[i].s != b->s[i].s) return 0;
-    return 1;
 }
 
 static void wall_shifted(Wall *out, const Wall *w, int64_t k) {
