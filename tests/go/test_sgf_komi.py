@@ -24,3 +24,10 @@ from tengen.go.sgf import load_game_bytes
 def test_komi_as_points_and_whether_the_record_states_it(km, komi, stated, repairs):
     game = load_game_bytes(f"(;GM[1]FF[4]SZ[19]{km};B[pd];W[dp])".encode(), "k.sgf")
     assert (game.komi, game.komi_stated, game.repairs) == (komi, stated, repairs)
+
+
+def test_a_declared_codec_that_is_no_text_encoding_falls_back():
+    """CA[base64_codec] names a codec Python knows but not a text encoding (found by the slow fuzz test: a
+    LookupError traceback on the first text property): read with the fallback encodings instead."""
+    game = load_game_bytes(b"(;GM[1]SZ[19]RU[Chinese]CA[base64_codec];B[aa])", "codec.sgf")
+    assert len(game.moves) == 1

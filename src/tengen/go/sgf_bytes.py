@@ -137,7 +137,9 @@ def parse_sgf_bytes(data: bytes, source: str = "<sgf>"):
     last_error: Exception | None = None
     for encoding in ((forced,) if forced else (None,) + FALLBACK_ENCODINGS):
         try:
-            return sgfmill_sgf.Sgf_game.from_bytes(data, override_encoding=encoding)
+            game = sgfmill_sgf.Sgf_game.from_bytes(data, override_encoding=encoding)
+            b"x".decode(game.presenter.encoding)  # CA[base64_codec] is a codec but no text encoding: LookupError
+            return game
         except ValueError as exc:
             last_error = exc
             message = str(exc)
