@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tengen.cli import main
-from tengen.go.board import MAX_MOVES, Board, MoveLimitError
+from tengen.go.board import MAX_MOVES, MAX_RECORD_MOVES, Board, MoveLimitError
 from tengen.go.sgf import SgfError, load_game_bytes
 from tengen.go.sgf_bytes import MAX_DEPTH, MAX_NODES, MAX_VALUES
 from tengen.io.gtp import GtpEngine
@@ -53,16 +53,16 @@ def test_1_a_game_of_150000_passes_is_refused_in_one_line_under_2gb(tmp_path):
     path.write_text("(;SZ[19]" + ";B[]" * 150000 + ")")
     result = _tengen(["show", str(path)], preexec_fn=_limit_memory_to_2gb)
     assert result.returncode == 2 and result.stdout == b""
-    _one_error_line(result.stderr.decode(), f"the main line is too long (150000 moves and setup nodes; limit {MAX_MOVES})")
+    _one_error_line(result.stderr.decode(), f"the main line is too long (150000 moves and setup nodes; limit {MAX_RECORD_MOVES})")
 
 
-@pytest.mark.parametrize("moves,loads", [(MAX_MOVES, True), (MAX_MOVES + 1, False)])
-def test_1_the_move_cap_is_the_boards(moves, loads):
+@pytest.mark.parametrize("moves,loads", [(MAX_RECORD_MOVES, True), (MAX_RECORD_MOVES + 1, False)])
+def test_1_the_move_cap_is_the_records(moves, loads):
     data = ("(;SZ[2]" + ";B[]" * moves + ")").encode()
     if loads:
-        assert len(load_game_bytes(data, "cap").board_at(None).moves) == MAX_MOVES
+        assert len(load_game_bytes(data, "cap").board_at(None).moves) == MAX_RECORD_MOVES
     else:
-        with pytest.raises(SgfError, match=f"limit {MAX_MOVES}"):
+        with pytest.raises(SgfError, match=f"limit {MAX_RECORD_MOVES}"):
             load_game_bytes(data, "cap")
 
 
@@ -75,6 +75,16 @@ def test_1_a_board_holds_at_most_max_moves_and_undo_makes_room():
     board.undo()
     board.play(board.to_play, None)
     assert len(board.moves) == MAX_MOVES
+
+
+def test_1_a_record_at_the_cap_leaves_room_for_reading():
+    """Issue 47 item 8: a 9,999-move record was refused by `tengen analyze` because the variation
+    tree played past the board's cap. The board keeps READING_MOVES above the record's cap."""
+    board = load_game_bytes(("(;SZ[2]" + ";B[]" * MAX_RECORD_MOVES + ")").encode(), "cap").board_at(None)
+    reading = board.copy()
+    reading.play(reading.to_play, (0, 0))
+    reading.play(reading.to_play, (1, 1))
+    assert len(reading.moves) == MAX_RECORD_MOVES + 2 <= MAX_MOVES
 
 
 # ---------------------------------------------------------------- 2. node bombs
@@ -264,9 +274,9 @@ def test_7_the_first_download_never_writes_to_gtp_stdout(tmp_path, monkeypatch, 
 # ---------------------------------------------------------------- 8. a very long GTP game
 def test_8_a_very_long_gtp_game_gets_a_clear_answer_at_the_cap():
     engine = GtpEngine(size=2)  # the cap does not depend on the size; a small board keeps the test light
-    for _ in range(MAX_MOVES):
+    for _ in range(MAX_RECORD_MOVES):
         assert engine.handle("play b pass") == "=\n\n"
-    too_long = f"the game is too long: a board holds at most {MAX_MOVES} moves"
+    too_long = f"the game is too long: a game holds at most {MAX_RECORD_MOVES} moves"
     assert engine.handle("5 play w pass") == f"?5 {too_long}\n\n"
     assert engine.handle("6 genmove w") == f"?6 {too_long}\n\n"
     assert engine.handle("undo") == "=\n\n" and engine.handle("play w pass") == "=\n\n"

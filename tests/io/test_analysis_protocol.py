@@ -21,7 +21,7 @@ from standin_networks import ONE_DAME, StandInNetwork  # noqa: E402
 from tengen.go.coords import to_gtp  # noqa: E402
 from tengen.go.diagram import board_from_diagram  # noqa: E402
 from tengen.io.analysis_engine import AnalysisEngine, EngineSettings  # noqa: E402
-from tengen.io.analysis_query import MAX_LINE_BYTES, MAX_MOVES  # noqa: E402
+from tengen.io.analysis_query import MAX_LINE_BYTES, MAX_RECORD_MOVES  # noqa: E402
 
 GOLDEN = Path(__file__).with_name("analysis_golden.jsonl")
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,7 +194,7 @@ ERRORS = [
     (query(allowMoves=[{"player": "B", "moves": ["C4"], "untilDepth": 1},
                        {"player": "B", "moves": ["C5"], "untilDepth": 1}]), "allowMoves",
      "Cannot specify allowMoves more than once for the same player"),
-    (query(moves=[["B", "pass"]] * (MAX_MOVES + 1)), "moves", f"Must have at most {MAX_MOVES} entries"),
+    (query(moves=[["B", "pass"]] * (MAX_RECORD_MOVES + 1)), "moves", f"Must have at most {MAX_RECORD_MOVES} entries"),
     (query(analysisPVLen=0), "analysisPVLen", "Must be an integer from 1 to 1000"),
     (query(whiteHandicapBonus="N+1"), "whiteHandicapBonus", "Could not parse whiteHandicapBonus: N+1"),
 ]
@@ -223,6 +223,17 @@ def test_each_malformed_query_is_one_error_object_and_the_engine_keeps_serving(b
         assert err == {"error": err["error"], "field": field, "id": "x" if "action" in _line(bad) else "q"}
         assert err["error"] == message or err["error"].startswith(message)
     assert [o["id"] for o in got if "moveInfos" in o] == ["after"]
+
+
+def test_a_deeply_nested_line_gets_one_short_error_not_its_own_echo():
+    """Issue 47 item 8: 100,000 nested brackets (past Python's recursion limit) are a parse error whose
+    message shows at most the line's first 200 characters."""
+    eng, out = engine()
+    deep = "[" * 100_000 + "]" * 100_000
+    eng.handle_line(deep)
+    (err,) = lines(out)
+    assert set(err) == {"error"} and "could not parse input line as json request" in err["error"]
+    assert err["error"].endswith("[" * 200 + "...") and len(err["error"]) < 400
 
 
 def test_warnings_have_katago_shape_and_the_query_still_runs():

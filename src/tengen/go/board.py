@@ -17,10 +17,15 @@ from tengen.go.coords import Move, Point, to_gtp
 from tengen.go.rules import Rules
 
 MIN_SIDE, MAX_SIDE = 2, _native.MAX_SIDE
+# The most moves (passes included) a game record holds: the longest of the shared archives' 177,179 games
+# has 3,701 moves. SGF loading, GTP `play` and the analysis protocol refuse longer games through this bound.
+MAX_RECORD_MOVES = 10_000
+# Reading past a record's last move (variation trees, search, probes) plays on copies of its board; this
+# much room above the record's cap lets every reading of a full-length record run.
+READING_MOVES = 2_000
 # The most moves (passes included) one board holds. Each keeps an undo snapshot: measured 16.5 KB per move
-# on 19x19 and 27 KB on 25x25, so a full board stays under 300 MB; the longest of the shared archives'
-# 177,179 games has 3,701 moves. SGF loading and GTP refuse longer games through this one bound.
-MAX_MOVES = 10_000
+# on 19x19 and 27 KB on 25x25, so a full board stays under 350 MB.
+MAX_MOVES = MAX_RECORD_MOVES + READING_MOVES
 
 _ERRORS = {-1: "occupied", -2: "suicide", -3: "ko", -4: "off board"}
 # Keys that make a hash situational (who is to move next); stone keys live in C.
@@ -37,10 +42,11 @@ class IllegalMove(ValueError):
 
 
 class MoveLimitError(ValueError):
-    """A move past MAX_MOVES: the board's history (one undo snapshot per move) would grow without bound."""
+    """A move past a cap: MAX_RECORD_MOVES for a game, MAX_MOVES for a board (whose history, one undo
+    snapshot per move, would otherwise grow without bound)."""
 
-    def __init__(self) -> None:
-        super().__init__(f"the game is too long: a board holds at most {MAX_MOVES} moves")
+    def __init__(self, limit: int = MAX_RECORD_MOVES, what: str = "a game") -> None:
+        super().__init__(f"the game is too long: {what} holds at most {limit} moves")
 
 
 class Board:
@@ -165,7 +171,7 @@ class Board:
         """Play a stone (or pass with None); returns the captured points. Raises IllegalMove, or
         MoveLimitError past MAX_MOVES moves."""
         if len(self.moves) >= MAX_MOVES:
-            raise MoveLimitError()
+            raise MoveLimitError(MAX_MOVES, "a board (a record and its reading)")
         if point is None:
             self._native.pass_move()
         else:

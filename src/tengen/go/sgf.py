@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional
 
-from tengen.go.board import MAX_MOVES, Board, IllegalMove
+from tengen.go.board import MAX_RECORD_MOVES, Board, IllegalMove
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point, neighbours, to_gtp
 from tengen.go.rules import Rules
@@ -283,8 +283,8 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
                 first_player = color
             events.append(Event(color=color, point=_point(move, size), node=node))
             moved = True
-    if len(events) > MAX_MOVES:  # each would be a board snapshot (tengen.go.board.MAX_MOVES)
-        raise SgfError(source, f"the main line is too long ({len(events)} moves and setup nodes; limit {MAX_MOVES})")
+    if len(events) > MAX_RECORD_MOVES:  # each would be a board snapshot (tengen.go.board)
+        raise SgfError(source, f"the main line is too long ({len(events)} moves and setup nodes; limit {MAX_RECORD_MOVES})")
     first_player = stated_first or first_player
     return Game(size, size, rules, handicap, result, events, game, source, first_player, notes=notes,
                 repairs=repairs, komi_stated=komi_stated)

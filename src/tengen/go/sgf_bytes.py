@@ -11,13 +11,13 @@ from typing import Optional
 
 from sgfmill import sgf as sgfmill_sgf
 
-from tengen.go.board import MAX_MOVES
+from tengen.go.board import MAX_RECORD_MOVES
 
 MAX_SGF_BYTES = 16 * 1024 * 1024
 # What one game may hold, checked on the bytes before sgfmill builds anything (it keeps every token and node:
 # 250,000 nodes with a value each take ~2 s and 135 MB on the 2-core VM; 10 million empty ones ran past 60 s).
 MAX_NODES = 250_000  # nodes, and also variations ('(') of the first game
-MAX_DEPTH = 2 * MAX_MOVES  # variations nested in variations (some editors nest every move of the main line)
+MAX_DEPTH = 2 * MAX_RECORD_MOVES  # variations nested in variations (some editors nest every move of the main line)
 MAX_VALUES = 1_000_000  # property values, and also property names
 FALLBACK_ENCODINGS = ("utf-8", "gb18030", "latin-1")
 

@@ -5,7 +5,7 @@ to tengen as they do to KataGo.
 Fields are checked in KataGo's order; the first error ends the query (`{"error":...,"field":...,"id":...}`),
 warnings (`{"warning":...,"field":...,"id":...}`) go out and the query still runs. A line that is not JSON,
 not an object or has no string `id` gets a general `{"error": ...}`. Bounds beyond KataGo's own: a line of
-at most MAX_LINE_BYTES, at most MAX_MOVES moves (the rules core's cap), MAX_ANALYZE_TURNS turns per query,
+at most MAX_LINE_BYTES, at most MAX_RECORD_MOVES moves (the rules core's cap), MAX_ANALYZE_TURNS turns per query,
 `maxVisits` capped by `tengen analysis --max-visits-cap` (a warning, so pondering clients keep working).
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Union
 
-from tengen.go.board import MAX_MOVES, Board, IllegalMove, MoveLimitError
+from tengen.go.board import MAX_RECORD_MOVES, Board, IllegalMove, MoveLimitError
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import CoordinateError, Move, Point, from_gtp, to_gtp
 from tengen.go.rules import Rules
@@ -263,12 +263,12 @@ def _parse_action(data: dict) -> Action:
 
 
 def _moves(r: _Reader, name: str, width: int, height: int, allow_pass: bool) -> list[tuple[int, Move]]:
-    """`moves` / `initialStones`: [player, vertex] pairs, at most MAX_MOVES."""
+    """`moves` / `initialStones`: [player, vertex] pairs, at most MAX_RECORD_MOVES."""
     items = r.data[name]
     if not isinstance(items, list):
         raise r.fail(name, MOVES_SHAPE)
-    if len(items) > MAX_MOVES:
-        raise r.fail(name, f"Must have at most {MAX_MOVES} entries (tengen's move cap)")
+    if len(items) > MAX_RECORD_MOVES:
+        raise r.fail(name, f"Must have at most {MAX_RECORD_MOVES} entries (tengen's move cap)")
     out = []
     for item in items:
         if not (isinstance(item, list) and len(item) == 2 and all(isinstance(s, str) for s in item)):

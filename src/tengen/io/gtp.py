@@ -23,7 +23,7 @@ import threading
 from collections import deque
 from typing import IO, Callable, Iterator, Optional
 
-from tengen.go.board import MAX_MOVES, MAX_SIDE, MIN_SIDE, Board, IllegalMove, MoveLimitError
+from tengen.go.board import MAX_RECORD_MOVES, MAX_SIDE, MIN_SIDE, Board, IllegalMove, MoveLimitError
 from tengen.go.colors import BLACK, WHITE, parse_color
 from tengen.go.coords import CoordinateError, from_gtp, to_gtp
 from tengen.go.diagram import render
@@ -360,9 +360,16 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
         color = self._color(args[0])
         point = self._vertex(args[1])
         try:
-            self.board.play(color, point)
+            self._play_on_record(color, point)
         except IllegalMove:
             raise GtpError("illegal move") from None
+
+    def _play_on_record(self, color: int, point) -> None:
+        """Play on the game's board, refusing a move past the record cap (the board itself keeps room
+        above it for reading)."""
+        if len(self.board.moves) >= MAX_RECORD_MOVES:
+            raise MoveLimitError()
+        self.board.play(color, point)
 
     def _genmove(self, args, cleanup: bool):
         self._nargs(args, 1)
@@ -370,7 +377,7 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
         if self.player is not None:
             return self._search_genmove(color, cleanup)
         point = self.policy(self.board, color, cleanup)
-        self.board.play(color, point)
+        self._play_on_record(color, point)
         return to_gtp(point, self.board.height)
 
     def _search_genmove(self, color: int, cleanup: bool, on_progress=None, progress_every: float = 1.0) -> str:
@@ -378,7 +385,7 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
         from tengen.io.gtp_player import RESIGN
         from tengen.search.time_control import TimeSettings
 
-        if len(self.board.moves) >= MAX_MOVES:
+        if len(self.board.moves) >= MAX_RECORD_MOVES:
             raise MoveLimitError()
         settings = None
         if self.time_settings is not None:
@@ -388,7 +395,7 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
                                    progress_every=progress_every)
         if move == RESIGN:
             return RESIGN
-        self.board.play(color, move)
+        self._play_on_record(color, move)
         return to_gtp(move, self.board.height)
 
     def cmd_genmove(self, args):

@@ -32,7 +32,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from tengen.go.board import MAX_MOVES, Board, MoveLimitError
+from tengen.go.board import MAX_RECORD_MOVES, Board, MoveLimitError
 from tengen.go.colors import parse_color
 from tengen.go.coords import to_gtp
 
@@ -276,7 +276,7 @@ class AnalysisCommands:
         player = self._require_player()
         opts = self._analysis_args(args, dialect)
         color = opts.color if opts.color is not None else self.board.to_play
-        if len(self.board.moves) >= MAX_MOVES:
+        if len(self.board.moves) >= MAX_RECORD_MOVES:
             raise MoveLimitError()
         player.ensure_loaded()
         position = self.board.copy()
