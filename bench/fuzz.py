@@ -2,7 +2,7 @@
 `influence --model bouzy`, GTP command streams through `tengen gtp` under C.UTF-8 and en_US.UTF-8, and the
 issue's nine reproducers as named cases; issue 47's findings are named cases too (the served-folder race,
 failed streams of `tengen analysis`, FIFO and /dev/zero models, batch link loops and an output folder inside
-the input, a deep journal line, a huge margin).
+the input, a deep journal line, a huge margin, a record at the move cap).
 
     python bench/fuzz.py                          # up to 10,000 SGF inputs, 2,000 GTP sequences per locale
     python bench/fuzz.py --sgf 500 --gtp 100      # a quick run
@@ -12,9 +12,11 @@ Inputs come from the hypothesis strategies below (random bytes, SGF-like text, g
 properties, mutated files of ../shared/data/sgf_corpora, node bombs up to the 16 MiB file limit); the test
 suite uses the same strategies (tests/test_fuzz.py). SGF inputs run in-process in two long-lived worker
 processes (`tengen.cli.main`, the address space limited to 2 GB, 60 s per input), a sample also through the
-real console script; GTP sequences run in workers started under each locale, whose sys.stdin / sys.stdout
-are rebuilt per sequence with the encoding and error handler the locale gave them, a sample also through
-the real `tengen gtp`. Each outcome is counted: success, clean error (one `tengen: error:` line / a `?`
+real console script; GTP sequences run (`tengen gtp --evaluator classic --visits 16`: the
+protocol layer, whatever model this machine has cached) in workers started under each locale, whose
+sys.stdin / sys.stdout are rebuilt per sequence with the encoding and error handler the locale gave them, a
+sample also through the real console script; where a sequence sets a GTP clock, the moves of searches are
+compared by status and id only (a clocked search stops on the wall clock). Each outcome is counted: success, clean error (one `tengen: error:` line / a `?`
 answer), traceback (or `? internal error`), hang (> 60 s), over 2 GB, crash (a worker killed by a signal),
 and for GTP broken framing (responses that are not one per command with the command's id). The last line
 is `failures: N`, the sum of all but successes and clean errors.
@@ -58,6 +60,13 @@ MEMORY_LIMIT = 2_000_000_000  # bytes of address space per child
 HANG_SECONDS = 60
 SGF_COMMANDS = (["show"], ["score", "--benson"], ["influence", "--model", "bouzy"])
 LOCALES = ("C.UTF-8", "en_US.UTF-8")
+# The GTP sequences exercise the protocol layer, so the engine under them must not depend on whether this
+# machine has the KataGo network cached (a search over it costs seconds a genmove): the classic evaluator,
+# 16 visits a move. The network's GTP paths are the named cases' and the test suite's.
+GTP_ARGS = ("gtp", "--evaluator", "classic", "--visits", "16")
+# A search under a GTP clock stops on the wall clock, so its move may differ between two runs of the same input
+CLOCK_COMMANDS = ("time_settings", "time_left", "kgs-time_settings")
+SEARCH_COMMANDS = ("genmove", "kgs-genmove_cleanup", "reg_genmove")
 HUGE = "1" * 4301  # one digit past int()'s limit
 
 
@@ -333,11 +342,12 @@ def _has_id(words: list[str]) -> bool:
     return bool(words) and words[0].isascii() and words[0].isdigit()
 
 
-def expected_ids(stream: bytes) -> list[str]:
-    """The id of each response a GTP engine owes for this input ('' for a command without one): one per
-    command line, none for blank and comment lines, nothing after `quit`. A line past MAX_LINE_BYTES is owed
-    one answer (its id read from its start) unless its start holds a comment sign (then it is that start)."""
-    ids = []
+def owed_responses(stream: bytes) -> list[tuple[str, str]]:
+    """(id, command name) of each response a GTP engine owes for this input (id '' for a command without
+    one): one per command line, none for blank and comment lines, nothing after `quit`. A line past
+    MAX_LINE_BYTES is owed one answer (its id read from its start, name '') unless its start holds a
+    comment sign (then it is that start)."""
+    owed = []
     lines = stream.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
@@ -345,16 +355,35 @@ def expected_ids(stream: bytes) -> list[str]:
         text = raw[:MAX_LINE_BYTES].decode("utf-8", "surrogateescape")
         words = _gtp_words(text)
         if len(raw) > MAX_LINE_BYTES and "#" not in text:
-            ids.append(words[0] if _has_id(words) else "")
+            owed.append((words[0] if _has_id(words) else "", ""))
             continue
         if not words:
             continue
         command = words[1:] if _has_id(words) else words
-        ids.append(words[0] if _has_id(words) else "")
+        owed.append((words[0] if _has_id(words) else "", command[0] if command else ""))
         decodable = not any("\udc80" <= ch <= "\udcff" for word in words for ch in word)
         if command[:1] == ["quit"] and decodable:
             break
-    return ids
+    return owed
+
+
+def expected_ids(stream: bytes) -> list[str]:
+    """The id of each response owed (`owed_responses`)."""
+    return [rid for rid, _ in owed_responses(stream)]
+
+
+def comparable(stream: bytes, out: bytes) -> bytes:
+    """A session's stdout for comparing two runs: where the input sets a GTP clock, a search's move depends
+    on the wall clock by design, so those answers are compared by status and id only."""
+    names = [name for _, name in owed_responses(stream)]
+    if not any(name.lower() in CLOCK_COMMANDS for name in names):
+        return out
+    responses = parse_responses(out)
+    if responses is None or len(responses) != len(names):
+        return out
+    kept = [f"{status}{rid} <move>" if status == "=" and name.lower() in SEARCH_COMMANDS else text
+            for (status, rid, text), name in zip(responses, names)]
+    return ("\n\n".join(kept) + "\n\n").encode()
 
 
 _RESPONSE_RE = re.compile(r"([=?])(\d*)(?:$| |\n)", re.S)
@@ -550,7 +579,7 @@ def _run_gtp(stream: bytes, workdir: Path, encodings_: dict[str, tuple[str, str]
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(workdir / "out", "w")), out_enc, out_err)
     sys.stderr = err = io.StringIO()
     try:
-        rc = cli.main(["gtp"])
+        rc = cli.main(list(GTP_ARGS))
     except SystemExit as exc:
         rc = exc.code if isinstance(exc.code, int) else 2
     except BaseException:  # noqa: BLE001
@@ -670,7 +699,7 @@ def run_real(job: dict) -> dict:
             path.write_bytes(job["data"])
             result = run_tengen([job["argv"][0], str(path), *job["argv"][1:]], env=job["env"])
         else:
-            result = run_tengen(["gtp"], stdin=job["data"], env=job["env"])
+            result = run_tengen(list(GTP_ARGS), stdin=job["data"], env=job["env"])
     result["detail"] = result["err"].strip()[-300:]
     return result
 
@@ -837,16 +866,16 @@ def _case_strict_locale(workdir: Path) -> tuple[str, str]:
 
 
 def _case_long_game(workdir: Path) -> tuple[str, str]:
-    from tengen.go.board import MAX_MOVES
+    from tengen.go.board import MAX_RECORD_MOVES
 
-    stream = b"play b pass\n" * (MAX_MOVES + 1) + b"undo\nplay w pass\nquit\n"
+    stream = b"play b pass\n" * (MAX_RECORD_MOVES + 1) + b"undo\nplay w pass\nquit\n"
 
     def answers(r):
         texts = [x[2] for x in r]
-        ok = texts[:MAX_MOVES] == ["="] * MAX_MOVES and texts[MAX_MOVES].startswith("? the game is too long")
-        return None if ok and texts[MAX_MOVES + 1:] == ["=", "=", "="] else str(texts[MAX_MOVES - 1:])[:160]
+        ok = texts[:MAX_RECORD_MOVES] == ["="] * MAX_RECORD_MOVES and texts[MAX_RECORD_MOVES].startswith("? the game is too long")
+        return None if ok and texts[MAX_RECORD_MOVES + 1:] == ["=", "=", "="] else str(texts[MAX_RECORD_MOVES - 1:])[:160]
     outcome, detail = _expect_gtp(stream, answers)(workdir)
-    return outcome, f"{MAX_MOVES + 1} x play b pass on 19x19: {detail}"
+    return outcome, f"{MAX_RECORD_MOVES + 1} x play b pass on 19x19: {detail}"
 
 
 def named_cases() -> list[Case]:
@@ -909,8 +938,27 @@ def issue47_cases() -> list[Case]:
         Case("47.6 batch: a journal line of 100,000 nested brackets", _case_deep_journal),
         Case("47.7 analyze --evaluator classic --margin 1000000000", lambda w: _expect_cli_error(
             ["analyze", EXAMPLE, "--evaluator", "classic", "--margin", "1000000000"], "--margin from 0 to")(w)),
+        Case("47.8 analyze a record at the move cap (9,999 passes), then one past it", _case_record_at_cap),
     ]
     return cases
+
+
+def _case_record_at_cap(workdir: Path) -> tuple[str, str]:
+    """A record one move under the cap is analyzed (its reading plays past the record's last move); one
+    move over it is refused in one line."""
+    from tengen.go.board import MAX_RECORD_MOVES
+
+    def record(moves: int) -> bytes:
+        passes = "".join(";%s[]" % "BW"[i % 2] for i in range(moves))
+        return f"(;GM[1]FF[4]SZ[7]KM[7.5]AB[cc][dc][ec]AW[cd][dd][ed]{passes})".encode()
+
+    budget = ["--evaluator", "classic", "--max-nodes", "10", "--max-total-nodes", "20", "--no-progress"]
+    under = run_tengen(["analyze", _write_case("under.sgf", record(MAX_RECORD_MOVES - 1))(workdir), *budget])
+    if under["outcome"] != "success":
+        return under["outcome"], (under["err"].strip().splitlines() or [""])[-1]
+    over = _expect_cli_error(["analyze", _write_case("over.sgf", record(MAX_RECORD_MOVES + 1))(workdir), *budget],
+                             "the main line is too long")(workdir)
+    return ("success" if over[0] == "clean error" else over[0]), f"{MAX_RECORD_MOVES - 1} moves analyzed; {over[1]}"
 
 
 def _shell_one_line_error(script: str, problem: str) -> Callable[[Path], tuple[str, str]]:
@@ -1161,13 +1209,14 @@ def run_gtp_fuzz(sessions: list[bytes], env: dict, real_first: int,
             break
         pool.put({"kind": "gtp", "data": stream, "index": i})
         if i < real_first:
-            pool.put({"kind": "real", "of": "gtp", "data": stream, "index": i, "env": env, "argv": ["gtp"]})
+            pool.put({"kind": "real", "of": "gtp", "data": stream, "index": i, "env": env, "argv": list(GTP_ARGS)})
     pool.close()
     probe = Worker(env)
     probe._start()
     encoding = "{}/{}".format(*probe.hello["encodings"]["stdin"])
     probe.stop()
-    differed = sum(1 for i, out in real_out.items() if outputs.get(i) != out)
+    differed = sum(1 for i, out in real_out.items()
+                   if comparable(sessions[i], outputs.get(i, b"")) != comparable(sessions[i], out))
     return tally, outputs, encoding, len(real_out), differed
 
 
@@ -1257,7 +1306,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             failures += tally.failures() + differed
         first, second = (outputs_by_locale[n] for n in LOCALES)
         both = [i for i in first if i in second]  # the sequences both locales reached within the budget
-        same = sum(1 for i in both if first[i] == second[i])
+        same = sum(1 for i in both if comparable(sessions[i], first[i]) == comparable(sessions[i], second[i]))
         print(f"identical responses under {' and '.join(LOCALES)}: {same} of the {len(both)} sequences both ran")
         failures += len(both) - same
         print(f"\nruntime {time.monotonic() - started:.0f} s (budget {args.budget:.0f} s); failures = tracebacks (and '? internal error') + "

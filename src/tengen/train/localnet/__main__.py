@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     for f in fields(TrainConfig):
         if f.name == "augment":
             continue
-        kind = float if f.type in ("float", "Optional[float]") else (str if f.type == "str" else int)
+        kind = float if f.type in ("float", "Optional[float]") else (str if f.type in ("str", "Optional[str]") else int)
         t.add_argument("--" + f.name.replace("_", "-"), type=kind, default=f.default)
     t.add_argument("--no-augment", action="store_true")
     t.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS, help="best weights (default: models/localnet/localnet.pt)")
@@ -56,8 +56,20 @@ def main(argv: list[str] | None = None) -> int:
             meta["machine"] += f", {torch.cuda.get_device_name(0)}"
     except Exception:
         pass
+    solved = None
+    if cfg.solved_share > 0:
+        from tengen.train.localdata.dataset import Examples
+        from tengen.train.localdata.solved_shards import load_solved, summary
+
+        arrays = load_solved(dataset_dir(args.cache_dir))
+        if not arrays:
+            print("error: --solved-share needs the solver-taught examples: run "
+                  "`python -m tengen.train.localdata solved` first", file=sys.stderr)
+            return 2
+        solved = Examples(arrays)
+        meta["solved"] = summary(dataset_dir(args.cache_dir))
     best = train(cfg, examples, args.out, ckpt, resume=not args.fresh, meta=meta,
-                 log=lambda m: print(m, file=sys.stderr, flush=True))
+                 log=lambda m: print(m, file=sys.stderr, flush=True), solved=solved)
     print(json.dumps(best, indent=1))
     return 0
 

@@ -44,6 +44,8 @@ class TrainConfig:
     augment: bool = True
     balance_power: float = 0.5  # sampling weight of a region-size bucket ~ count ** -power
     val_examples: int = 20000
+    solved_share: float = 0.0  # share of each batch drawn from the solver-taught examples (when given)
+    init: Optional[str] = None  # start from these weights (a fresh optimizer; the trunk's shape is theirs)
 
 
 def to_device(ex: Examples, device: torch.device) -> dict[str, torch.Tensor]:
@@ -55,6 +57,14 @@ def to_device(ex: Examples, device: torch.device) -> dict[str, torch.Tensor]:
             v = v.long()
         out[k] = v.to(device)
     return out
+
+
+def mixed_weights(game_weights: np.ndarray, solved_rows: int, share: float) -> np.ndarray:
+    """Sampling probabilities over the game rows then the solved rows: the solved ones take `share` of the
+    mass, uniformly (none when there are no solved rows)."""
+    if solved_rows == 0 or share <= 0:
+        return np.concatenate([game_weights, np.zeros(solved_rows)])
+    return np.concatenate([game_weights * (1 - share), np.full(solved_rows, share / solved_rows)])
 
 
 def sampling_weights(region_size: np.ndarray, power: float) -> np.ndarray:
@@ -94,9 +104,31 @@ def evaluate(model: LocalMoveNet, data: dict[str, torch.Tensor], rows: torch.Ten
     return out
 
 
+def _solved_rows(solved: Optional[Examples], offset: int, seed: int, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """Training rows and (at most `limit`) validation rows of the solved examples, offset past the games."""
+    if solved is None or len(solved) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    splits = split_rows(solved)
+    val = splits["val"]
+    if len(val) > limit:
+        val = np.sort(np.random.default_rng(seed).choice(val, limit, replace=False))
+    return splits["train"] + offset, val + offset
+
+
+def _initial_model(cfg: TrainConfig, device: torch.device) -> LocalMoveNet:
+    if cfg.init:
+        from tengen.eval.localnet.weights import load_weights
+
+        model, _ = load_weights(cfg.init, device="cpu")
+        return model.to(device)
+    return LocalMoveNet(NetConfig(blocks=cfg.blocks, channels=cfg.channels)).to(device)
+
+
 def train(cfg: TrainConfig, examples: Examples, out: Path, checkpoint_dir: Path, resume: bool = True,
-          meta: Optional[dict] = None, log=print) -> dict:
-    """Train; returns the best validation metrics (also written beside the checkpoint as `best.json`)."""
+          meta: Optional[dict] = None, log=print, solved: Optional[Examples] = None) -> dict:
+    """Train; returns the best validation metrics (also written beside the checkpoint as `best.json`).
+    `solved`: the solver-taught examples, drawn as `cfg.solved_share` of each batch; the validation loss
+    that picks the best weights stays the games' (their own top-1 is reported beside it)."""
     device = pick_device(cfg.device)
     torch.manual_seed(cfg.seed)
     gen = torch.Generator(device=device)
@@ -109,11 +141,18 @@ def train(cfg: TrainConfig, examples: Examples, out: Path, checkpoint_dir: Path,
     rng = np.random.default_rng(cfg.seed)
     if len(val_rows) > cfg.val_examples:
         val_rows = np.sort(rng.choice(val_rows, cfg.val_examples, replace=False))
+    solved_train, solved_val = _solved_rows(solved, len(examples), cfg.seed, cfg.val_examples)
+    if len(solved_train):
+        examples = Examples({k: np.concatenate([examples.arrays[k], solved.arrays[k].astype(examples.arrays[k].dtype)])
+                             for k in examples.arrays})
     data = to_device(examples, device)
-    probs = torch.from_numpy(sampling_weights(examples.arrays["region_size"][train_rows], cfg.balance_power)).float().to(device)
-    train_index = torch.from_numpy(train_rows).long().to(device)
+    weights = mixed_weights(sampling_weights(examples.arrays["region_size"][train_rows], cfg.balance_power),
+                            len(solved_train), cfg.solved_share)
+    probs = torch.from_numpy(weights).float().to(device)
+    train_index = torch.from_numpy(np.concatenate([train_rows, solved_train])).long().to(device)
     val_index = torch.from_numpy(val_rows).long().to(device)
-    model = LocalMoveNet(NetConfig(blocks=cfg.blocks, channels=cfg.channels)).to(device)
+    solved_val_index = torch.from_numpy(solved_val).long().to(device)
+    model = _initial_model(cfg, device)
     if device.type == "cuda":
         model = model.to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
@@ -157,6 +196,9 @@ def train(cfg: TrainConfig, examples: Examples, out: Path, checkpoint_dir: Path,
         budget_spent = cfg.minutes is not None and time.monotonic() - started > 60 * cfg.minutes
         if step % cfg.eval_every == 0 or step == cfg.steps or budget_spent:
             metrics = evaluate(model, data, val_index)
+            if len(solved_val_index):
+                taught = evaluate(model, data, solved_val_index)
+                metrics.update(solved_top1=taught["top1"], solved_auc=taught["answer_auc"])
             metrics.update(step=step, train_loss=loss.item(), lr=lr, seconds=round(time.monotonic() - started, 1))
             history.append(metrics)
             improved = metrics["loss"] < best
@@ -166,7 +208,9 @@ def train(cfg: TrainConfig, examples: Examples, out: Path, checkpoint_dir: Path,
             else:
                 stale += 1
             log(f"step {step}: train {loss.item():.3f} val {metrics['loss']:.3f} top1 {metrics['top1']:.3f} "
-                f"top5 {metrics['top5']:.3f} auc {metrics['answer_auc']:.3f}{' *' if improved else ''}")
+                f"top5 {metrics['top5']:.3f} auc {metrics['answer_auc']:.3f}"
+                + (f" solved top1 {metrics['solved_top1']:.3f} auc {metrics['solved_auc']:.3f}" if "solved_top1" in metrics else "")
+                + (" *" if improved else ""))
             torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
                         "stale": stale, "history": history, "gen": gen.get_state()}, checkpoint_dir / "last.tmp")
             (checkpoint_dir / "last.tmp").replace(ckpt_path)
