@@ -43,6 +43,8 @@ def main() -> int:
     parser.add_argument("--max-nodes", type=int, default=None, help="kata / net / auto: node budget per tree")
     parser.add_argument("--max-total-nodes", type=int, default=None, help="kata / net / auto: node budget per position")
     parser.add_argument("--data", default=str(DEFAULT_DATA))
+    parser.add_argument("--local-model", default=None, help="net / auto: local-move network weights "
+                        "(default: the committed models/localnet/localnet.pt)")
     parser.add_argument("--model", default=None, help="KataGo network for kata / network leaves")
     args = parser.parse_args()
     if not Path(args.data).exists():
@@ -71,7 +73,8 @@ def main() -> int:
             result = analyze_region(p.board, p.region, None, AnalysisOptions(predictor="exhaustive"))
         else:
             result = analyze_region(p.board, p.region, evaluator, AnalysisOptions(
-                predictor=args.predictor, growth=growth, sealed_rules=not args.no_sealed_rules))
+                predictor=args.predictor, growth=growth, sealed_rules=not args.no_sealed_rules,
+                local_model=args.local_model))
         seconds = time.perf_counter() - start
         total_time += seconds
         t_ok = result.temperature is not None and abs(result.temperature - float(p.expected_temperature)) < 1e-6
@@ -96,6 +99,8 @@ def main() -> int:
             print(f"      why: {why or 'UNEXPLAINED: not a known convention difference (a solver bug?)'}")
     mode = " (network ends lines: the paper's baseline)" if args.predictor == "kata" and args.no_sealed_rules else ""
     print(f"tree budgets: {growth.max_nodes} nodes per tree, {growth.max_total_nodes} per position")
+    if args.predictor in ("net", "auto"):
+        print(f"local-move network: {args.local_model or 'models/localnet/localnet.pt (committed)'}")
     if args.predictor in ("exhaustive", "auto"):
         print(f"solved exactly: {solved}/{len(problems)}; misses of exact solves explained: {explained}/{misses}")
     print(f"predictor {args.predictor}{mode}; all of temperature, mean and type correct: {correct_all}/{len(problems)}; "

@@ -58,6 +58,7 @@ from tengen.io.gtp import MAX_LINE_BYTES  # the GTP engine's limit on one comman
 REPO = Path(__file__).resolve().parents[1]
 MEMORY_LIMIT = 2_000_000_000  # bytes of address space per child
 HANG_SECONDS = 60
+QUEUED_SLACK = 45  # seconds kept back from --budget: the jobs already queued when a phase's time is up finish
 SGF_COMMANDS = (["show"], ["score", "--benson"], ["influence", "--model", "bouzy"])
 LOCALES = ("C.UTF-8", "en_US.UTF-8")
 # The GTP sequences exercise the protocol layer, so the engine under them must not depend on whether this
@@ -1161,7 +1162,8 @@ def run_sgf_fuzz(count: int, corpus: list[bytes], real_every: int, env: dict,
     return tally, real, mismatched, index[0]
 
 
-def draw_gtp_sessions(count: int, paths: list[str]) -> list[bytes]:
+def draw_gtp_sessions(count: int, paths: list[str], deadline: float = float("inf")) -> list[bytes]:
+    """Up to `count` GTP sessions from the strategy (fewer when `deadline`, time.monotonic, passes)."""
     sessions: list[bytes] = []
 
     @seed(27)
@@ -1169,7 +1171,7 @@ def draw_gtp_sessions(count: int, paths: list[str]) -> list[bytes]:
               suppress_health_check=list(HealthCheck))
     @given(gtp_sessions(paths))
     def collect(stream: bytes) -> None:
-        if len(sessions) < count:
+        if len(sessions) < count and time.monotonic() < deadline:
             sessions.append(stream)
 
     collect()
@@ -1227,9 +1229,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--real-sgf-every", type=int, default=100, help="every N-th SGF input also through the real CLI")
     ap.add_argument("--real-gtp", type=int, default=50, help="the first N GTP sequences also through the real tengen gtp")
     ap.add_argument("--budget", type=float, default=480.0,
-                    help="seconds for the whole run (default 480; the jobs already queued at a phase's end finish, a minute at most past it): the named cases always run, then the SGF inputs "
-                         "get half of what is left and each locale's GTP sequences a quarter; inputs not reached "
-                         "are reported, not run")
+                    help=f"seconds for the whole run (default 480; {QUEUED_SLACK} s of it are kept for the jobs still "
+                         "queued when a phase's time is up): the named cases always run, then the SGF inputs get "
+                         "half of what is left, the GTP sequences' drawing a tenth of the rest and each locale's "
+                         "GTP sequences half of what remains; inputs not reached are reported, not run")
     ap.add_argument("--worker", nargs=2, type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -1269,7 +1272,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(f"  {case.name}: {outcome} ({time.monotonic() - t0:.1f} s): {detail[:240]}")
 
         t0 = time.monotonic()
-        left = max(0.0, started + args.budget - t0)
+        budget_end = started + args.budget - QUEUED_SLACK  # what each phase has queued then still finishes
+        left = max(0.0, budget_end - t0)
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
         sgf, real, mismatched, ran = run_sgf_fuzz(args.sgf, corpus, args.real_sgf_every, env, t0 + left / 2)
         print()
@@ -1282,12 +1286,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         failures += sgf.failures() + real.failures() + mismatched
 
         t0 = time.monotonic()
-        sessions = draw_gtp_sessions(args.gtp, gtp_paths(workdir, corpus_paths))
+        sessions = draw_gtp_sessions(args.gtp, gtp_paths(workdir, corpus_paths),
+                                     t0 + max(0.0, budget_end - t0) / 10)
         commands = sum(len(expected_ids(s)) for s in sessions)
         print(f"\n[{len(sessions)} GTP sequences ({commands} commands owed a response), per locale "
               f"(drawn in {time.monotonic() - t0:.0f} s)]")
         outputs_by_locale = {}
-        share = max(0.0, started + args.budget - time.monotonic()) / len(LOCALES)
+        share = max(0.0, budget_end - time.monotonic()) / len(LOCALES)
         for name in LOCALES:
             t0 = time.monotonic()
             if locale_available(name):

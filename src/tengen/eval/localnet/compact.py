@@ -102,6 +102,12 @@ def compact_row(board, region_points, history: Sequence[tuple[int, Optional[tupl
             "to_play": np.int8(to_play), "ko": np.int16(ko_index(board, to_play)), "depth": np.int8(min(len(history), 127))}
 
 
+# What a stored example holds: the compact inputs and the labels (`tengen.train.localdata` shards from game
+# records, `tengen.endgame.lesson_shards` from the exact solver)
+EXAMPLE_FIELDS = tuple(CompactBatch.__dataclass_fields__) + ("target", "answer", "region_size", "seq_len")
+LESSONS_DATASET = "solver-lessons-v1"  # the solver-taught examples' folder in the datasets cache
+
+
 def stack_rows(rows: Sequence[dict[str, np.ndarray]]) -> CompactBatch:
     """Stack `compact_row` dicts into a CompactBatch."""
     return CompactBatch(**{k: np.stack([np.asarray(r[k]) for r in rows]) for k in CompactBatch.__dataclass_fields__})

@@ -1,5 +1,5 @@
-"""`python -m tengen.train.localdata build|solved|labels|stats`: build (or resume) the local-move dataset from
-game records, or its solver-taught examples; gather its labels; print its counts."""
+"""`python -m tengen.train.localdata build|labels|stats`: build (or resume) the local-move dataset; gather its
+KataGo labels; print its counts. (The solver-taught examples: `python -m tengen.endgame.lesson_shards`.)"""
 from __future__ import annotations
 
 import argparse
@@ -43,12 +43,6 @@ def main(argv: list[str] | None = None) -> int:
     lab = sub.add_parser("labels", help="gather the built shards' KataGo labels into one file")
     lab.add_argument("out", type=Path)
     lab.add_argument("--cache-dir", type=Path, default=None)
-    so = sub.add_parser("solved", help="examples taught by the exact solver on random edge and corner regions")
-    so.add_argument("--shapes", type=int, default=20_000, help="shapes drawn in all (default 20,000)")
-    so.add_argument("--seed", type=int, default=1)
-    so.add_argument("--shard-shapes", type=int, default=500)
-    so.add_argument("--workers", type=int, default=2)
-    so.add_argument("--cache-dir", type=Path, default=None)
     s = sub.add_parser("stats", help="print the built dataset's counts as JSON")
     s.add_argument("--cache-dir", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -57,19 +51,6 @@ def main(argv: list[str] | None = None) -> int:
 
         _, stats = load(args.cache_dir)
         print(json.dumps(stats, indent=1))
-        return 0
-    if args.command == "solved":
-        from tqdm import tqdm
-
-        from tengen.train.localdata.solved_shards import build_solved
-
-        bar = tqdm(total=args.shapes, unit="shape", file=sys.stderr, desc="solved")
-        try:
-            counts = build_solved(dataset_dir(args.cache_dir), max(1, args.shapes), args.seed,
-                                  max(1, args.shard_shapes), max(1, args.workers), progress=bar.update)
-        finally:
-            bar.close()
-        print(json.dumps(counts, indent=1))
         return 0
     if args.command == "labels":
         from tengen.train.localdata.build import labels_file

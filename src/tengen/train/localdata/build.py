@@ -20,7 +20,7 @@ from typing import Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from tengen.eval.localnet.compact import CompactBatch
+from tengen.eval.localnet.compact import EXAMPLE_FIELDS
 from tengen.train.archives import games_dir as shared_games_dir
 from tengen.train.archives import iter_archive
 from tengen.train.labeller import labelling_evaluator
@@ -29,7 +29,6 @@ from tengen.train.localdata.games import DEFAULT_PHASES, PreparedGame, finished_
 from tengen.train.records.store import atomic_savez, default_cache_dir
 
 DATASET = "localmoves-v1"
-EXAMPLE_FIELDS = tuple(CompactBatch.__dataclass_fields__) + ("target", "answer", "region_size", "seq_len")
 
 
 def dataset_dir(cache_dir: Path | str | None = None) -> Path:

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from tengen.eval.localnet.compact import NO_MOVE, POINTS, CompactBatch
-from tengen.train.localdata.build import EXAMPLE_FIELDS, dataset_dir, shard_paths
+from tengen.eval.localnet.compact import EXAMPLE_FIELDS
+from tengen.train.localdata.build import dataset_dir, shard_paths
 from tengen.train.records.store import split_of
 
 SPLIT_NAMES = ("train", "val", "test")

@@ -58,16 +58,17 @@ def main(argv: list[str] | None = None) -> int:
         pass
     solved = None
     if cfg.solved_share > 0:
+        from tengen.eval.localnet.lesson_store import lesson_counts, lessons_dir, load_lessons
         from tengen.train.localdata.dataset import Examples
-        from tengen.train.localdata.solved_shards import load_solved, summary
 
-        arrays = load_solved(dataset_dir(args.cache_dir))
+        folder = lessons_dir(args.cache_dir)
+        arrays = load_lessons(folder)
         if not arrays:
-            print("error: --solved-share needs the solver-taught examples: run "
-                  "`python -m tengen.train.localdata solved` first", file=sys.stderr)
+            print(f"error: --solved-share needs the solver-taught examples in {folder}: run "
+                  "`python -m tengen.endgame.lesson_shards` first", file=sys.stderr)
             return 2
         solved = Examples(arrays)
-        meta["solved"] = summary(dataset_dir(args.cache_dir))
+        meta["solved"] = lesson_counts(folder)
     best = train(cfg, examples, args.out, ckpt, resume=not args.fresh, meta=meta,
                  log=lambda m: print(m, file=sys.stderr, flush=True), solved=solved)
     print(json.dumps(best, indent=1))

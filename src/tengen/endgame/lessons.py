@@ -1,4 +1,4 @@
-"""Local-move examples taught by the exact solver: small edge and corner regions, solved, their best play.
+"""Lessons from the exact solver: small edge and corner regions, solved, their best play as local-move examples.
 
 Issue 39 item 2: books print an endgame as a cut-out diagram (the region and its walls on an otherwise empty
 board), and the network trained on game records misses their lines. Here random shapes of that kind (a

@@ -12,8 +12,9 @@ from tengen.eval.localnet.compact import NO_MOVE, POINTS, unflat
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import from_gtp, to_gtp
 from tengen.train.localdata.dataset import Examples
-from tengen.train.localdata.solved import MAX_EMPTY, Shape, TeachConfig, random_shape, teach
-from tengen.train.localdata.solved_shards import build_solved, load_solved, solved_paths
+from tengen.endgame.lesson_shards import build_lessons
+from tengen.endgame.lessons import MAX_EMPTY, Shape, TeachConfig, random_shape, teach
+from tengen.eval.localnet.lesson_store import lesson_paths, load_lessons
 from tengen.train.localnet.training import TrainConfig, mixed_weights, train
 
 
@@ -84,14 +85,14 @@ def test_random_shapes_are_edge_regions_with_both_walls_and_at_most_14_empty_poi
     assert sum(1 for s in shapes if s.black and s.white) > 0.8 * len(shapes)
 
 
-def test_solved_shards_resume_and_load(tmp_path):
-    first = build_solved(tmp_path, shapes=12, seed=2, shard_shapes=6, workers=1)
+def test_lesson_shards_resume_and_load(tmp_path):
+    first = build_lessons(tmp_path, shapes=12, seed=2, shard_shapes=6, workers=1)
     assert first["shards"] == 2 and first["examples"] > 0
-    shard = solved_paths(tmp_path)[0]
+    shard = lesson_paths(tmp_path)[0]
     before = shard.read_bytes()
-    again = build_solved(tmp_path, shapes=12, seed=2, shard_shapes=6, workers=1)
+    again = build_lessons(tmp_path, shapes=12, seed=2, shard_shapes=6, workers=1)
     assert again["examples"] == first["examples"] and shard.read_bytes() == before  # skipped, not redone
-    arrays = load_solved(tmp_path)
+    arrays = load_lessons(tmp_path)
     assert len(arrays["target"]) == first["examples"] and arrays["region"].shape[1] == POINTS
 
 
@@ -105,7 +106,7 @@ def test_training_with_solved_examples_reports_their_top1_and_starts_from_given_
     from tests.train.test_localnet_training import _tiny_examples
 
     games = _tiny_examples()
-    solved = Examples(load_solved(_built(tmp_path)))
+    solved = Examples(load_lessons(_built(tmp_path)))
     cfg = TrainConfig(steps=2, batch=8, eval_every=1, blocks=1, channels=8, device="cpu", val_examples=50,
                       solved_share=0.5)
     best = train(cfg, games, tmp_path / "a.pt", tmp_path / "run-a", log=lambda m: None, solved=solved)
@@ -120,5 +121,5 @@ def test_training_with_solved_examples_reports_their_top1_and_starts_from_given_
 
 
 def _built(root):
-    build_solved(root, shapes=60, seed=4, shard_shapes=60, workers=1)
+    build_lessons(root, shapes=60, seed=4, shard_shapes=60, workers=1)
     return root
