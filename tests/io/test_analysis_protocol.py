@@ -319,8 +319,22 @@ def test_a_failing_turn_is_an_error_object_with_its_id_then_no_results():
     eng.handle_line(json.dumps(query(id="x")))
     eng.run_pending()
     err, none = lines(out)
-    assert err["id"] == "x" and "cannot load the network: no network here" in err["error"]
+    assert err == {"error": "cannot load the network: no network here", "id": "x"}  # the user's to fix: no "internal error"
     assert none == {"id": "x", "isDuringSearch": False, "noResults": True, "turnNumber": 2}
+
+
+def test_a_bug_in_a_turn_is_an_internal_error_with_its_id_then_no_results():
+    eng, out = engine()
+
+    def bug(req):
+        raise KeyError("oops")
+
+    eng._analyze = bug
+    eng.handle_line(json.dumps(query(id="y")))
+    eng.run_pending()
+    err, none = lines(out)
+    assert err["id"] == "y" and err["error"].startswith("internal error: ")
+    assert none["noResults"] is True
 
 
 def test_serve_reads_bytes_skips_overlong_lines_and_finishes_the_queue_at_end_of_input():

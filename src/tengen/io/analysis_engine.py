@@ -36,6 +36,10 @@ DEFAULT_VISITS = 500  # KataGo's analysis_example.cfg maxVisits
 ENDGAME_NODES = 200  # tree nodes per region for the endgame extras (small: they ride along every turn)
 
 
+class NetworkUnavailable(RuntimeError):
+    """The network could not be loaded (a missing, damaged or irregular model file): the user's to fix."""
+
+
 @dataclass(frozen=True)
 class EngineSettings:
     """The engine's own settings: default and capped visits, the search's batch and root symmetries, extras."""
@@ -205,6 +209,9 @@ class AnalysisEngine:
         """Analyze one turn; a failure is an error object and noResults, never a crash."""
         try:
             self._analyze(req)
+        except NetworkUnavailable as exc:  # the user's model file or cache, not a bug: said as it is
+            self.write(error_object(str(exc), None, req.query.id))
+            self.write(noresult_response(req.query.id, req.turn))
         except Exception as exc:  # one turn fails, the engine keeps serving
             self.write(error_object(f"internal error: {' '.join(str(exc).split()) or type(exc).__name__}",
                                     None, req.query.id))
@@ -222,7 +229,7 @@ class AnalysisEngine:
                 self._evaluator = self._load_evaluator()
             except Exception as exc:
                 text = " ".join(str(exc).split()) or type(exc).__name__
-                raise RuntimeError(f"cannot load the network: {text}") from None
+                raise NetworkUnavailable(f"cannot load the network: {text}") from None
         return self._evaluator
 
     def _analyze(self, req: _Request) -> None:
