@@ -24,7 +24,7 @@ from pathlib import Path
 from tengen.endgame.analysis import analyze_region
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.devset import explain_exact_miss, load_problems, tree_oracle
-from tengen.endgame.tree import GrowthConfig
+from tengen.endgame.tree import GrowthConfig, growth_settings
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
 from tengen.files import shared_data_path  # noqa: E402
@@ -43,6 +43,8 @@ def main() -> int:
     parser.add_argument("--max-nodes", type=int, default=None, help="kata / net / auto: node budget per tree")
     parser.add_argument("--max-total-nodes", type=int, default=None, help="kata / net / auto: node budget per position")
     parser.add_argument("--data", default=str(DEFAULT_DATA))
+    parser.add_argument("--growth", default="", help="tree-growth settings NAME=VALUE,... (tengen.endgame.tree."
+                        "GrowthConfig: leaf_no_move, one_color_share, move_fraction, answer_threshold, ...)")
     parser.add_argument("--local-model", default=None, help="net / auto: local-move network weights "
                         "(default: the committed models/localnet/localnet.pt)")
     parser.add_argument("--model", default=None, help="KataGo network for kata / network leaves")
@@ -56,7 +58,7 @@ def main() -> int:
         from tengen.eval.katago.evaluator import KataGoEvaluator
 
         evaluator = KataGoEvaluator(args.model)
-    growth = GrowthConfig()
+    growth = growth_settings(args.growth)
     if args.max_nodes is not None:
         growth.max_nodes = args.max_nodes
     if args.max_total_nodes is not None:
@@ -98,7 +100,8 @@ def main() -> int:
             explained += why is not None
             print(f"      why: {why or 'UNEXPLAINED: not a known convention difference (a solver bug?)'}")
     mode = " (network ends lines: the paper's baseline)" if args.predictor == "kata" and args.no_sealed_rules else ""
-    print(f"tree budgets: {growth.max_nodes} nodes per tree, {growth.max_total_nodes} per position")
+    print(f"tree budgets: {growth.max_nodes} nodes per tree, {growth.max_total_nodes} per position"
+          + (f"; growth settings {args.growth}" if args.growth else ""))
     if args.predictor in ("net", "auto"):
         print(f"local-move network: {args.local_model or 'models/localnet/localnet.pt (committed)'}")
     if args.predictor in ("exhaustive", "auto"):

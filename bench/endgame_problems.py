@@ -31,7 +31,7 @@ from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.endgame.analysis import analyze_board
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_check import policy_move
-from tengen.endgame.tree import GrowthConfig
+from tengen.endgame.tree import GrowthConfig, growth_settings
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point, to_gtp
@@ -125,13 +125,15 @@ class ProblemSolver:
         self.evaluator = KataGoEvaluator(args.model, threads=threads)
         self.anchor = anchor_predictor(args)
         self.anchor_evaluator = KataGoEvaluator(args.model, threads=threads) if self.anchor else None
-        self.growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
+        self.growth = growth_settings(args.growth, GrowthConfig(max_nodes=args.max_nodes,
+                                                                max_total_nodes=args.max_total_nodes or None))
 
     def solve(self, p: Problem) -> Outcome:
         args, anchor = self.args, self.anchor
         h = p.board.height
         region = p.region()
-        options = AnalysisOptions(predictor=args.predictor, growth=self.growth, sealed_rules=not args.no_sealed_rules)
+        options = AnalysisOptions(predictor=args.predictor, growth=self.growth, sealed_rules=not args.no_sealed_rules,
+                                  local_model=args.local_model)
         anchor_note, anchor_ok, anchor_seconds = "", False, 0.0
         if anchor:
             start = time.perf_counter()
@@ -217,6 +219,10 @@ def main() -> int:
     parser.add_argument("--model", default=None)
     parser.add_argument("--max-nodes", type=int, default=CLI_MAX_NODES, help="node budget per local tree")
     parser.add_argument("--max-total-nodes", type=int, default=CLI_MAX_TOTAL_NODES, help="node budget per position")
+    parser.add_argument("--growth", default="", help="tree-growth settings NAME=VALUE,... (tengen.endgame.tree."
+                        "GrowthConfig: leaf_no_move, one_color_share, move_fraction, answer_threshold, ...)")
+    parser.add_argument("--local-model", default=None, help="net / auto: local-move network weights "
+                        "(default: the committed models/localnet/localnet.pt)")
     parser.add_argument("--workers", type=int, default=1,
                         help="problems analysed at once, each worker with one torch thread (default 1: this process)")
     args = parser.parse_args()
@@ -241,7 +247,8 @@ def main() -> int:
         anchor_total += outcome.anchor_seconds
     workers = f"; {args.workers} workers of 1 thread" if args.workers > 1 else ""
     print(f"settings: predictor {args.predictor}{', no sealed rules' if args.no_sealed_rules else ''}, region = the diagram's contested points, budgets {args.max_nodes} nodes per tree / "
-          f"{args.max_total_nodes} per position; {total:.0f} s in all{workers}")
+          f"{args.max_total_nodes} per position{'; growth ' + args.growth if args.growth else ''}"
+          f"{'; local-move network ' + args.local_model if args.local_model else ''}; {total:.0f} s in all{workers}")
     print(f"the network's policy move alone: {policy_passed}/{len(problems)} on the whole board, "
           f"{local_passed}/{len(problems)} within the diagram")
     print(f"cold roots (the region a number): {cold}; of them cold fights (hot first moves, "

@@ -51,6 +51,27 @@ class GrowthConfig:
             raise ValueError(f"answer_threshold must lie in [0, 1] (1: never), not {self.answer_threshold!r}")
 
 
+def growth_settings(text: str, base: Optional[GrowthConfig] = None) -> GrowthConfig:
+    """`base` (default GrowthConfig()) with `name=value,...` applied, e.g. "answer_threshold=0.6,leaf_no_move=0.4"
+    (benches sweeping the thresholds on shared material); ValueError (one line) for an unknown name or value."""
+    from dataclasses import fields, replace
+
+    kinds = {f.name: f.type for f in fields(GrowthConfig)}
+    changes: dict = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, value = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in kinds or not value:
+            raise ValueError(f"growth setting {item!r}: expected NAME=VALUE with NAME one of {', '.join(kinds)}")
+        kind = str(kinds[name])
+        try:
+            changes[name] = (value if "str" in kind else None if value == "none" else
+                             float(value) if "float" in kind else int(value))
+        except ValueError:
+            raise ValueError(f"growth setting {item!r}: {value!r} is not a valid {kind}") from None
+    return replace(base or GrowthConfig(), **changes)
+
+
 @dataclass
 class LocalNode:
     """A node of a local tree. Kinds: inner, leaf (rounded-ownership count), probe (unrounded count of the
