@@ -132,3 +132,15 @@ def test_many_gtp_sessions(gtp_paths):
         check_gtp(stream)
 
     run()
+
+
+def test_clocked_searches_are_compared_by_status_and_id_only():
+    """Two runs of one GTP input compare equal when only a clocked search's move differs, and unequal
+    when anything else does (or when no clock was set)."""
+    clocked = b"time_settings 1 1 1\n7 genmove b\nname\n"
+    first, second = b"=\n\n=7 D4\n\n= tengen\n\n", b"=\n\n=7 Q16\n\n= tengen\n\n"
+    assert fuzz.comparable(clocked, first) == fuzz.comparable(clocked, second)
+    assert fuzz.comparable(clocked, first) != fuzz.comparable(clocked, b"=\n\n?7 illegal move\n\n= tengen\n\n")
+    unclocked = b"boardsize 9\n7 genmove b\nname\n"
+    assert fuzz.comparable(unclocked, first) != fuzz.comparable(unclocked, second)
+    assert [name for _, name in fuzz.owed_responses(clocked)] == ["time_settings", "genmove", "name"]
