@@ -2,6 +2,8 @@
 answers are spelled out per node)."""
 from __future__ import annotations
 
+import pytest
+
 from tengen.endgame.predictors import LocalPrediction
 from tengen.endgame.regions import Region
 from tengen.endgame.tree import GrowthConfig, colors_to_expand, grow_tree, select_moves
@@ -147,3 +149,16 @@ def test_probe_skips_an_illegal_best_move():
     tree = grow_tree(Board(5), _region(), ScriptedPredictor(script), GrowthConfig(missing_color="probe"))
     after_black = tree.root.children[BLACK][0][1]
     assert [(p, c.kind) for p, c in after_black.children[BLACK]] == [((4, 3), "probe")]
+
+
+def test_growth_settings_override_named_thresholds_and_refuse_unknown_ones():
+    from tengen.endgame.tree import GrowthConfig, growth_settings
+
+    got = growth_settings("answer_threshold=0.65, leaf_no_move=0.2,max_total_nodes=none,missing_color=threat",
+                          GrowthConfig(max_nodes=50))
+    assert (got.answer_threshold, got.leaf_no_move, got.max_total_nodes, got.missing_color, got.max_nodes) == (
+        0.65, 0.2, None, "threat", 50)
+    assert growth_settings("") == GrowthConfig()
+    for bad in ("answer=0.5", "leaf_no_move", "max_nodes=lots", "answer_threshold=2"):
+        with pytest.raises(ValueError):
+            growth_settings(bad)
