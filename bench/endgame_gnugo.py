@@ -18,7 +18,7 @@ from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.endgame.analysis import analyze_board
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_check import policy_move
-from tengen.endgame.tree import GrowthConfig
+from tengen.endgame.tree import GrowthConfig, growth_settings
 from tengen.go.coords import to_gtp
 from tengen.go.colors import parse_color
 from tengen.go.sgf import load_game
@@ -39,8 +39,11 @@ def main() -> int:
                              "or auto (sealed regions solved exactly, the rest by net)")
     parser.add_argument("--max-nodes", type=int, default=CLI_MAX_NODES, help="node budget per local tree")
     parser.add_argument("--max-total-nodes", type=int, default=CLI_MAX_TOTAL_NODES, help="node budget per position")
+    parser.add_argument("--growth", default="", help="tree-growth settings NAME=VALUE,... (tengen.endgame.tree."
+                        "GrowthConfig: leaf_no_move, one_color_share, move_fraction, answer_threshold, ...)")
     args = parser.parse_args()
-    growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None)
+    growth = growth_settings(args.growth, GrowthConfig(max_nodes=args.max_nodes,
+                                                       max_total_nodes=args.max_total_nodes or None))
     if not Path(args.suite).exists():
         print(f"suite not found: {args.suite}", file=sys.stderr)
         return 2
@@ -69,7 +72,8 @@ def main() -> int:
               f" {analysis.recommended_reason})")
     name = Path(args.suite).stem
     print(f"settings: predictor {args.predictor}, margin {args.margin}, threshold {args.threshold}, "
-          f"budgets {growth.max_nodes} nodes per tree / {growth.max_total_nodes} per position")
+          f"budgets {growth.max_nodes} nodes per tree / {growth.max_total_nodes} per position"
+          + (f"; growth {args.growth}" if args.growth else ""))
     print(f"the orthodox move alone (before the network's check): {orthodox_passed}/{len(cases)}; "
           f"the network's policy move alone: {policy_passed}/{len(cases)}")
     print(f"{name}: {passed}/{len(cases)}")
