@@ -7,7 +7,7 @@ import numpy as np
 
 from tengen.eval.localnet.compact import NO_MOVE, POINTS
 
-LEAF_THRESHOLD = 0.30
+LEAF_THRESHOLD = 0.30  # the published leaf threshold: held-out figures stay comparable (the trees use 0.20)
 
 
 def auc(scores: np.ndarray, labels: np.ndarray) -> float:
