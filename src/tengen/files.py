@@ -152,3 +152,14 @@ def shared_data_path(*parts: str, must_exist: bool = True) -> Path:
         raise SharedDataMissing(f"shared data not found: {path} (set TENGEN_SHARED_DATA to the folder that "
                                 "holds games/, regression/, ...)")
     return path
+
+
+def atomic_savez(path: Path, **arrays) -> None:
+    """np.savez_compressed written atomically (a killed build never leaves half a shard or checkpoint)."""
+    import numpy as np
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = io.BytesIO()
+    np.savez_compressed(data, **arrays)
+    write_atomic(path, data.getvalue())

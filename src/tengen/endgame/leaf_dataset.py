@@ -26,7 +26,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from tengen.files import datasets_cache_dir, shared_data_path, write_atomic
+from tengen.files import atomic_savez, datasets_cache_dir, shared_data_path, write_atomic
 from tengen.go.board import Board
 from tengen.go.coords import Point
 
@@ -147,9 +147,7 @@ def label_game(task: tuple[int, str, bytes]) -> tuple[int, str, Optional[dict]]:
 
 def write_shard(out: Path, number: int, parts: Sequence[dict], names: Sequence[str]) -> None:
     """One shard of games' leaves, then their names appended to done.txt (so a crash redoes the shard)."""
-    buf = io.BytesIO()
-    np.savez_compressed(buf, **{key: np.concatenate([p[key] for p in parts]) for key in parts[0]})
-    write_atomic(out / f"leaves-{number:04d}.npz", buf.getvalue())
+    atomic_savez(out / f"leaves-{number:04d}.npz", **{key: np.concatenate([p[key] for p in parts]) for key in parts[0]})
     with open(out / "done.txt", "a") as f:
         f.write("".join(f"{name}\n" for name in names))
 

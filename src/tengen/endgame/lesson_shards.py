@@ -9,7 +9,6 @@ it does to games)."""
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import random
 import sys
@@ -24,7 +23,7 @@ import numpy as np
 from tengen.endgame.lessons import TeachConfig, random_shape, shape_key, teach
 from tengen.eval.localnet.compact import EXAMPLE_FIELDS
 from tengen.eval.localnet.lesson_store import lesson_counts, lessons_dir
-from tengen.files import write_atomic
+from tengen.files import atomic_savez
 
 
 def _shard_job(args: tuple[int, int, int, TeachConfig]) -> dict:
@@ -58,9 +57,7 @@ def build_lessons(folder: Path, shapes: int, seed: int = 1, shard_shapes: int = 
     with ProcessPoolExecutor(max(1, workers)) as pool:
         jobs = [(seed, k, min(shard_shapes, shapes - k * shard_shapes), cfg) for k in todo]
         for (_, k, n, _), out in zip(jobs, pool.map(_shard_job, jobs)):
-            buf = io.BytesIO()
-            np.savez_compressed(buf, **out)
-            write_atomic(folder / f"lessons-{k:04d}.npz", buf.getvalue())
+            atomic_savez(folder / f"lessons-{k:04d}.npz", **out)
             if progress:
                 progress(n)
     return lesson_counts(folder) | {"seconds_this_run": round(time.monotonic() - started, 1)}

@@ -80,7 +80,8 @@ def random_shape(rng: random.Random, cfg: TeachConfig = TeachConfig()) -> Option
     white = [p for p, c in colour.items() if c == WHITE]
     if rng.random() < cfg.inside_stones_share:
         _add_inside_stones(rng, region, black, white)
-    empty = len(region) - sum(1 for p in region if p in set(black) | set(white))
+    stones = set(black) | set(white)
+    empty = sum(1 for p in region if p not in stones)
     if empty == 0 or empty > MAX_EMPTY:
         return None
     return Shape(black, white, region)
@@ -97,7 +98,8 @@ def _wall_path(cells: set[Point]) -> list[Point]:
                 for c in ((p[0], q[1]), (q[0], p[1])):
                     if c not in cells:
                         around.add(c)
-    return sorted(around, key=lambda p: (p[1], -p[0] if p[1] <= min(c[1] for c in cells) else p[0]))
+    left = min(c[1] for c in cells)
+    return sorted(around, key=lambda p: (p[1], -p[0] if p[1] <= left else p[0]))
 
 
 def _add_inside_stones(rng: random.Random, region: list[Point], black: list[Point], white: list[Point]) -> None:

@@ -4,7 +4,6 @@ the committed models live in `models/pbn/` as `pbn-<kind>-<size>.npz`."""
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from tengen.eval.pbn.model import BucketModel, PBNConfig, PBNModel, Subnet
-from tengen.files import write_atomic
+from tengen.files import atomic_savez
 
 MODELS_DIR = Path(__file__).resolve().parents[4] / "models" / "pbn"
 FORMAT = "tengen-pbn-1"
@@ -39,11 +38,7 @@ def save_model(model: PBNModel, path: Path | str) -> None:
     meta = {"format": FORMAT, "kind": model.kind, "config": dataclasses.asdict(model.config), "samples": samples,
             **model.meta}
     arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8)
-    data = io.BytesIO()
-    np.savez_compressed(data, **arrays)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, data.getvalue())
+    atomic_savez(Path(path), **arrays)
 
 
 def load_model(path: Path | str) -> PBNModel:

@@ -26,7 +26,8 @@ from tengen.go import IllegalMove
 from tengen.train.archives import games_dir, iter_archive
 from tengen.train.records.game import SkipGame, move_key, parse_game
 from tengen.train.records.replay import record_board
-from tengen.train.records.store import atomic_savez, default_cache_dir, split_of
+from tengen.files import atomic_savez
+from tengen.train.records.store import default_cache_dir, split_of
 
 log = logging.getLogger(__name__)
 DATASET = "pbn-v1"

@@ -16,8 +16,9 @@ import numpy as np
 from tengen.train.archives import collection_of, games_dir, iter_archive, manifest_counts
 from tengen.train.records.game import SkipGame, move_key, parse_game
 from tengen.train.records.replay import extract_positions
-from tengen.train.records.store import (BOARD_SIZE, CHUNK_SIZE, COLLECTIONS, DATASET, PHASES, SPLITS, atomic_savez,
-                                        dataset_dir, split_of)
+from tengen.files import atomic_savez
+from tengen.train.records.store import (BOARD_SIZE, CHUNK_SIZE, COLLECTIONS, DATASET, PHASES, SPLITS, dataset_dir,
+                                        split_of)
 
 log = logging.getLogger("tengen.train.records")
 

@@ -2,13 +2,12 @@
 game (a pure function of its moves), and one split loaded as a `PositionSet`."""
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from tengen.files import datasets_cache_dir, write_atomic
+from tengen.files import datasets_cache_dir
 
 PHASES: tuple[int, ...] = (30, 80, 130, 180)
 SPLITS: tuple[str, ...] = ("train", "val", "test")
@@ -44,14 +43,6 @@ def split_of(key: int) -> int:
 def split_note() -> str:
     """The split's proportions in words (for the model card)."""
     return f"{TEST_PERCENT} % test, {VAL_PERCENT} % validation, the rest training"
-
-
-def atomic_savez(path: Path, **arrays: np.ndarray) -> None:
-    """np.savez_compressed written atomically (a killed build never leaves half a checkpoint)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = io.BytesIO()
-    np.savez_compressed(data, **arrays)
-    write_atomic(path, data.getvalue())
 
 
 @dataclass

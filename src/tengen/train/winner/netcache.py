@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from tengen.eval.katago.weights import sha256_of
-from tengen.train.records.store import PHASES, PositionSet, atomic_savez, dataset_dir
+from tengen.files import atomic_savez
+from tengen.train.records.store import PHASES, PositionSet, dataset_dir
 
 log = logging.getLogger("tengen.train.winner")
 
