@@ -191,6 +191,20 @@ def test_regions_grow_together_and_each_is_charged_its_own_evaluations():
     assert [r.evaluations for r in analysis.regions] == [4, 4] and inner.rows == 2 + 8
 
 
+def test_leaves_scored_board_wide_or_region_by_region_give_the_same_analysis_and_its_phases():
+    from tengen.endgame.options import AnalysisOptions
+
+    board = board_from_diagram(TWO_DAME)
+    by = {batches: analyze_board(board, ContestedEvaluator(), AnalysisOptions(leaf_batches=batches))
+          for batches in ("board", "region")}
+    summary = {batches: [(sorted(r.region.points), r.count, r.temperature, r.kind, r.evaluations) for r in a.regions]
+               for batches, a in by.items()}
+    assert summary["board"] == summary["region"]
+    stats = by["board"].phases.stats
+    assert stats["ownership/katago"].rows == 2 and stats["trees/katago"].rows == 8  # the counts of the test above
+    assert {"regions", "trees", "leaves", "cgt", "move check"} <= set(stats)
+
+
 def test_a_ko_the_ko_rule_cannot_value_falls_back_to_leaving_the_retake_out():
     from tengen.endgame.results import RegionResult
     from tengen.endgame.cgt_bridge import fill_from_tree

@@ -79,3 +79,45 @@ def test_cli_refuses_bad_leaf_options_in_one_line(argv, message, capsys):
     assert main(["analyze", EXAMPLE, "--move", "170", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_leaves_of_several_regions_are_scored_in_one_pass_and_charged_to_their_regions():
+    from tengen.endgame.leaves import score_jobs_with_value_net
+    from tengen.phases import PhaseClock, running
+
+    other = Region(1, frozenset({(5, 5)}))
+    ours, kata = FixedOwnership([0.9, 0.4, -0.7]), FixedOwnership([-1.0, -1.0, -1.0])
+    ours.map[5, 5] = 0.95
+    sure, unsure_a, unsure_b = leaf(), leaf(), leaf("probe")
+    clock = PhaseClock()
+    with running(clock):
+        made, counted = score_jobs_with_value_net([(sure, other), (unsure_a, REGION), (unsure_b, REGION)], ours, kata)
+    assert made == {REGION.id: 2} and counted == 2 and ours.seen == 2 and kata.seen == 2
+    assert sure.value == 1.0 and unsure_a.value == -3.0
+    assert clock.events["leaves deferred: probe or board size"] == 1
+    assert clock.events["leaves deferred: a region point near |ownership| 0.5"] == 1
+    assert clock.events["doubtful point: an empty point touching no stone"] >= 1  # why: the empty board's 0.4
+    assert clock.stats["valuenet"].calls == 1 and clock.stats["valuenet"].rows == 2  # one batch for both regions
+
+
+def test_options_check_leaf_batches():
+    assert AnalysisOptions(leaf_batches="region").leaf_batches == "region"
+    with pytest.raises(ValueError, match="leaf_batches"):
+        AnalysisOptions(leaf_batches="game")
+
+
+def test_benson_settles_doubtful_eye_points_of_a_pass_alive_group_on_19x19():
+    from tengen.endgame.leaves import score_jobs_with_value_net
+    from tengen.go.diagram import board_from_diagram
+    from tengen.phases import PhaseClock, running
+
+    rows = [". X . X" + " ." * 15, "X X X X" + " ." * 15] + [". " * 18 + "."] * 17
+    board = board_from_diagram("\n".join(rows))
+    region = Region(0, frozenset({(0, 0), (0, 2)}))  # the two eyes of Black's pass-alive corner
+    ours, kata = FixedOwnership([0.4, 0.9, 0.45]), FixedOwnership([-1.0, -1.0, -1.0])
+    node = LocalNode(board=board, kind="leaf")
+    clock = PhaseClock()
+    with running(clock):
+        made, _ = score_jobs_with_value_net([(node, region)], ours, kata)
+    assert node.value == 2.0 and not made and kata.seen == 0
+    assert clock.events["leaves decided by Benson (no deferral)"] == 1

@@ -318,3 +318,25 @@ def test_rules_globals():
 def test_custom_komi_overrides_rules():
     _, gl, enc = planes(Board(9), komi=-3.5)
     assert gl[5] == pytest.approx(3.5 / 20) and enc.self_komi == pytest.approx(3.5)
+
+
+def test_remembered_ladder_maps_equal_fresh_reads_and_cannot_be_changed():
+    from tengen.eval.katago.ladder import LADDER_CACHE_SIZE, set_ladder_cache
+
+    grid, _ = parse_diagram(LADDER)
+    broken = grid.copy()
+    broken[7, 2] = WHITE
+    try:
+        set_ladder_cache(0)
+        fresh = [ladder_features(g, None, color) for g in (grid, broken) for color in (BLACK, WHITE)]
+        set_ladder_cache(LADDER_CACHE_SIZE)
+        first = [ladder_features(g, None, color) for g in (grid, broken) for color in (BLACK, WHITE)]
+        again = [ladder_features(g.copy(), None, color) for g in (grid, broken) for color in (BLACK, WHITE)]
+    finally:
+        set_ladder_cache(LADDER_CACHE_SIZE)
+    for a, b, c in zip(fresh, first, again):
+        for x, y, z in zip(a, b, c):
+            assert (x == y).all() and (y == z).all()
+    assert again[0][0] is first[0][0]  # the second read of the same stones came from memory
+    with pytest.raises(ValueError):
+        again[0][0][4, 4] = False  # shared maps are read-only: an encoder cannot spoil another's ladders

@@ -7,6 +7,7 @@ front door over it); every stage is a plain function of its own module so it can
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import replace
 from typing import Callable, Iterable, Optional, Sequence
 
@@ -14,9 +15,10 @@ import numpy as np
 
 from tengen.endgame import cgt_bridge
 from tengen.endgame.evalcache import cached
-from tengen.endgame.leaves import score_leaves_exactly, score_leaves_with_evaluator, score_leaves_with_value_net
+from tengen.endgame.leaves import local_area_count, score_jobs_with_evaluator, score_jobs_with_value_net
 from tengen.endgame.move_check import check_move
 from tengen.endgame.options import AnalysisOptions
+from tengen.phases import PhaseClock, phase, running
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
 from tengen.endgame.regions import (Region, agreed_ownership, find_regions,
                                     ownership_swing, region_from_points, split_hot_spots, sure_territory, unsure_walls)
@@ -39,35 +41,51 @@ def analyze_board(board: Board, evaluator: Optional[Evaluator] = None, options: 
     """Analyze the endgame of `board` with `options` (defaults: `AnalysisOptions()`). The evaluator gives
     ownership (decomposition and leaf scores); without one, `load_evaluator` is called the first time the
     analysis needs a network (a marked region the exact solver finishes needs none), and with neither a
-    region must be given and every region solved or scored exactly."""
-    options = options or AnalysisOptions()
+    region must be given and every region solved or scored exactly. The analysis's `phases` say where its
+    time went (`tengen.endgame.phases`)."""
+    clock = PhaseClock()
+    with running(clock):
+        analysis = _analyze_board(board, evaluator, options or AnalysisOptions(), region_points, oracle_node,
+                                  progress, load_evaluator)
+    analysis.phases = clock
+    return analysis
+
+
+def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: AnalysisOptions,
+                   region_points: Optional[Iterable[Point]], oracle_node, progress: Optional[ProgressCallback],
+                   load_evaluator: Optional[Callable[[], Evaluator]]) -> Analysis:
     start = time.perf_counter()
     network = _NetworkOnDemand(evaluator, load_evaluator)
     if options.needs_network(has_region=region_points is not None):
-        network.get()  # the decomposition (or every region's leaves) needs it for sure
+        with phase("network load"):
+            network.get()  # the decomposition (or every region's leaves) needs it for sure
     evaluator = network.evaluator
     ownership = swing = network_counts = None
     if evaluator is not None:
-        first, second = root_ownerships(board, evaluator)
+        with phase("ownership"):
+            first, second = root_ownerships(board, evaluator)
         ownership, swing = agreed_ownership(first, second), ownership_swing(first, second)
         network_counts = (float(first.sum()), float(second.sum()))
-    if region_points is not None:
-        regions = [region_from_points(region_points, ownership, options.threshold)]
-    elif ownership is not None:
-        regions = find_regions(ownership, options.threshold, options.margin)
-        if options.hot_swing > 0:
-            regions = split_hot_spots(regions, swing, options.hot_swing)
-    else:
-        raise ValueError("no evaluator and no region: nothing to decompose the board with")
-    sure = sure_territory(ownership, regions, options.threshold) if ownership is not None else 0.0
+    with phase("regions"):
+        if region_points is not None:
+            regions = [region_from_points(region_points, ownership, options.threshold)]
+        elif ownership is not None:
+            regions = find_regions(ownership, options.threshold, options.margin)
+            if options.hot_swing > 0:
+                regions = split_hot_spots(regions, swing, options.hot_swing)
+        else:
+            raise ValueError("no evaluator and no region: nothing to decompose the board with")
+        sure = sure_territory(ownership, regions, options.threshold) if ownership is not None else 0.0
     results = _analyze_regions(board, regions, network, options, oracle_node, progress)
-    for result in results:
-        _note_unsure_walls(result, board, ownership, options.threshold, options.leaf_scoring)
-    analysis = Analysis(board, results, ownership, sure, predictor=options.predictor_name,
-                        network_counts=network_counts)
-    analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
+    with phase("cgt"):
+        for result in results:
+            _note_unsure_walls(result, board, ownership, options.threshold, options.leaf_scoring)
+        analysis = Analysis(board, results, ownership, sure, predictor=options.predictor_name,
+                            network_counts=network_counts)
+        analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
     if evaluator is not None and region_points is None and options.move_check_margin is not None:
-        _check_recommended_move(analysis, evaluator, options.move_check_margin, network.name)
+        with phase("move check"):
+            _check_recommended_move(analysis, evaluator, options.move_check_margin, network.name)
     analysis.evaluations = network.evaluator.evaluations if network.evaluator is not None else 0
     analysis.evaluator_name = network.name
     analysis.seconds = time.perf_counter() - start
@@ -186,21 +204,21 @@ def _analyze_regions(board: Board, regions: Sequence[Region], network: _NetworkO
 
 def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[Evaluator], options: AnalysisOptions,
                   oracle_node, progress: Optional[ProgressCallback]) -> list[RegionResult]:
-    """The regions' trees grow together, one predictor batch per level for all regions; each region is
-    charged its own network evaluations, and the wall time in proportion to them. With `sealed_rules`, a
-    sealed region's lines end where the exact rules say (`tengen.endgame.sealed`)."""
+    """The regions' trees grow together, one predictor batch per level for all regions; their leaves are
+    scored together (`leaf_batches="board"`) or region by region; each region is charged its own network
+    evaluations, and the wall time in proportion to them. With `sealed_rules`, a sealed region's lines end
+    where the exact rules say (`tengen.endgame.sealed`)."""
     start = time.perf_counter()
     predictor = options.predictor
-    pred = (make_predictor(predictor, evaluator, board, oracle_node, options.local_model)
-            if isinstance(predictor, str) else predictor)
-    if options.sealed_rules and getattr(pred, "name", "") in ("kata", "net"):
-        pred = SealedRules(pred, board, regions)
-    trees = grow_trees(board, regions, pred, options.growth, progress=progress)
+    with phase("trees"):
+        pred = (make_predictor(predictor, evaluator, board, oracle_node, options.local_model)
+                if isinstance(predictor, str) else predictor)
+        if options.sealed_rules and getattr(pred, "name", "") in ("kata", "net"):
+            pred = SealedRules(pred, board, regions)
+        trees = grow_trees(board, regions, pred, options.growth, progress=progress)
     by_region = getattr(pred, "evaluations_by_region", {})
     results = []
-    for i, (region, tree) in enumerate(zip(regions, trees)):
-        if progress:
-            progress("region", i, len(regions))
+    for region, tree in zip(regions, trees):
         result = RegionResult(region, tree=tree, evaluations=by_region.get(region.id, 0))
         if tree.budget_exhausted:
             result.notes.append(f"budget exhausted: tree cut at {tree.nodes} nodes")
@@ -210,25 +228,38 @@ def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[E
             settled = sum(n.counted for n in tree.root.walk()) + pred.settle_leaves(tree)
             result.notes.append(f"sealed region: the exact rules end lines and count {settled} settled leaves")
             result.notes.extend(pred.locals[region.id].notes)
-        result.evaluations += _score_leaves(tree, region, evaluator, options)
-        cgt_bridge.fill_from_tree(result, tree, board.height)
         results.append(result)
+    with phase("leaves"):
+        made = _score_leaves(trees, evaluator, options)
+    for i, (result, tree) in enumerate(zip(results, trees)):
+        if progress:
+            progress("region", i, len(regions))
+        result.evaluations += made[result.region.id]
+        with phase("cgt"):
+            cgt_bridge.fill_from_tree(result, tree, board.height)
     if progress:
         progress("region", len(regions), len(regions))
     _share_seconds(results, time.perf_counter() - start)
     return results
 
 
-def _score_leaves(tree: LocalTree, region: Region, evaluator, options: AnalysisOptions) -> int:
-    """Score the tree's leaves as the options say; returns the evaluator's (KataGo's) network rows."""
-    leaves = tree.leaves()
-    if options.leaf_scoring == "exact" or evaluator is None:
-        return score_leaves_exactly(leaves, region)
-    if options.leaf_scoring == "valuenet":
-        made, _ = score_leaves_with_value_net(leaves, region, value_net_for(options.value_model), evaluator,
-                                              options.leaf_confidence)
-        return made
-    return score_leaves_with_evaluator(leaves, region, evaluator)
+def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOptions) -> Counter:
+    """Score every tree's leaves as the options say: all regions' leaves in one pass of batches
+    (`leaf_batches="board"`), or one pass per region (`"region"`, the path before issue 46). Returns the
+    evaluator's (KataGo's) network rows by region id."""
+    groups = ([[(leaf, tree.region) for tree in trees for leaf in tree.leaves()]]
+              if options.leaf_batches == "board" else [[(leaf, tree.region) for leaf in tree.leaves()] for tree in trees])
+    made: Counter = Counter()
+    for jobs in groups:
+        if options.leaf_scoring == "exact" or evaluator is None:
+            for leaf, region in jobs:
+                leaf.value = float(local_area_count(leaf.board, region))
+        elif options.leaf_scoring == "valuenet":
+            made += score_jobs_with_value_net(jobs, value_net_for(options.value_model), evaluator,
+                                              options.leaf_confidence)[0]
+        else:
+            made += score_jobs_with_evaluator(jobs, evaluator)
+    return made
 
 
 _VALUE_NETS: dict = {}
@@ -322,6 +353,7 @@ def _solve_exhaustively(board: Board, region: Region, progress, i: int, n: int, 
     if progress:
         progress("region", i, n)
     t0 = time.perf_counter()
-    result = cgt_bridge.solve_exhaustively(board, region, RegionResult(region), config)
+    with phase("exact solver"):
+        result = cgt_bridge.solve_exhaustively(board, region, RegionResult(region), config)
     result.seconds = time.perf_counter() - t0
     return result

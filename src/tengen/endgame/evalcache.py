@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Hashable, Sequence
 
+from tengen.phases import phase
 from tengen.go.board import Board
 from tengen.lru import LruCache
 
@@ -41,7 +42,9 @@ class CachedEvaluator:
                 missing[key] = board
         found = {key: self._cache.get(key) for key in set(keys) if key not in missing}
         if missing:
-            for key, ev in zip(missing, self.evaluator.evaluate(list(missing.values()))):
+            with phase("katago", rows=len(missing)):
+                evaluations = self.evaluator.evaluate(list(missing.values()))
+            for key, ev in zip(missing, evaluations):
                 found[key] = ev
                 self._cache.put(key, ev)
             self.evaluations += len(missing)

@@ -6,13 +6,16 @@ anywhere no other region claims) was tried and rejected: kata trees cut by depth
 threats unanswered, and the stones those threats would capture outside then inflate the counts."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections import Counter
+from typing import Optional, Sequence
 
 import numpy as np
 
 from tengen.endgame.evalcache import fresh_flags
+from tengen.phases import note, phase
 from tengen.endgame.regions import Region
 from tengen.endgame.tree import LocalNode
+from tengen.go.benson import unconditional_life
 from tengen.go.grid import components, touching_colors
 from tengen.go.scoring import benson_dead_stones
 
@@ -28,55 +31,118 @@ def unrounded_count(ownership: np.ndarray, region: Region) -> float:
     return float(sum(own[p] for p in region.points))
 
 
-def _unscored(leaves: Sequence[LocalNode], region: Region) -> list[LocalNode]:
+LeafJob = tuple[LocalNode, Region]  # a leaf and the region whose points its count sums
+
+
+def _unscored(jobs: Sequence[LeafJob]) -> list[LeafJob]:
     """Count the leaves whose predictor left their ownership (kata's); the rest, probes included, still need one."""
     pending = []
-    for leaf in leaves:
+    for leaf, region in jobs:
         if leaf.ownership is not None and leaf.kind != "probe":
             leaf.value = float(rounded_count(leaf.ownership, region))
         else:
-            pending.append(leaf)
+            pending.append((leaf, region))
     return pending
 
 
-def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, evaluator, batch_size: int = 32) -> int:
-    """Fill `value` on every leaf/probe node; returns the number of network evaluations made."""
-    pending = _unscored(leaves, region)
-    made = 0
+def _charge(made: Counter, jobs: Sequence[LeafJob], fresh: Sequence[bool]) -> None:
+    for (_, region), new in zip(jobs, fresh):
+        made[region.id] += int(new)
+
+
+def score_jobs_with_evaluator(jobs: Sequence[LeafJob], evaluator, batch_size: int = 32) -> Counter:
+    """Fill `value` on every leaf/probe node of `jobs` (any mix of regions, evaluated together); returns the
+    network evaluations made, by region id (cache hits are free)."""
+    pending = _unscored(jobs)
+    made: Counter = Counter()
     for start in range(0, len(pending), batch_size):
         chunk = pending[start:start + batch_size]
-        evals = evaluator.evaluate([leaf.board for leaf in chunk])
-        made += sum(fresh_flags(evaluator, len(chunk)))
-        for leaf, ev in zip(chunk, evals):
-            leaf.value = float(unrounded_count(ev.ownership, region) if leaf.kind == "probe" else rounded_count(ev.ownership, region))
+        evals = evaluator.evaluate([leaf.board for leaf, _ in chunk])
+        _charge(made, chunk, fresh_flags(evaluator, len(chunk)))
+        for (leaf, region), ev in zip(chunk, evals):
+            leaf.value = float(unrounded_count(ev.ownership, region) if leaf.kind == "probe"
+                               else rounded_count(ev.ownership, region))
     return made
+
+
+def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, evaluator, batch_size: int = 32) -> int:
+    """Fill `value` on every leaf/probe node of one region; returns the number of network evaluations made."""
+    return sum(score_jobs_with_evaluator([(leaf, region) for leaf in leaves], evaluator, batch_size).values())
 
 
 DEFAULT_LEAF_CONFIDENCE = 0.2  # how far from the rounding edge (|ownership| = 0.5) every region point must be
 
 
-def score_leaves_with_value_net(leaves: Sequence[LocalNode], region: Region, value_net, fallback,
-                                confidence: float = DEFAULT_LEAF_CONFIDENCE, batch_size: int = 64) -> tuple[int, int]:
-    """Fill `value` on every leaf/probe node with tengen's value network (rounded ownership over the region);
-    a leaf where the network is unsure how a region point rounds (its |ownership| within `confidence` of 0.5,
-    the edge between a point and none), a probe (unrounded count) and a board the network cannot take go to
-    `fallback` (KataGo). Returns (fallback network evaluations, value-network evaluations)."""
-    pending = _unscored(leaves, region)
+def score_jobs_with_value_net(jobs: Sequence[LeafJob], value_net, fallback,
+                              confidence: float = DEFAULT_LEAF_CONFIDENCE, batch_size: int = 64) -> tuple[Counter, int]:
+    """Fill `value` on every leaf/probe node of `jobs` (any mix of regions) with tengen's value network
+    (rounded ownership over the leaf's region); a leaf where the network is unsure how a region point rounds
+    (its |ownership| within `confidence` of 0.5, the edge between a point and none), a probe (unrounded
+    count) and a board the network cannot take go to `fallback` (KataGo), all in one pass. Returns
+    (fallback network evaluations by region id, value-network evaluations); the running phase clock counts
+    the deferrals by cause."""
+    pending = _unscored(jobs)
     ours, unsure = [], []
-    for leaf in pending:
+    for leaf, region in pending:
         takes = leaf.kind != "probe" and (leaf.board.height, leaf.board.width) == (19, 19)
-        (ours if takes else unsure).append(leaf)
-    points = tuple(zip(*region.points)) if region.points else ((), ())
+        (ours if takes else unsure).append((leaf, region))
+    note("leaves deferred: probe or board size", len(unsure))
     for start in range(0, len(ours), batch_size):
         chunk = ours[start:start + batch_size]
-        owns = value_net.ownership([leaf.board for leaf in chunk])
-        for leaf, own in zip(chunk, owns):
-            if len(points[0]) and float(np.abs(np.abs(own[points]) - 0.5).min()) < confidence:
-                unsure.append(leaf)
-            else:
-                leaf.value = float(rounded_count(own, region))
-    made = score_leaves_with_evaluator(unsure, region, fallback) if unsure else 0
+        with phase("valuenet", rows=len(chunk)):
+            owns = value_net.ownership([leaf.board for leaf, _ in chunk])
+        for (leaf, region), own in zip(chunk, owns):
+            doubtful = [p for p in region.points if abs(abs(float(own[p])) - 0.5) < confidence]
+            owners = _benson_owners(leaf.board, doubtful) if doubtful else {}
+            if owners is None:
+                unsure.append((leaf, region))
+                note("leaves deferred: a region point near |ownership| 0.5")
+                _note_doubts(leaf.board, doubtful)
+                continue
+            if owners:
+                own = own.copy()
+                for p, owner in owners.items():
+                    own[p] = owner
+            leaf.value = float(rounded_count(own, region))
+    made = score_jobs_with_evaluator(unsure, fallback) if unsure else Counter()
     return made, len(ours)
+
+
+def _benson_owners(board, doubtful: Sequence) -> Optional[dict]:
+    """The owner (+1 / -1) of every doubtful point when Benson's unconditional life decides them all (a
+    pass-alive chain, or a point of the area it makes safe): the rules, not a network, then count them.
+    None when some point is left open. (On issue 46's positions it decided none: the doubtful points are
+    open boundaries next to the line's last moves.)"""
+    life = unconditional_life(board)
+    if any(life[p] == 0 for p in doubtful):
+        return None
+    note("leaves decided by Benson (no deferral)")
+    return {p: float(life[p]) for p in doubtful}
+
+
+def _note_doubts(board, doubtful: Sequence) -> None:
+    """Count what the doubtful points of a deferred leaf are: open points (touching both colours, one,
+    or none) or stones (by their chain's liberties), for the speed bench's 'why'."""
+    grid = board.array()
+    h, w = grid.shape
+    for r, c in doubtful:
+        if grid[r, c]:
+            libs = board.liberties((r, c))
+            note(f"doubtful point: a stone with {min(libs, 3)}{'+' if libs >= 3 else ''} liberties")
+            continue
+        near = {int(grid[rr, cc]) for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= rr < h and 0 <= cc < w and grid[rr, cc]}
+        note("doubtful point: an empty point touching " + ("both colours" if len(near) == 2 else
+                                                          "one colour" if near else "no stone"))
+
+
+def score_leaves_with_value_net(leaves: Sequence[LocalNode], region: Region, value_net, fallback,
+                                confidence: float = DEFAULT_LEAF_CONFIDENCE, batch_size: int = 64) -> tuple[int, int]:
+    """`score_jobs_with_value_net` for one region's leaves: (fallback network evaluations, value-network
+    evaluations)."""
+    made, ours = score_jobs_with_value_net([(leaf, region) for leaf in leaves], value_net, fallback, confidence,
+                                           batch_size)
+    return sum(made.values()), ours
 
 
 def local_area_count(board, region: Region) -> int:

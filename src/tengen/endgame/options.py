@@ -15,6 +15,7 @@ from tengen.endgame.tree import GrowthConfig
 
 PREDICTORS = ("auto", "kata", "oracle", "exhaustive", "net")
 LEAF_SCORINGS = ("evaluator", "exact", "valuenet")
+LEAF_BATCHES = ("board", "region")
 
 
 MAX_MARGIN = 25  # growing a region further than a board's side changes nothing; bounded so a huge value cannot hang
@@ -31,7 +32,9 @@ class AnalysisOptions:
     weights file for `net` (and `auto`, which uses `net` where a trained network exists; None: the
     committed default); with `leaf_scoring="valuenet"`, tengen's value network (`value_model`, None: the
     committed BV-ML-VN) scores the leaves it is sure of (every region point's |ownership| at least
-    `leaf_confidence` away from 0.5, where rounding flips) and the evaluator (KataGo) the rest."""
+    `leaf_confidence` away from 0.5, where rounding flips) and the evaluator (KataGo) the rest. Leaves are
+    scored for all regions together (`leaf_batches="board"`: fewer, fuller network batches) or region by
+    region (`"region"`, the path before issue 46, kept for the speed bench's before-and-after)."""
 
     predictor: Union[str, LocalMovePredictor] = "kata"
     threshold: float = DEFAULT_THRESHOLD
@@ -44,12 +47,15 @@ class AnalysisOptions:
     local_model: Optional[str] = None
     value_model: Optional[str] = None
     leaf_confidence: float = DEFAULT_LEAF_CONFIDENCE
+    leaf_batches: str = "board"
 
     def __post_init__(self) -> None:
         if isinstance(self.predictor, str) and self.predictor not in PREDICTORS:
             raise ValueError(f"unknown predictor {self.predictor!r} ({', '.join(PREDICTORS)})")
         if self.leaf_scoring not in LEAF_SCORINGS:
             raise ValueError(f"leaf_scoring must be one of {', '.join(LEAF_SCORINGS)}, not {self.leaf_scoring!r}")
+        if self.leaf_batches not in LEAF_BATCHES:
+            raise ValueError(f"leaf_batches must be one of {', '.join(LEAF_BATCHES)}, not {self.leaf_batches!r}")
         if not (isinstance(self.leaf_confidence, (int, float)) and 0 <= self.leaf_confidence <= 0.5):
             raise ValueError(f"leaf_confidence must lie in [0, 0.5], not {self.leaf_confidence!r}")
         if not (isinstance(self.threshold, (int, float)) and 0 < self.threshold <= 1):

@@ -17,6 +17,7 @@ from typing import Callable, Optional, Protocol, Sequence, Union
 import numpy as np
 
 from tengen.endgame.evalcache import fresh_flags
+from tengen.phases import phase
 from tengen.endgame.regions import DEFAULT_THRESHOLD, Region
 from tengen.eval.localnet.compact import CANVAS, NO_MOVE, POINTS, CompactBatch, compact_row, stack_rows
 from tengen.go.board import Board
@@ -177,7 +178,8 @@ class LocalNetPredictor:
         if not requests:
             return []
         rows = [compact_row(req.board, req.region.points, req.history, req.board.to_play) for req in requests]
-        probs, answers = self.runner(stack_rows(rows))
+        with phase("localnet", rows=len(rows)):
+            probs, answers = self.runner(stack_rows(rows))
         probs, answers = np.asarray(probs, dtype=np.float64), np.asarray(answers, dtype=np.float64).reshape(-1)
         if probs.shape != (len(requests), NO_MOVE + 1) or answers.shape != (len(requests),):
             raise ValueError(f"the local-move network answered shapes {probs.shape} and {answers.shape} "

@@ -10,6 +10,7 @@ import numpy as np
 
 from tengen.cgt import BLACK_SENTE, GOTE, KO, WHITE_SENTE, KoChain
 from tengen.endgame.move_check import MoveCheck
+from tengen.phases import PhaseClock
 from tengen.endgame.regions import Region
 from tengen.endgame.tree import LocalTree
 from tengen.go.board import Board
@@ -102,6 +103,7 @@ class Analysis:
     network_counts: Optional[tuple[float, float]] = None
     move_check: Optional[MoveCheck] = None  # the network's one-move look at the orthodox move (move_check.py)
     evaluator_name: str = "network"  # what the report calls the evaluator (its `display_name`, e.g. "classic evaluator")
+    phases: Optional[PhaseClock] = None  # where the analysis's time went, by phase (tengen.endgame.phases)
 
     def count_outside_network(self, slack: float = 1.0) -> bool:
         """Whether the board count lies more than `slack` points outside the network's two counts (a count

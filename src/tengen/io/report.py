@@ -207,6 +207,9 @@ def json_report(analysis: Analysis) -> dict[str, Any]:
         "underread_swing": analysis.underread_swing() is not None,
         "evaluations": analysis.evaluations,
         "seconds": round(analysis.seconds, 3),
+        "phases": None if analysis.phases is None else  # where the seconds went (exclusive; "a/b": b inside a)
+        {path: {"seconds": round(stat.seconds, 3), "calls": stat.calls, "network_rows": stat.rows}
+         for path, stat in analysis.phases.stats.items()},
         "ownership": None if analysis.ownership is None else [[round(float(v), 3) for v in row] for row in analysis.ownership],
         "conventions": "area scoring, Black's side; points as GTP vertices (A1 bottom left, no I); "
                        "miai = temperature - 1 (at least 0; null without a hot move); "

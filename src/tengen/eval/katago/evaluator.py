@@ -22,6 +22,7 @@ from tengen.eval.katago.model_desc import ModelDesc, UnsupportedModelError
 from tengen.eval.katago.model_reader import read_model
 from tengen.eval.katago.network import KataGoNet, NetOutput
 from tengen.lru import LruCache
+from tengen.phases import phase
 
 import torch  # noqa: E402  (network sets OMP_WAIT_POLICY before torch loads)
 
@@ -72,17 +73,27 @@ def untransform(x: torch.Tensor, symmetry: int) -> torch.Tensor:
     return x
 
 
+# rows per network call when none is asked for: on a 2-core CPU batches of 4-8 ran fastest (about 20 rows/s)
+# and 16 about 12 % slower (issue 46, `bench/analysis_speed.py`); a GPU wants larger ones
+CPU_BATCH_SIZE, GPU_BATCH_SIZE = 8, 16
+
+
+def default_batch_size(device: torch.device) -> int:
+    return CPU_BATCH_SIZE if device.type == "cpu" else GPU_BATCH_SIZE
+
+
 class KataGoEvaluator:
     """Evaluate tengen `Board`s with a KataGo network.
 
     model: a path to any KataGo `.bin.gz` (default: the cached default network, downloaded on first
     use), or a `ModelDesc`. symmetries: how many of the 8 board symmetries to average (1 = identity).
     precision: fp32 (default), bf16 (autocast) or fp16 (CUDA). threads: torch CPU threads (None keeps
-    torch's setting). compile: run the network through `torch.compile`.
+    torch's setting). compile: run the network through `torch.compile`. batch_size: rows per network
+    call (None: `default_batch_size` of the device).
     """
 
     def __init__(self, model: Union[str, Path, ModelDesc, None] = None, device: str = "cpu",
-                 threads: Optional[int] = None, batch_size: int = 16, symmetries: int = 1,
+                 threads: Optional[int] = None, batch_size: Optional[int] = None, symmetries: int = 1,
                  precision: str = "fp32", compile: bool = False, policy_optimism: float = 0.0,
                  cache_size: int = 512):
         if model is None:
@@ -103,7 +114,7 @@ class KataGoEvaluator:
             torch.set_num_threads(int(threads))
         self.device = pick_device(device)
         self.threads = threads
-        self.batch_size = max(1, int(batch_size))
+        self.batch_size = max(1, int(batch_size if batch_size is not None else default_batch_size(self.device)))
         self.symmetries = symmetries
         self.precision = precision
         self.policy_optimism = float(policy_optimism)
@@ -118,7 +129,7 @@ class KataGoEvaluator:
         """One forward pass over a (N, H, W, C) batch, in the configured precision, as float32 results."""
         spatial = spatial.to(self.device, non_blocking=True)
         global_ = global_.to(self.device, non_blocking=True)
-        with torch.inference_mode():
+        with torch.inference_mode(), phase("network", rows=spatial.shape[0]):
             if self.precision == "fp32":
                 out = self._forward(spatial, global_)
             else:
@@ -246,7 +257,8 @@ class KataGoEvaluator:
         metas = []
         for i, board in enumerate(boards):
             krules = KataRules.from_rules(board.rules)
-            enc = self.encode(board)
+            with phase("encode"):
+                enc = self.encode(board)
             metas.append((enc, krules))
             jobs += self._jobs_for(2 * i, enc, krules)
             if opponent_policy:

@@ -16,6 +16,8 @@ from typing import Optional
 
 import numpy as np
 
+from tengen.lru import LruCache
+
 WALL = 2
 NODE_BUDGET = 25_000
 
@@ -297,14 +299,42 @@ def ladder_working_moves(board: LadderBoard, loc: int) -> list[int]:
     return working
 
 
+# positions whose ladder maps are remembered: the inputs of a position also hold the ladders of the two
+# positions before it, which the sibling lines of a local tree share (issue 46: about half the ladder reads
+# of a whole-board analysis were repeats). 0 turns the cache off (the speed bench's "before")
+LADDER_CACHE_SIZE = 4096
+_cache: Optional[LruCache] = LruCache(LADDER_CACHE_SIZE)
+
+
+def set_ladder_cache(size: int) -> None:
+    """Remember the ladder maps of up to `size` positions (0: none, every call reads its ladders again)."""
+    global _cache
+    _cache = LruCache(size) if size > 0 else None
+
+
 def ladder_features(grid: np.ndarray, ko_point: Optional[tuple[int, int]], to_play: int
                     ) -> tuple[np.ndarray, np.ndarray]:
-    """(laddered, working) boolean (height, width) maps.
+    """(laddered, working) boolean (height, width) maps, read-only (shared by the cache).
 
     `laddered`: stones of chains with one or two liberties that a ladder captures. `working`: for the
     opponent's (not `to_play`'s) two-liberty laddered chains, the points where `to_play` starts it.
     """
-    board = LadderBoard(np.asarray(grid, dtype=np.int8), ko_point)
+    stones = np.asarray(grid, dtype=np.int8)
+    key = (stones.shape, stones.tobytes(), ko_point, to_play)
+    cache = _cache
+    found = cache.get(key) if cache is not None else None
+    if found is None:
+        found = _read_ladders(stones, ko_point, to_play)
+        for plane in found:
+            plane.setflags(write=False)
+        if cache is not None:
+            cache.put(key, found)
+    return found
+
+
+def _read_ladders(grid: np.ndarray, ko_point: Optional[tuple[int, int]], to_play: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    board = LadderBoard(grid, ko_point)
     h, w = board.height, board.width
     laddered = np.zeros((h, w), dtype=bool)
     working = np.zeros((h, w), dtype=bool)

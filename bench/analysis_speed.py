@@ -1,0 +1,208 @@
+"""Where a whole-board analysis spends its time, by phase, on sixteen fixed positions; the path before
+issue 46 and today's, side by side in one run (issue 46).
+
+Positions: the eleven of `bench/endgame_cost.py` (the bundled example at move 170 and ten scored KGS games
+at ~80 % of their moves, seed 1) and five professional records of the finished-games list (Brouwer
+collection, at least 240 moves) at a seeded move from 180 to 220.
+Settings: the CLI's defaults (`tengen analyze`: predictor auto, trees of 800 nodes and 1000 per position,
+leaves by the value network where its weights exist and by KataGo where it is unsure, the move check).
+Paths: `before` scores each region's leaves in its own batches, reads every position's ladders afresh and
+runs KataGo in batches of 16; `after` scores every region's leaves together, remembers ladder maps and runs
+KataGo in batches of 8 on the CPU. Each path has its own networks (no evaluation shared), the two alternate
+position by position (a busy machine slows both alike), and their regions, counts, temperatures and moves
+are compared: any difference is listed.
+Phases (exclusive seconds; `a/b` is b inside a): ownership (the root's two KataGo evaluations), regions,
+exact solver, trees (growth; `trees/localnet` the local-move network), leaves (`leaves/valuenet`,
+`leaves/katago/encode` and `/network`: the leaves the value network defers), cgt, move check; report is
+the text report. Deferrals are counted by cause.
+Usage: python bench/analysis_speed.py [--games 10] [--pros 5] [--seed 1] [--threads N]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import sys
+import tarfile
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from endgame_cost import GAMES, REPO, late_positions  # noqa: E402
+
+from tengen.api import interactive_options  # noqa: E402
+from tengen.endgame.analysis import analyze_board  # noqa: E402
+from tengen.go.sgf import SgfError, load_game, load_game_bytes  # noqa: E402
+from tengen.io.report import text_report  # noqa: E402
+from tengen.phases import PhaseStat  # noqa: E402
+
+PRO_ARCHIVE = "pro_aeb_gosei-kifu_71934.tar.xz"
+
+
+def pro_positions(n: int, seed: int):
+    """(label, board) of `n` professional records of at least 240 moves, each at a seeded move 180-220."""
+    listing = (GAMES / "finished_19x19_scored_games.txt").read_text().splitlines()[1:]
+    rows = [line.split("\t") for line in listing if line.startswith(PRO_ARCHIVE)]
+    rows = [row for row in rows if int(row[5]) >= 240]
+    rng = random.Random(seed)
+    wanted = {row[1]: rng.randint(180, 220) for row in rng.sample(rows, n)}
+    out = []
+    with tarfile.open(GAMES / PRO_ARCHIVE, "r:xz") as tar:
+        for member in tar:
+            if member.name in wanted:
+                move = wanted[member.name]
+                try:
+                    board = load_game_bytes(tar.extractfile(member).read(), member.name).board_at(move, strict=False)
+                except SgfError as exc:
+                    print(f"{member.name}: skipped ({exc})")
+                    continue
+                out.append((f"{member.name} (move {move})", board))
+    return sorted(out)
+
+
+def cli_options():
+    """`tengen analyze`'s defaults, `--leaves auto` resolved as the CLI resolves it."""
+    from tengen.eval.valuenet.weights import default_weights
+
+    return replace(interactive_options(), leaf_scoring="valuenet" if default_weights() is not None else "evaluator")
+
+
+class Path_:
+    """One way of running the analysis: its options, its own KataGo evaluator, its ladder-cache setting."""
+
+    def __init__(self, name: str, options, batch_size: int, ladder_cache: int, threads):
+        from tengen.eval.katago.evaluator import KataGoEvaluator
+
+        self.name, self.options, self.ladder_cache = name, options, ladder_cache
+        start = time.perf_counter()
+        self.evaluator = KataGoEvaluator(threads=threads, batch_size=batch_size)
+        self.load_seconds = time.perf_counter() - start
+        self.phases: dict[str, PhaseStat] = {}
+        self.events: Counter = Counter()
+        self.seconds: list[float] = []
+
+    def analyze(self, board):
+        from tengen.eval.katago.ladder import set_ladder_cache
+
+        set_ladder_cache(self.ladder_cache)
+        start = time.perf_counter()
+        analysis = analyze_board(board, self.evaluator, self.options)
+        report_start = time.perf_counter()
+        text_report(analysis)
+        report = time.perf_counter() - report_start
+        self.seconds.append(time.perf_counter() - start)
+        for path, stat in list(analysis.phases.stats.items()) + [("report", PhaseStat(report, 1, 0))]:
+            total = self.phases.setdefault(path, PhaseStat())
+            total.seconds += stat.seconds
+            total.calls += stat.calls
+            total.rows += stat.rows
+        self.events.update(analysis.phases.events)
+        return analysis
+
+
+def summary(analysis) -> list[tuple]:
+    """What a player reads off an analysis: per region its points, count, temperature, type and best moves;
+    then the recommended move."""
+    rows = [(tuple(sorted(r.region.points)), r.count, r.temperature, r.kind, r.best_black, r.best_white)
+            for r in analysis.regions]
+    return rows + [("recommended", analysis.recommended)]
+
+
+def differences(label: str, before, after) -> list[str]:
+    a, b = summary(before), summary(after)
+    if a == b:
+        return []
+    if len(a) != len(b):
+        return [f"{label}: {len(a) - 1} regions before, {len(b) - 1} after"]
+    return [f"{label}: {x} -> {y}" for x, y in zip(a, b) if x != y]
+
+
+def batch_sweep(evaluator, boards, sizes=(1, 4, 8, 16, 32), rounds: int = 2) -> None:
+    """KataGo's network rows per second by batch size on these positions (each with both colours to move,
+    encoded once; the sizes alternate `rounds` times so a busy machine slows each alike)."""
+    import numpy as np
+    import torch
+
+    encoded = []
+    for board in boards:
+        for color in (1, -1):
+            copy = board.copy()
+            copy.to_play = color
+            encoded.append(evaluator.encode(copy))
+    spatial = torch.from_numpy(np.stack([e.spatial for e in encoded]))
+    global_ = torch.from_numpy(np.stack([e.global_ for e in encoded]))
+    evaluator.run_network(spatial[:2], global_[:2])  # warm-up
+    rates: dict[int, list[float]] = {size: [] for size in sizes}
+    for _ in range(rounds):
+        for size in sizes:
+            start = time.perf_counter()
+            for first in range(0, len(encoded), size):
+                evaluator.run_network(spatial[first:first + size], global_[first:first + size])
+            rates[size].append(len(encoded) / (time.perf_counter() - start))
+    print(f"KataGo network rows/s by batch size ({len(encoded)} rows: the positions, each colour to move; best of "
+          f"{rounds}): " + ", ".join(f"{size}: {max(r):.1f}" for size, r in rates.items()))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="KGS positions of endgame_cost.py (default 10)")
+    parser.add_argument("--pros", type=int, default=5, help="professional positions (default 5)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's, the cores)")
+    args = parser.parse_args()
+    import torch
+
+    from tengen.eval.katago.ladder import LADDER_CACHE_SIZE
+
+    options = cli_options()
+    paths = [Path_("before", replace(options, leaf_batches="region"), 16, 0, args.threads),
+             Path_("after", options, None, LADDER_CACHE_SIZE, args.threads)]
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} with "
+          f"{torch.get_num_threads()} threads; settings: the CLI's defaults (predictor {options.predictor}, leaves "
+          f"{options.leaf_scoring}, trees {options.growth.max_nodes} nodes / {options.growth.max_total_nodes} per "
+          f"position); KataGo batch: before {paths[0].evaluator.batch_size}, after {paths[1].evaluator.batch_size}")
+    positions = [("example (move 170)", load_game(REPO / "src" / "tengen" / "data" / "example.sgf").board_at(170))]
+    if GAMES.exists():
+        positions += [(f"{name} (move {move})", board) for name, _, move, board in late_positions(args.games, args.seed)]
+        positions += pro_positions(args.pros, args.seed)
+    else:
+        print(f"game archives not found under {GAMES}; the example only")
+    diffs: list[str] = []
+    for label, board in positions:
+        done = {path.name: path.analyze(board) for path in paths}
+        before, after = done["before"], done["after"]
+        diffs += differences(label, before, after)
+        print(f"{label}: {len(after.regions)} regions; before {paths[0].seconds[-1]:.1f} s, {before.evaluations} "
+              f"KataGo evaluations; after {paths[1].seconds[-1]:.1f} s, {after.evaluations} evaluations", flush=True)
+    n = len(positions)
+    print(f"\nper position (mean of {n}): seconds, calls, network rows by phase")
+    names = sorted(set(paths[0].phases) | set(paths[1].phases), key=lambda p: -paths[1].phases.get(p, PhaseStat()).seconds)
+    print(f"{'phase':28s} {'before s':>9s} {'calls':>6s} {'rows':>6s}   {'after s':>8s} {'calls':>6s} {'rows':>6s}")
+    for name in names:
+        b, a = paths[0].phases.get(name, PhaseStat()), paths[1].phases.get(name, PhaseStat())
+        print(f"{name:28s} {b.seconds / n:9.2f} {b.calls / n:6.1f} {b.rows / n:6.1f}   "
+              f"{a.seconds / n:8.2f} {a.calls / n:6.1f} {a.rows / n:6.1f}")
+    for path in paths:
+        print(f"{path.name}: KataGo load {path.load_seconds:.1f} s (once; not in the figures)")
+    events = paths[1].events
+    print("why leaves go to KataGo (per position): " + ", ".join(
+        f"{event} {count / n:.1f}" for event, count in sorted(events.items()) if not event.startswith("doubtful")))
+    print("what the doubtful points of deferred leaves are (per position): " + ", ".join(
+        f"{event[len('doubtful point: '):]} {count / n:.1f}" for event, count in sorted(events.items())
+        if event.startswith("doubtful")))
+    batch_sweep(paths[1].evaluator, [board for _, board in positions])
+    print(f"answers: {'identical on every position' if not diffs else f'{len(diffs)} difference(s)'}")
+    for line in diffs:
+        print(f"  {line}")
+    means = {path.name: sum(path.seconds) / n for path in paths}
+    print(f"seconds per position (analysis and report): before {means['before']:.2f}, after {means['after']:.2f}; "
+          f"max after {max(paths[1].seconds):.1f}")
+    print(f"seconds_per_position: {means['after']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
