@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame_cost import GAMES, REPO, late_positions  # noqa: E402
 
-from tengen.api import interactive_options  # noqa: E402
+from tengen.api import resolved_options  # noqa: E402
 from tengen.endgame.analysis import analyze_board  # noqa: E402
 from tengen.go.sgf import SgfError, load_game, load_game_bytes  # noqa: E402
 from tengen.io.report import text_report  # noqa: E402
@@ -61,13 +61,6 @@ def pro_positions(n: int, seed: int):
                     continue
                 out.append((f"{member.name} (move {move})", board))
     return sorted(out)
-
-
-def cli_options():
-    """`tengen analyze`'s defaults, `--leaves auto` resolved as the CLI resolves it."""
-    from tengen.eval.valuenet.weights import default_weights
-
-    return replace(interactive_options(), leaf_scoring="valuenet" if default_weights() is not None else "evaluator")
 
 
 class Path_:
@@ -157,7 +150,7 @@ def main() -> int:
 
     from tengen.eval.katago.ladder import LADDER_CACHE_SIZE
 
-    options = cli_options()
+    options = resolved_options()
     paths = [Path_("before", replace(options, leaf_batches="region"), 16, 0, args.threads),
              Path_("after", options, None, LADDER_CACHE_SIZE, args.threads)]
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} with "

@@ -48,8 +48,8 @@ def command(name: str, help_text: str):
 
 def _load_commands() -> None:
     from tengen.commands import (  # noqa: F401  (registration side effects)
-        analysis_cmd, analyze_cmd, batch_cmd, eval_cmd, gtp_cmd, influence_cmd, models_cmd, score_cmd, show_cmd,
-        serve_cmd, winner_cmd)
+        analysis_cmd, analyze_cmd, batch_cmd, eval_cmd, gtp_cmd, influence_cmd, models_cmd, review_cmd, score_cmd,
+        show_cmd, serve_cmd, winner_cmd)
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -34,6 +34,15 @@ def interactive_options() -> AnalysisOptions:
                                                                  max_total_nodes=INTERACTIVE_MAX_TOTAL_NODES))
 
 
+def resolved_options() -> AnalysisOptions:
+    """`interactive_options()` with `--leaves auto` resolved as `tengen analyze` resolves it: tengen's value
+    network scores leaves where its weights exist (KataGo where it is unsure), else KataGo."""
+    from tengen.eval.valuenet.weights import default_weights
+
+    options = interactive_options()
+    return replace(options, leaf_scoring="valuenet") if default_weights() is not None else options
+
+
 def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optional[int] = None,
             region: Optional[Union[str, Iterable[Point]]] = None, evaluator=None, model: Optional[str] = None,
             options: Optional[AnalysisOptions] = None, progress: Optional[ProgressCallback] = None,

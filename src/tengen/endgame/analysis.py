@@ -20,6 +20,7 @@ from tengen.endgame.move_check import check_move
 from tengen.endgame.options import AnalysisOptions
 from tengen.phases import PhaseClock, phase, running
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
+from tengen.endgame.region_cache import RegionCache
 from tengen.endgame.regions import (Region, agreed_ownership, find_regions,
                                     ownership_swing, region_from_points, split_hot_spots, sure_territory, unsure_walls)
 from tengen.endgame.results import Analysis, RegionResult, region_label
@@ -37,23 +38,25 @@ ProgressCallback = Callable[[str, int, int], None]
 def analyze_board(board: Board, evaluator: Optional[Evaluator] = None, options: Optional[AnalysisOptions] = None, *,
             region_points: Optional[Iterable[Point]] = None, oracle_node=None,
             progress: Optional[ProgressCallback] = None,
-            load_evaluator: Optional[Callable[[], Evaluator]] = None) -> Analysis:
+            load_evaluator: Optional[Callable[[], Evaluator]] = None,
+            region_cache: Optional[RegionCache] = None) -> Analysis:
     """Analyze the endgame of `board` with `options` (defaults: `AnalysisOptions()`). The evaluator gives
     ownership (decomposition and leaf scores); without one, `load_evaluator` is called the first time the
     analysis needs a network (a marked region the exact solver finishes needs none), and with neither a
     region must be given and every region solved or scored exactly. The analysis's `phases` say where its
-    time went (`tengen.endgame.phases`)."""
+    time went (`tengen.phases`). With a `region_cache` (one per game: `tengen.endgame.region_cache`), a
+    region whose points and surroundings an earlier position already valued is reused, not analyzed again."""
     clock = PhaseClock()
     with running(clock):
         analysis = _analyze_board(board, evaluator, options or AnalysisOptions(), region_points, oracle_node,
-                                  progress, load_evaluator)
+                                  progress, load_evaluator, region_cache)
     analysis.phases = clock
     return analysis
 
 
 def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: AnalysisOptions,
                    region_points: Optional[Iterable[Point]], oracle_node, progress: Optional[ProgressCallback],
-                   load_evaluator: Optional[Callable[[], Evaluator]]) -> Analysis:
+                   load_evaluator: Optional[Callable[[], Evaluator]], region_cache: Optional[RegionCache]) -> Analysis:
     start = time.perf_counter()
     network = _NetworkOnDemand(evaluator, load_evaluator)
     if options.needs_network(has_region=region_points is not None):
@@ -76,7 +79,10 @@ def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: Analys
         else:
             raise ValueError("no evaluator and no region: nothing to decompose the board with")
         sure = sure_territory(ownership, regions, options.threshold) if ownership is not None else 0.0
-    results = _analyze_regions(board, regions, network, options, oracle_node, progress)
+    if region_cache is None:
+        results = _analyze_regions(board, regions, network, options, oracle_node, progress)
+    else:
+        results = _analyze_with_cache(board, regions, network, options, oracle_node, progress, region_cache)
     with phase("cgt"):
         for result in results:
             _note_unsure_walls(result, board, ownership, options.threshold, options.leaf_scoring)
@@ -90,6 +96,22 @@ def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: Analys
     analysis.evaluator_name = network.name
     analysis.seconds = time.perf_counter() - start
     return analysis
+
+
+def _analyze_with_cache(board: Board, regions: Sequence[Region], network: "_NetworkOnDemand", options: AnalysisOptions,
+                        oracle_node, progress: Optional[ProgressCallback], cache: RegionCache) -> list[RegionResult]:
+    """The regions the cache holds are reused; the rest are analyzed together (and stored)."""
+    settings = repr(options)
+    found = [cache.get(board, region, settings) for region in regions]
+    missing = [region for region, result in zip(regions, found) if result is None]
+    fresh = iter(_analyze_regions(board, missing, network, options, oracle_node, progress) if missing else [])
+    results = []
+    for result in found:
+        if result is None:
+            result = next(fresh)
+            cache.put(board, result, settings)
+        results.append(result)
+    return results
 
 
 class _NetworkOnDemand:

@@ -60,6 +60,7 @@ class RegionResult:
     thermograph_text: str = ""  # the exact solver's thermograph in text: walls' breakpoints, mean, temperature
     cold_fight: str = ""  # a number whose first moves are hot: what each side's best start comes to (else empty)
     ko: Optional[KoChain] = None  # the ko at the root (kind KO): its exits and taker, for orthodox play
+    reused: bool = False  # taken from an earlier position's analysis of the same region (a game review)
 
     @property
     def miai_value(self) -> Optional[float]:
@@ -103,7 +104,8 @@ class Analysis:
     network_counts: Optional[tuple[float, float]] = None
     move_check: Optional[MoveCheck] = None  # the network's one-move look at the orthodox move (move_check.py)
     evaluator_name: str = "network"  # what the report calls the evaluator (its `display_name`, e.g. "classic evaluator")
-    phases: Optional[PhaseClock] = None  # where the analysis's time went, by phase (tengen.endgame.phases)
+    phases: Optional[PhaseClock] = None  # where the analysis's time went, by phase (tengen.phases)
+    lead: Optional[float] = None  # the network's score lead (Black's side) with the side to move: a review sets it
 
     def count_outside_network(self, slack: float = 1.0) -> bool:
         """Whether the board count lies more than `slack` points outside the network's two counts (a count

@@ -1,0 +1,151 @@
+"""`tengen review GAME.sgf`: the endgame review of a whole game, move by move (issue 41)."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from tengen.cli import CliError, command
+
+
+def _start(text: str):
+    if text == "auto":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a move number or 'auto', not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"move numbers start at 1, not {value}")
+    return value
+
+
+@command("review", "endgame review of a game: every move's region, loss against orthodox play, and why")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("sgf", metavar="GAME.sgf", help="game record")
+    parser.add_argument("--from", dest="start", type=_start, default=None, metavar="MOVE|auto",
+                        help="first move to review (default auto: the first move after which every region of the "
+                             "board has at most 40 points, found by the network's ownership)")
+    parser.add_argument("--to", dest="end", type=_start, default=None, metavar="MOVE",
+                        help="last move to review (default: the record's last)")
+    parser.add_argument("--out", metavar="DIR",
+                        help="write review.json, review.jsonl, review.sgf and temperature.png into DIR")
+    parser.add_argument("--sgf", dest="sgf_out", metavar="OUT",
+                        help="write the record annotated with the review (comments, orthodox moves marked, KaTrain's "
+                             "KT analysis)")
+    parser.add_argument("--json", metavar="OUT", help="write the review as JSON")
+    parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
+    parser.add_argument("--fresh", action="store_true",
+                        help="analyze every position afresh (no region reused between moves; slower, for comparison)")
+    parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+@add_arguments.handler
+def run(args: argparse.Namespace) -> int:
+    from tengen.api import default_evaluator, resolved_options
+    from tengen.commands.common import warn_forced
+    from tengen.endgame.evalcache import cached
+    from tengen.endgame.review import review_game
+    from tengen.go.sgf import load_game
+    from tengen.io.review_report import review_text
+
+    outputs = _outputs(args)
+    game = load_game(args.sgf)
+    warn_forced(game)
+    total = len(game.moves)
+    if total == 0:
+        raise CliError(f"{args.sgf}: the record has no moves to review")
+    for flag, value in (("--from", args.start), ("--to", args.end)):
+        if value is not None and value > total:
+            raise CliError(f"{flag} {value}: the record has {total} moves")
+    if args.start is not None and args.end is not None and args.start > args.end:
+        raise CliError(f"--from {args.start} comes after --to {args.end}")
+    evaluator = cached(default_evaluator(args.model))
+    options = resolved_options()
+    with _progress(quiet=args.quiet) as progress:
+        review = review_game(game, evaluator, options, args.start, args.end, progress=progress, reuse=not args.fresh)
+    print(review_text(review))
+    _write(outputs, game, review, evaluator)
+    return 0
+
+
+def _outputs(args: argparse.Namespace) -> dict[str, str]:
+    """The files to write, checked before the review's minutes of work."""
+    from tengen.files import OutputError, check_distinct, check_output_dir, check_output_file
+
+    files = {}
+    try:
+        if args.out is not None:
+            check_output_dir("--out", args.out)
+            files.update({name: os.path.join(args.out, name)
+                          for name in ("review.json", "review.jsonl", "review.sgf", "temperature.png")})
+        if args.sgf_out is not None:
+            files["review.sgf"] = args.sgf_out
+        if args.json is not None:
+            files["review.json"] = args.json
+        for name, path in files.items():
+            check_output_file(f"--out ({name})" if args.out and path.startswith(args.out) else name, path,
+                              inputs=[args.sgf])
+        check_distinct(files)
+    except OutputError as exc:
+        raise CliError(str(exc)) from None
+    return files
+
+
+def _write(files: dict[str, str], game, review, evaluator) -> None:
+    from tengen.files import write_atomic
+    from tengen.io.report import write_json_atomic
+    from tengen.io.review_report import annotate_review_sgf, review_json, review_json_lines, temperature_png
+    from tengen.io.sgf_write import write_game
+
+    if args_dir := os.path.dirname(files.get("review.jsonl", "")):
+        os.makedirs(args_dir, exist_ok=True)
+    if "review.json" in files:
+        write_json_atomic(review_json(review), files["review.json"])
+    if "review.jsonl" in files:
+        write_atomic(files["review.jsonl"], review_json_lines(review).encode())
+    if "temperature.png" in files:
+        write_atomic(files["temperature.png"], temperature_png(review))
+    if "review.sgf" in files:
+        annotate_review_sgf(game, review, _katrain_analyses(game, review, evaluator))
+        write_game(game, files["review.sgf"])
+
+
+def _katrain_analyses(game, review, evaluator) -> dict[int, dict]:
+    """KaTrain's analysis of every reviewed position (the evaluations are the review's own, from the cache)."""
+    from tengen.batch.compute import eval_result
+    from tengen.batch.outputs import katrain_analysis
+
+    out = {}
+    for move in review.moves:
+        board = game.board_at(move.number, strict=False)
+        (evaluation,) = evaluator.evaluate([board])
+        out[move.number] = katrain_analysis(eval_result(board, evaluation, maps=True))
+    return out
+
+
+class _progress:
+    """A progress line with ETA on stderr (tqdm; also when stderr is not a terminal, at most one line every
+    few seconds), or nothing with --quiet; yields the callback."""
+
+    def __init__(self, quiet: bool):
+        self.quiet, self.bar = quiet, None
+
+    def __enter__(self):
+        if self.quiet:
+            return None
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=0, unit="move", desc="reviewing", file=sys.stderr, mininterval=3.0,
+                        dynamic_ncols=sys.stderr.isatty())
+
+        def progress(done: int, total: int) -> None:
+            self.bar.total = total
+            self.bar.n = done
+            self.bar.refresh()
+
+        return progress
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()

@@ -1,0 +1,144 @@
+"""The game review (issue 41): a move's loss against orthodox play by the regions' values, sente moves, the
+reasons in words, regions reused between moves with the same answers as a fresh review, the outputs, and
+the CLI's checks. The network is the rule-based stand-in (no weights) and trees are grown by its policy."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tengen.cli import main
+from tengen.endgame.options import AnalysisOptions
+from tengen.endgame.regions import Region
+from tengen.endgame.results import Analysis, RegionResult
+from tengen.endgame.review import judge_move, review_game
+from tengen.go import BLACK, WHITE, Board
+from tengen.go.coords import from_gtp
+from tengen.go.sgf import load_game_bytes
+
+from standin_networks import StandInNetwork
+
+# 5x5: three separate dame points (C5, C3, C1), each a 1-point gote; Black's territory A5, A3, A1 and
+# White's E5, E3, E1. Black fills its own territory point A5 (loses the dame's 1 point), then the dames are
+# taken in turn, White passing once with a dame left (a 1-point loss)
+RECORD = (b"(;GM[1]FF[4]SZ[5]KM[0]RU[Chinese]"
+          b"AB[ba][bb][ab][cb][bc][bd][ad][cd][be]AW[da][db][eb][dc][dd][ed][de]"
+          b";B[aa];W[ca];B[cc];W[];B[ce])")
+
+
+def options() -> AnalysisOptions:
+    return AnalysisOptions(predictor="kata", move_check_margin=None)
+
+
+def test_every_move_is_valued_against_the_hottest_region_and_said_why():
+    game = load_game_bytes(RECORD, "dames.sgf")
+    review = review_game(game, StandInNetwork(), options(), start=1)
+    losses = [(m.number, m.loss) for m in review.moves]
+    assert losses == [(1, 1.0), (2, 0.0), (3, 0.0), (4, 1.0), (5, 0.0)]
+    first, _, _, passed, last = review.moves
+    assert first.region is None and first.hottest_temperature == 1.0 and first.gain == 0.0
+    assert first.reason.startswith("played where nothing was left to gain")
+    assert passed.move is None and passed.reason.startswith("passed while a 1.0-point gote stood")
+    assert last.region is not None and last.region_temperature == 1.0 and "orthodox" in last.reason
+    assert all(m.network_loss is not None for m in review.moves)
+    totals = review.totals()
+    assert totals[BLACK]["loss"] == 1.0 and totals[WHITE]["loss"] == 1.0 and totals[BLACK]["mistakes"] == 0
+
+
+def test_regions_the_move_did_not_touch_are_reused_with_the_answers_of_a_fresh_review():
+    game = load_game_bytes(RECORD, "dames.sgf")
+    reused = review_game(game, StandInNetwork(), options(), start=1)
+    fresh = review_game(game, StandInNetwork(), options(), start=1, reuse=False)
+    assert reused.region_hits > 0 and fresh.region_hits == 0
+    assert reused.evaluations < fresh.evaluations
+    key = [(m.region, m.region_temperature, m.hottest_temperature, m.gain, m.loss, m.reason) for m in reused.moves]
+    assert key == [(m.region, m.region_temperature, m.hottest_temperature, m.gain, m.loss, m.reason)
+                   for m in fresh.moves]
+
+
+def _analysis(board: Board, regions: list[tuple[str, float, float, str]]) -> Analysis:
+    """A hand-made analysis: regions (points as 'C1,C2', count, temperature, kind), the sure rest owned by no one."""
+    import numpy as np
+
+    results = []
+    for i, (points, count, temperature, kind) in enumerate(regions):
+        pts = frozenset(from_gtp(p, board.height) for p in points.split(","))
+        results.append(RegionResult(Region(i, pts), count=count, temperature=temperature, kind=kind))
+    return Analysis(board, results, np.zeros((board.height, board.width)), 0.0)
+
+
+def test_a_move_whose_follow_up_is_the_hottest_is_sente_and_loses_nothing():
+    board = Board(9)
+    # before: a 2-point gote at A1 and a 5-point gote at J9; Black plays E5, leaving a 6-point follow-up there
+    before = _analysis(board, [("A1", 0.0, 2.0, "gote"), ("J9", 0.0, 5.0, "gote"), ("E5,E6", 0.0, 1.0, "gote")])
+    after = _analysis(board, [("A1", 0.0, 2.0, "gote"), ("J9", 0.0, 5.0, "gote"), ("E6,F6", 0.5, 6.0, "gote")])
+    sente = judge_move(1, BLACK, from_gtp("E5", 9), before, after, 9)
+    assert sente.sente and sente.loss == 0.0 and sente.reason.startswith("sente: its follow-up, worth 6.0")
+    # the same move leaving only a 1-point follow-up is a small gote while 5 points stood elsewhere
+    small = _analysis(board, [("A1", 0.0, 2.0, "gote"), ("J9", 0.0, 5.0, "gote"), ("E6,F6", 0.5, 1.0, "gote")])
+    gote = judge_move(1, BLACK, from_gtp("E5", 9), before, small, 9)
+    assert not gote.sente and gote.gain == 0.5 and gote.loss == 4.5
+    assert gote.reason == "gote 0.5 points while a 5.0-point gote stood at ?"  # no orthodox move in a hand-made analysis
+
+
+def test_white_gains_are_counted_from_whites_side():
+    board = Board(9)
+    before = _analysis(board, [("A1", 0.0, 3.0, "gote")])
+    after = _analysis(board, [("A2", -3.0, 0.0, "number")])  # White took the 3-point gote: the count fell by 3
+    review = judge_move(2, WHITE, from_gtp("A1", 9), before, after, 9)
+    assert review.gain == 3.0 and review.loss == 0.0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--from", "0"], "move numbers start at 1"),
+    (["--from", "x"], "expected a move number or 'auto'"),
+    (["--from", "9"], "--from 9: the record has 5 moves"),
+    (["--from", "4", "--to", "2"], "--from 4 comes after --to 2"),
+])
+def test_review_refuses_bad_ranges_in_one_line(tmp_path, capsys, argv, message):
+    path = tmp_path / "dames.sgf"
+    path.write_bytes(RECORD)
+    try:
+        code = main(["review", str(path), *argv])
+    except SystemExit as exc:  # the parser's own refusals
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_review_outputs_json_lines_sgf_and_graph(tmp_path, monkeypatch):
+    from tengen.io.review_report import (annotate_review_sgf, review_json, review_json_lines, review_text,
+                                         temperature_png)
+
+    game = load_game_bytes(RECORD, "dames.sgf")
+    review = review_game(game, StandInNetwork(), options(), start=1)
+    data = review_json(review)
+    assert [m["loss"] for m in data["moves"]] == [1.0, 0.0, 0.0, 1.0, 0.0]
+    assert data["moves"][1]["move"] == "C5" and data["moves"][1]["region_points"] == ["C5"]
+    assert "rules chinese, komi 0" in data["assumptions"]
+    lines = [json.loads(line) for line in review_json_lines(review).splitlines()]
+    assert [line["move_number"] for line in lines] == [1, 2, 3, 4, 5]
+    text = review_text(review)
+    assert "mistakes (a loss of 2 points or more, largest first): none" in text
+    assert temperature_png(review).startswith(b"\x89PNG")
+    annotate_review_sgf(game, review)
+    first = game.node_at(1)
+    assert "tengen review: B A5: loss 1.0" in first.get("C") and first.get_raw_list("TR")  # the orthodox dame marked
+
+
+def test_the_region_cache_keeps_a_region_until_a_stone_near_it_changes():
+    from tengen.endgame.region_cache import RegionCache
+
+    board = Board(9)
+    region = Region(0, frozenset({from_gtp("E5", 9)}))
+    cache = RegionCache()
+    cache.put(board, RegionResult(region, count=1.0, temperature=2.0), "settings")
+    far, near = board.copy(), board.copy()
+    far.play(BLACK, from_gtp("A1", 9))
+    near.play(BLACK, from_gtp("E7", 9))  # two points away: on the walls' side the cache looks at
+    again = cache.get(far, Region(3, region.points), "settings")
+    assert again is not None and again.reused and again.region.id == 3 and again.count == 1.0
+    assert cache.get(near, region, "settings") is None
+    assert cache.get(far, region, "other settings") is None
+    assert (cache.hits, cache.misses) == (1, 2)
