@@ -1,4 +1,4 @@
-"""`tengen review GAME.sgf`: the endgame review of a whole game, move by move (issue 41)."""
+"""`tengen review GAME.sgf`: the endgame review of a whole game, move by move."""
 from __future__ import annotations
 
 import argparse

@@ -111,7 +111,7 @@ def score_jobs_with_value_net(jobs: Sequence[LeafJob], value_net, fallback,
 def _benson_owners(board, doubtful: Sequence) -> Optional[dict]:
     """The owner (+1 / -1) of every doubtful point when Benson's unconditional life decides them all (a
     pass-alive chain, or a point of the area it makes safe): the rules, not a network, then count them.
-    None when some point is left open. (On issue 46's positions it decided none: the doubtful points are
+    None when some point is left open. (On the speed bench's sixteen positions it decided none: the doubtful points are
     open boundaries next to the line's last moves.)"""
     life = unconditional_life(board)
     if any(life[p] == 0 for p in doubtful):

@@ -34,7 +34,7 @@ class AnalysisOptions:
     committed BV-ML-VN) scores the leaves it is sure of (every region point's |ownership| at least
     `leaf_confidence` away from 0.5, where rounding flips) and the evaluator (KataGo) the rest. Leaves are
     scored for all regions together (`leaf_batches="board"`: fewer, fuller network batches) or region by
-    region (`"region"`, the path before issue 46, kept for the speed bench's before-and-after)."""
+    region (`"region"`, the older path, kept for the speed bench's before-and-after)."""
 
     predictor: Union[str, LocalMovePredictor] = "kata"
     threshold: float = DEFAULT_THRESHOLD

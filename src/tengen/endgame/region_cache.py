@@ -1,5 +1,5 @@
 """Region results kept between the analyses of one game's positions, so that a review costs about one
-region per move instead of a whole board (issue 41).
+region per move instead of a whole board.
 
 Between consecutive positions a move changes the stones of one region (and of any region it merges with
 or splits from); the other regions' local games are the same, which is the assumption the whole CGT

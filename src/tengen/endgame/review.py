@@ -1,4 +1,4 @@
-"""Endgame review of a game record (issue 41): for every move from the start of the endgame, the region it
+"""Endgame review of a game record: for every move from the start of the endgame, the region it
 was played in and that region's temperature, the hottest region and the orthodox move then, the move's
 loss in points against orthodox play by the regions' values, the network's point loss as KaTrain computes
 it, and a one-line reason in a player's words.

@@ -1,4 +1,4 @@
-"""What a game review shows a player (issue 41): a text report (the settings assumed, every move's line, the
+"""What a game review shows a player: a text report (the settings assumed, every move's line, the
 mistakes list, totals per player), JSON (one object, or one line per move), the record annotated for
 KaTrain and Sabaki (a comment per move, the orthodox move marked with a triangle, KaTrain's `KT` analysis of
 each position the network evaluated), and the game's temperature graph as a PNG."""

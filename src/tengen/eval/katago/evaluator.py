@@ -74,7 +74,7 @@ def untransform(x: torch.Tensor, symmetry: int) -> torch.Tensor:
 
 
 # rows per network call when none is asked for: on a 2-core CPU batches of 4-8 ran fastest (about 20 rows/s)
-# and 16 about 12 % slower (issue 46, `bench/analysis_speed.py`); a GPU wants larger ones
+# and 16 about 12 % slower (`bench/analysis_speed.py`); a GPU wants larger ones
 CPU_BATCH_SIZE, GPU_BATCH_SIZE = 8, 16
 
 
