@@ -1,10 +1,12 @@
 """The page in a real browser: Playwright driving Debian's Chromium (/usr/bin/chromium; Playwright's own
 browser download does not work here) against `tengen serve`'s app on the stand-in network: open a record,
 step moves, turn overlays on, run an analysis, read the region table, open a thermograph and click a tree
-node. Screenshots go to $TENGEN_SCREENSHOTS (CI artifacts) when it is set."""
+node; review a game and jump to its mistake. Screenshots go to $TENGEN_SCREENSHOTS (CI artifacts; the
+docs' pictures with TENGEN_SCREENSHOTS=docs/screenshots) when it is set."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import threading
@@ -12,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ONE_DAME_SGF, CurveStandIn
+from conftest import ONE_DAME_SGF, REVIEW_SGF, CurveStandIn
 
 pytestmark = pytest.mark.slow
 CHROMIUM = os.environ.get("TENGEN_CHROMIUM", "/usr/bin/chromium")
@@ -35,6 +37,7 @@ def free_port() -> int:
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("records")
     (folder / "one_dame.sgf").write_text(ONE_DAME_SGF)
+    (folder / "review.sgf").write_text(REVIEW_SGF)
     port = free_port()
     config = uvicorn.Config(create_app(folder=str(folder), evaluator=CurveStandIn(), workers=1), host="127.0.0.1",
                             port=port, log_level="warning")
@@ -65,13 +68,19 @@ def shot(page, name: str) -> None:
         page.screenshot(path=str(Path(folder) / name))
 
 
-def test_the_whole_flow(server, browser):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+def open_record(server, browser, name: str, height: int = 800):
+    """A new page on the served record `name`, its board drawn; (page, the page errors seen so far)."""
+    page = browser.new_page(viewport={"width": 1280, "height": height})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(server + "/")
-    page.select_option("[data-testid=file-select]", "one_dame.sgf")
+    page.select_option("[data-testid=file-select]", name)
     page.wait_for_selector("[data-testid=board] .shudan-goban")
+    return page, errors
+
+
+def test_the_whole_flow(server, browser):
+    page, errors = open_record(server, browser, "one_dame.sgf")
     expect = playwright_api.expect
     expect(page.get_by_test_id("move-number")).to_have_text("move 2 / 2")
     # stepping: buttons and arrow keys
@@ -116,6 +125,47 @@ def test_the_whole_flow(server, browser):
     shot(page, "tree.png")
     page.get_by_test_id("back-to-game").click()
     page.wait_for_function("document.querySelectorAll('[data-testid=board] .shudan-vertex.shudan-sign_-1').length === 9")
+    assert not errors, errors
+
+
+def test_review_a_game_and_jump_to_its_mistake(server, browser):
+    page, errors = open_record(server, browser, "review.sgf", height=900)
+    expect = playwright_api.expect
+    expect(page.get_by_test_id("move-number")).to_have_text("move 4 / 4")
+    page.get_by_test_id("tab-review").click()
+    page.get_by_test_id("review-start").click()
+    expect(page.get_by_test_id("review-job-status")).to_contain_text("done", timeout=120_000)
+    # the graph: a dot per move reviewed (2-4), the mistake ringed; the hottest temperature as a step line
+    graph = page.get_by_test_id("temperature-graph")
+    expect(graph.locator("circle.dot")).to_have_count(4)  # moves 1-4
+    expect(graph.locator("circle.dot.mistake")).to_have_count(1)
+    expect(graph.locator("circle.dot.mistake")).to_have_attribute("data-move", "2")
+    expect(graph.get_by_test_id("graph-hottest")).to_have_count(1)
+    # the largest mistake: Black's E5 (a 2-point region stood at B3-C3); a click shows the position after it
+    mistakes = page.locator("[data-testid=review-mistakes] tr.mistake")
+    expect(mistakes).to_have_count(1)
+    expect(mistakes.first).to_contain_text("E5")
+    mistakes.first.click()
+    expect(page.get_by_test_id("move-number")).to_have_text("move 2 / 4")
+
+    def vertex(x: int, y: int):
+        return page.locator(f"[data-testid=board] .shudan-vertex[data-x='{x}'][data-y='{y}']")
+
+    expect(vertex(4, 1)).to_have_class(re.compile(r"\bshudan-marker_circle\b"))  # E5, the last move
+    expect(vertex(4, 1)).to_have_class(re.compile(r"\bshudan-sign_1\b"))
+    expect(vertex(1, 3)).to_have_class(re.compile(r"\bshudan-marker_triangle\b"))  # B3, the orthodox move
+    expect(page.locator("[data-testid=board] .shudan-vertex.shudan-selected")).to_have_count(2)  # the hottest region
+    expect(page.get_by_test_id("review-move")).to_contain_text("Move 2: Black E5")
+    expect(page.get_by_test_id("graph-current")).to_have_count(1)
+    shot(page, "review.png")
+    # a click on the graph: White's B3, played in the hottest region, shaded
+    graph.locator("circle.dot[data-move='3']").click()
+    expect(page.get_by_test_id("move-number")).to_have_text("move 3 / 4")
+    expect(page.locator("[data-testid=board].review-marks .shudan-vertex.shudan-heat_5")).to_have_count(2)
+    expect(vertex(1, 3)).to_have_class(re.compile(r"\bshudan-marker_circle\b"))
+    # the position tab leaves the review's marks off the board
+    page.get_by_test_id("tab-position").click()
+    expect(page.locator("[data-testid=board] .shudan-vertex.shudan-selected")).to_have_count(0)
     assert not errors, errors
 
 

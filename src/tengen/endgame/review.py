@@ -339,12 +339,12 @@ def find_endgame_start(game, evaluator, options: AnalysisOptions, step: int = 10
 
     rule = (f"the first move after which every region of the board (ownership below {options.threshold:g} for "
             f"either side to move) has at most {ENDGAME_REGION_POINTS} points")
-    played = max(1, total // 3)
+    played = total // 3
     while played < total and not split(played):
         played = min(total, played + step)
     if played >= total and not split(total):
         return total, f"from the last move: no position of the record splits into small regions ({rule})"
-    while played > 1 and split(played - 1):
+    while played > 0 and split(played - 1):
         played -= 1
     return min(played + 1, total), f"from move {min(played + 1, total)}: {rule}"
 

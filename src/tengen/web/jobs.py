@@ -1,6 +1,7 @@
-"""A bounded analysis job queue: at most `workers` analyses run at once (one per core by default), at most
-`queue_limit` wait; each job reports progress (events a client streams as SSE), can be cancelled, and stops
-at its time limit. Cancellation and the time limit are checked at every network evaluation and region."""
+"""A bounded job queue for analyses and game reviews: at most `workers` jobs run at once (one per core by
+default), at most `queue_limit` wait; each job reports progress (events a client streams as SSE), can be
+cancelled, and stops at its time limit. Cancellation and the time limit are checked at every network
+evaluation and progress step."""
 from __future__ import annotations
 
 import os
@@ -20,15 +21,17 @@ class QueueFull(Exception):
 
 
 class JobStopped(Exception):
-    """Raised inside a running analysis when its job is cancelled or over its time limit."""
+    """Raised inside a running job when it is cancelled or over its time limit."""
 
 
 @dataclass
 class Job:
-    """One analysis: its state, progress, result (the Analysis and its JSON report) or error."""
+    """One job: its kind ("analysis", "review"), state, progress, result (the Analysis or GameReview and its
+    JSON report) or error."""
 
     id: str
     time_limit_s: float
+    kind: str = "analysis"
     status: str = "queued"  # queued, running, done, failed, cancelled
     stage: str = ""
     done: int = 0
@@ -57,14 +60,14 @@ class Job:
         return round((self.finished or time.monotonic()) - self.started, 3)
 
     def check(self) -> None:
-        """Stop the analysis (JobStopped) if the job was cancelled or ran past its time limit."""
+        """Stop the job (JobStopped) if it was cancelled or ran past its time limit."""
         if self.cancel_requested.is_set():
             raise JobStopped("cancelled")
         if self.started is not None and time.monotonic() - self.started > self.time_limit_s:
             raise JobStopped(f"time limit of {self.time_limit_s:g} s reached")
 
     def progress(self, stage: str, done: int, total: int) -> None:
-        """The analysis' progress callback: record it, then check for a stop."""
+        """The job's progress callback: record it, then check for a stop."""
         self.stage, self.done, self.total = stage, done, total
         self.version += 1
         self.check()
@@ -80,19 +83,20 @@ class JobQueue:
     def __init__(self, workers: Optional[int] = None, queue_limit: int = 4):
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.queue_limit = max(0, queue_limit)
-        self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="tengen-analysis")
+        self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="tengen-job")
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
 
-    def submit(self, work: Callable[[Job], tuple[Any, dict]], time_limit_s: float) -> Job:
-        """Queue `work`; QueueFull when `queue_limit` jobs already wait behind the running ones."""
+    def submit(self, work: Callable[[Job], tuple[Any, dict]], time_limit_s: float, kind: str = "analysis") -> Job:
+        """Queue `work` as a job of `kind`; QueueFull when `queue_limit` jobs already wait behind the running
+        ones (of every kind: analyses and reviews share the workers and the network)."""
         with self._lock:
             active = [j for j in self._jobs.values() if not j.is_final]
             waiting = max(0, len(active) - self.workers)
             if len(active) >= self.workers and waiting >= self.queue_limit:
-                raise QueueFull(f"the analysis queue is full ({self.workers} running, {waiting} waiting); "
+                raise QueueFull(f"the job queue is full ({self.workers} running, {waiting} waiting); "
                                 "try again when one finishes")
-            job = Job(id=uuid.uuid4().hex[:16], time_limit_s=time_limit_s)
+            job = Job(id=uuid.uuid4().hex[:16], time_limit_s=time_limit_s, kind=kind)
             self._jobs[job.id] = job
             self._trim()
         self._pool.submit(self._run, job, work)

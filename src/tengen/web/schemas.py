@@ -1,15 +1,21 @@
 """The web API's request and response models (pydantic): every input is checked here, before any work."""
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 MAX_LINE_MOVES = 400  # moves played from a position (a local tree's path, a variation)
 MAX_PASTE_CHARS = 1_000_000  # a pasted SGF record
 MAX_NODES_LIMIT = 5000  # per local tree, whatever the request asks
 MAX_TOTAL_NODES_LIMIT = 20000  # per analysis
-MAX_TIME_LIMIT_S = 600.0  # per analysis
+MAX_TIME_LIMIT_S = 600.0  # per analysis or review
+DEFAULT_MAX_NODES = 300  # per local tree, when a request names none (analyses and reviews)
+DEFAULT_MAX_TOTAL_NODES = 1000  # per position, likewise
+MAX_REVIEW_MOVES = 400  # moves one review covers
+MAX_MOVE_NUMBER = 100_000
+MoveNumber = Annotated[int, Field(strict=True, ge=1, le=MAX_MOVE_NUMBER)]  # a move of a main line (1: the first)
 
 
 class Strict(BaseModel):
@@ -75,7 +81,7 @@ class PositionIn(Strict):
     ("B D4", "W pass") played from there (a variation or a local tree's path)."""
 
     record: str = Field(min_length=1, max_length=64)
-    move: Optional[int] = Field(default=None, ge=0, le=100_000)
+    move: Optional[int] = Field(default=None, ge=0, le=MAX_MOVE_NUMBER)
     line: list[str] = Field(default_factory=list, max_length=MAX_LINE_MOVES)
 
 
@@ -114,9 +120,30 @@ class AnalysisIn(PositionIn):
 
     region: Optional[str] = Field(default=None, max_length=2000)
     predictor: Literal["auto", "kata", "net", "exhaustive"] = "auto"
-    max_nodes: int = Field(default=300, ge=1, le=MAX_NODES_LIMIT)
-    max_total_nodes: int = Field(default=1000, ge=0, le=MAX_TOTAL_NODES_LIMIT)
+    max_nodes: int = Field(default=DEFAULT_MAX_NODES, ge=1, le=MAX_NODES_LIMIT)
+    max_total_nodes: int = Field(default=DEFAULT_MAX_TOTAL_NODES, ge=0, le=MAX_TOTAL_NODES_LIMIT)
     time_limit_s: float = Field(default=300.0, gt=0, le=MAX_TIME_LIMIT_S)
+
+
+def _move_or_auto(value: Any) -> Any:
+    """A review's `from`: one clear error for anything but "auto" or a move number (the union's own errors
+    name both of its branches)."""
+    if value == "auto" or (type(value) is int and 1 <= value <= MAX_MOVE_NUMBER):
+        return value
+    raise PydanticCustomError("move_or_auto", 'should be "auto" or a move number (1 or more)')
+
+
+class ReviewIn(Strict):
+    """A game review request: moves `from`..`to` of a record's main line (1-based, inclusive; `from` "auto":
+    where the endgame starts, found by the network; `to` null: the last move), with a time limit. The
+    range is checked against the record by the route, at most MAX_REVIEW_MOVES moves (from "auto": by the
+    job, once it has found the start)."""
+
+    record_id: str = Field(min_length=1, max_length=64)
+    start: Annotated[Union[MoveNumber, Literal["auto"]], BeforeValidator(_move_or_auto)] = Field(default="auto",
+                                                                                                alias="from")
+    end: Optional[MoveNumber] = Field(default=None, alias="to")
+    time_limit_s: float = Field(default=MAX_TIME_LIMIT_S, gt=0, le=MAX_TIME_LIMIT_S)
 
 
 class JobOut(BaseModel):

@@ -1,5 +1,6 @@
 // tengen's page: open a record, step through it, see ownership, influence, the endgame regions with their
-// values, thermographs and local trees, and the recommended move. Preact + Shudan, no build step.
+// values, thermographs and local trees, and the recommended move; review the game's endgame (temperature
+// graph, mistakes, each move's regions on the board). Preact + Shudan, no build step.
 import { h, render } from "preact";
 import { useState, useEffect, useRef, useCallback } from "preact/hooks";
 import { Goban } from "@sabaki/shudan";
@@ -48,14 +49,117 @@ function Explain({ term, children }) {
   return h("abbr", { title: EXPLAIN[term], "data-explain": term }, children || term);
 }
 
-function Progress({ job, onCancel }) {
+function Progress({ job, onCancel, unit = "regions", prefix = "" }) {
+  // a job's progress bar, status and Cancel button; `prefix` keeps two jobs' test ids apart
   if (!job) return null;
+  const id = (name) => (prefix ? `${prefix}-${name}` : name);
   const pct = job.total ? Math.round((100 * job.done) / job.total) : job.status === "done" ? 100 : 5;
-  return h("div", { class: "actions", "data-testid": "progress" },
-    h("div", { class: "progress", title: `${job.done}/${job.total} regions` }, h("div", { style: { width: pct + "%" } })),
-    h("span", { class: "muted", "data-testid": "job-status" }, `${job.status} ${job.total ? `${job.done}/${job.total} regions` : ""} ${job.seconds ? job.seconds.toFixed(1) + " s" : ""}`),
-    job.status === "running" || job.status === "queued" ? h("button", { onClick: onCancel, "data-testid": "cancel" }, "Cancel") : null,
+  const count = job.total ? `${job.done}/${job.total} ${unit}` : job.status === "running" ? job.stage : "";
+  return h("div", { class: "actions", "data-testid": id("progress") },
+    h("div", { class: "progress", title: `${job.done}/${job.total} ${unit}` }, h("div", { style: { width: pct + "%" } })),
+    h("span", { class: "muted", "data-testid": id("job-status") }, `${job.status} ${count} ${job.seconds ? job.seconds.toFixed(1) + " s" : ""}`),
+    job.status === "running" || job.status === "queued" ? h("button", { onClick: onCancel, "data-testid": id("cancel") }, "Cancel") : null,
     job.error ? h("span", { class: "warning" }, job.error) : null);
+}
+
+const isRunning = (job) => !!job && (job.status === "running" || job.status === "queued");
+const colorName = (c) => (c === "B" ? "Black" : "White");
+
+function ticks(lo, hi, count) {
+  // about `count` round values (1, 2 or 5 times a power of ten apart) from lo to hi
+  const raw = (hi - lo) / Math.max(1, count);
+  const power = 10 ** Math.floor(Math.log10(raw || 1));
+  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw) || raw;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Math.round(v * 1e6) / 1e6);
+  return out;
+}
+
+function TemperatureGraph({ review, current, onPick }) {
+  // the review's temperatures: the hottest before each move as a step line, each move's own region as a dot
+  // (Black's filled, White's open), mistakes ringed in red and numbered; a click on a column goes to that move
+  const moves = review.moves;
+  if (!moves.length) return h("p", { class: "muted" }, "no move reviewed");
+  const W = 600, H = 180, left = 30, right = 8, top = 14, bottom = 26;
+  const played = (m) => m.region_temperature ?? 0;  // 0: played outside every region
+  const values = moves.flatMap((m) => [m.hottest_temperature ?? 0, played(m)]);
+  const t1 = Math.max(1, ...values) * 1.15, t0 = Math.min(0, ...values);
+  const n0 = moves[0].move_number, n1 = moves[moves.length - 1].move_number;
+  const step = (W - left - right) / moves.length;
+  const x = (n) => left + (n - n0 + 0.5) * step;
+  const y = (t) => top + ((t1 - t) / (t1 - t0)) * (H - top - bottom);
+  const hottest = moves.map((m, i) => `${i ? "L" : "M"}${(x(m.move_number) - step / 2).toFixed(1)},` +
+    `${y(m.hottest_temperature ?? 0).toFixed(1)} H${(x(m.move_number) + step / 2).toFixed(1)}`).join(" ");
+  const mistakes = new Set(review.mistakes);
+  const r = Math.max(2.5, Math.min(5, step / 3));
+  const dot = (m) => {
+    const bad = mistakes.has(m.move_number);
+    return h("circle", { key: `d${m.move_number}`, cx: x(m.move_number), cy: y(played(m)), r: bad ? r + 1.5 : r,
+      class: "dot" + (bad ? " mistake" : ""), "data-move": m.move_number, fill: m.color === "B" ? "#111" : "#fff",
+      stroke: bad ? "#c0392b" : "#111", "stroke-width": bad ? 2.5 : 1, onClick: () => onPick(m.move_number) });
+  };
+  const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "tempgraph", "data-testid": "temperature-graph",
+    role: "img", "aria-label": `temperatures of moves ${n0} to ${n1}` },
+    h("rect", { x: left, y: top, width: W - left - right, height: H - top - bottom, fill: "#fafafa", stroke: "#ccc" }),
+    ticks(t0, t1, 4).map((t) => [
+      h("line", { key: `gy${t}`, x1: left, x2: W - right, y1: y(t), y2: y(t), stroke: t ? "#eee" : "#ccc" }),
+      h("text", { key: `ty${t}`, x: left - 4, y: y(t) + 3, "text-anchor": "end" }, String(t))]),
+    ticks(n0, n1, 10).filter(Number.isInteger).map((n) => h("text", { key: `tx${n}`, x: x(n), y: H - bottom + 12,
+      "text-anchor": "middle" }, String(n))),
+    h("text", { x: W - right, y: H - 2, "text-anchor": "end" }, "move"),
+    current >= n0 && current <= n1 ? h("line", { x1: x(current), x2: x(current), y1: top, y2: H - bottom, stroke: "#2e86de",
+      "stroke-dasharray": "3 2", "data-testid": "graph-current" }) : null,
+    moves.map((m) => h("rect", { key: `c${m.move_number}`, class: "column", x: x(m.move_number) - step / 2, y: top, width: step,
+      height: H - top - bottom, onClick: () => onPick(m.move_number) },
+      h("title", null, `move ${m.move_number} ${m.color} ${m.move}: hottest ${fmt(m.hottest_temperature)}, played ${fmt(m.region_temperature)}`))),
+    h("path", { d: hottest, fill: "none", stroke: "#b03020", "stroke-width": 1.5, "data-testid": "graph-hottest" }),
+    moves.map(dot),
+    moves.filter((m) => mistakes.has(m.move_number)).map((m) => h("text", { key: `l${m.move_number}`, x: x(m.move_number),
+      y: y(played(m)) - r - 5, "text-anchor": "middle", class: "mistake-label" }, String(m.move_number))));
+  return h("div", null, svg,
+    h("div", { class: "legend" },
+      h("span", null, h("span", { class: "swatch step" }), "hottest temperature before the move"),
+      h("span", null, h("span", { class: "swatch dot black" }), h("span", { class: "swatch dot white" }),
+        "the temperature of the region each move was played in (0: outside every region)"),
+      h("span", null, h("span", { class: "swatch dot mistake" }), "a mistake (click a move to show it)")));
+}
+
+function MistakeTable({ review, current, onPick }) {
+  // the mistakes, largest loss first; a click shows the position after the move (the move as the last move)
+  if (!review.mistakes.length) return h("p", { class: "muted", "data-testid": "review-no-mistakes" }, "no mistake found");
+  const byNumber = new Map(review.moves.map((m) => [m.move_number, m]));
+  const head = ["move", "colour", "played", "loss", "network loss", "reason"];
+  return h("table", { class: "regions mistakes", "data-testid": "review-mistakes" },
+    h("thead", null, h("tr", null, head.map((c) => h("th", { key: c }, c)))),
+    h("tbody", null, review.mistakes.map((n) => byNumber.get(n)).map((m) => h("tr", {
+      key: m.move_number, class: "mistake" + (current === m.move_number ? " selected" : ""), "data-move": m.move_number,
+      onClick: () => onPick(m.move_number), title: "show this move on the board",
+    }, h("td", null, m.move_number), h("td", null, colorName(m.color)), h("td", null, m.move), h("td", null, fmt(m.loss)),
+      h("td", null, fmt(m.network_loss)), h("td", null, m.reason)))));
+}
+
+function ReviewedMove({ m }) {
+  // the move the board shows: what it lost and why, and the legend of the board's review marks
+  if (!m) return h("p", { class: "muted" }, "step to a reviewed move (or click the graph or a mistake) to see its regions on the board");
+  return h("div", { "data-testid": "review-move" },
+    h("div", null, h("b", null, `Move ${m.move_number}: ${colorName(m.color)} ${m.move}`),
+      ` — loss ${fmt(m.loss)} (network ${fmt(m.network_loss)}): ${m.reason}`),
+    h("div", { class: "legend" },
+      h("span", null, h("span", { class: "swatch hottest" }), m.hottest ? `hottest region before it (${m.hottest}, temperature ${fmt(m.hottest_temperature)})` : "no hot region before it"),
+      m.region ? h("span", null, h("span", { class: "swatch played" }), `the region it was played in (${m.region}, temperature ${fmt(m.region_temperature)})`) :
+        h("span", null, "played outside every region"),
+      h("span", null, h("span", { class: "swatch orthodox" }, "▲"), m.orthodox ? `the orthodox move ${m.orthodox}${m.orthodox === m.move ? " (the move played)" : ""}` : "no orthodox move"),
+      h("span", null, h("span", { class: "swatch last" }), `the move played (${m.move})`)));
+}
+
+function reviewMarks(m, W, H) {
+  // the board's marks for a reviewed move: the hottest region before it outlined (Shudan's selection), the
+  // region it was played in shaded (a heat mark the review's CSS draws as a translucent square), and the
+  // orthodox move's vertex (a triangle)
+  const vertices = (points) => points.map((p) => vertexOf(p, H)).filter(Boolean);
+  const heat = emptyMap(W, H);
+  vertices(m.region_points).forEach(([x, y]) => { heat[y][x] = { strength: 5 }; });
+  return { selected: vertices(m.hottest_points), heat, orthodox: vertexOf(m.orthodox, H) };
 }
 
 function KomiCurve({ curve, komi }) {
@@ -158,7 +262,11 @@ function App() {
   const [treeLine, setTreeLine] = useState(null);
   const [base, setBase] = useState([]);
   const [budget, setBudget] = useState("300");  // nodes per local tree (the position gets 3x that)  // the line of the analyzed position (its tree's root)
+  const [tab, setTab] = useState("position");  // the panel shown: the position's analysis, or the game's review
+  const [reviewJob, setReviewJob] = useState(null);
+  const [review, setReview] = useState(null);
   const source = useRef(null);
+  const reviewSource = useRef(null);
   const paste = useRef(null);
 
   const fail = (e) => setError(e.message || String(e));
@@ -166,7 +274,11 @@ function App() {
 
   useEffect(() => { api("/api/files").then((d) => setFiles(d.files)).catch(() => {}); }, []);
 
-  const opened = (r) => { setError(null); setRecord(r); setLine([]); setMove(r.moves.length); clearAnalysis(); };
+  const opened = (r) => { setError(null); setRecord(r); setLine([]); setMove(r.moves.length); clearAnalysis(); clearReview(); };
+  const clearReview = () => {
+    if (reviewSource.current) reviewSource.current.close();
+    setReviewJob(null); setReview(null);
+  };
   const clearAnalysis = () => {
     if (source.current) source.current.close();
     setJob(null); setReport(null); setRec(null); setSelected(null); setThermo(null); setTree(null); setTreeLine(null);
@@ -247,6 +359,26 @@ function App() {
   };
   const cancel = () => job && api(`/api/analyses/${job.id}`, { method: "DELETE" }).then(setJob).catch(fail);
 
+  const startReview = async () => {
+    clearReview();
+    try {
+      const started = await api("/api/reviews", { json: { record_id: record.id, from: "auto" } });
+      setReviewJob(started);
+      const es = new EventSource(`/api/reviews/${started.id}/events`);
+      reviewSource.current = es;
+      es.addEventListener("progress", (e) => setReviewJob(JSON.parse(e.data)));
+      es.addEventListener("end", async (e) => {
+        es.close();
+        const final = JSON.parse(e.data);
+        setReviewJob(final);
+        if (final.status === "done") setReview(await api(`/api/reviews/${final.id}/result`));
+      });
+      es.onerror = () => es.close();
+    } catch (err) { fail(err); }
+  };
+  const cancelReview = () => reviewJob && api(`/api/reviews/${reviewJob.id}`, { method: "DELETE" }).then(setReviewJob).catch(fail);
+  const reviewed = tab === "review" && review && !line.length ? review.moves.find((m) => m.move_number === move) : null;
+
   const selectRegion = async (id) => {
     setSelected(id);
     setThermo(null); setTree(null);
@@ -275,7 +407,7 @@ function App() {
       const peak = Math.max(1, ...influence.influence.flat().map(Math.abs));
       influence.influence.forEach((row, y) => row.forEach((v, x) => { paintMap[y][x] = v / peak; }));
     }
-    if (report && show.regions && onBase) {
+    if (report && show.regions && onBase && tab === "position") {
       const hottest = Math.max(1, ...report.regions.map((r) => (typeof r.temperature === "number" ? r.temperature : 0)));
       report.regions.forEach((r) => {
         const t = typeof r.temperature === "number" ? r.temperature : hottest;
@@ -288,17 +420,26 @@ function App() {
         if (hover === r.id || selected === r.id) selectedVertices = selectedVertices.concat(pts);
       });
     }
-    if (rec && rec.move && onBase) {
+    if (rec && rec.move && onBase && tab === "position") {
       const v = vertexOf(rec.move, H);
       if (v) { ghostStoneMap[v[1]][v[0]] = { sign: rec.color === "B" ? 1 : -1, type: "good" }; }
+    }
+    let reviewHeat = null;
+    if (reviewed) {
+      const marks = reviewMarks(reviewed, W, H);
+      selectedVertices = marks.selected; reviewHeat = marks.heat;
+      if (marks.orthodox && reviewed.orthodox !== reviewed.move) {
+        markerMap[marks.orthodox[1]][marks.orthodox[0]] = { type: "triangle", label: `the orthodox move ${reviewed.orthodox}` };
+      }
     }
     if (pos.last_move) {
       const v = vertexOf(pos.last_move, H);
       if (v && !markerMap[v[1]][v[0]]) markerMap[v[1]][v[0]] = { type: "circle" };
     }
-    board = h("div", { "data-testid": "board", "data-move": move },
+    board = h("div", { "data-testid": "board", "data-move": move, class: reviewed ? "review-marks" : "" },
       h(Goban, { vertexSize: Math.max(16, Math.min(40, Math.floor(Math.min(520, window.innerHeight - 180) / (Math.max(W, H) + 1)))),
-        signMap: pos.stones, paintMap, markerMap, ghostStoneMap, heatMap, selectedVertices, showCoordinates: true,
+        signMap: pos.stones, paintMap, markerMap, ghostStoneMap, heatMap: reviewHeat || heatMap,
+        selectedVertices, showCoordinates: true,
         fuzzyStonePlacement: false, animateStonePlacement: false }));
   }
 
@@ -329,7 +470,8 @@ function App() {
           h("div", { class: "overlays" }, toggle("ownership"), toggle("influence"),
             h("select", { value: model, onChange: (e) => setModel(e.target.value), "data-testid": "influence-model" },
               ["zobrist", "bouzy", "cross"].map((m) => h("option", { key: m, value: m }, m))), toggle("regions")),
-          h("div", { class: "muted" }, "ownership paints the board (influence paints it when ownership is off); regions: heat = temperature, ▲ Black's best, ■ White's best, the ghost stone the recommended move")),
+          h("div", { class: "muted" }, tab === "review" ? "the review marks the move shown: see the legend in the review panel" :
+            "ownership paints the board (influence paints it when ownership is off); regions: heat = temperature, ▲ Black's best, ■ White's best, the ghost stone the recommended move")),
         h("div", { class: "panel" },
           h("div", { class: "card" }, h("h2", null, `${record.black || "Black"} – ${record.white || "White"}`),
             h("div", null, `${record.width}×${record.height}, komi ${record.komi}, ${record.rules} rules${record.result ? ", result " + record.result : ""}`),
@@ -337,12 +479,28 @@ function App() {
             record.variations.length ? h("div", { class: "muted" }, `${record.variations.length} variation(s): `,
               record.variations.slice(0, 8).map((v, i) => h("a", { key: i, href: "#", onClick: (e) => { e.preventDefault(); clearAnalysis(); setMove(v.at_move); setLine(v.moves); } }, ` after ${v.at_move}: ${v.moves.slice(0, 3).join(" ")}…`))) : null,
             record.warnings.slice(0, 3).map((w, i) => h("div", { key: i, class: "warning" }, w))),
-          h("div", { class: "card" }, h("h2", null, "Network"),
+          h("div", { class: "tabs", role: "tablist" }, [["position", "Position"], ["review", "Review"]].map(([key, label]) =>
+            h("button", { key, role: "tab", "aria-selected": tab === key, class: "tab" + (tab === key ? " active" : ""),
+              "data-testid": `tab-${key}`, onClick: () => setTab(key) }, label))),
+          tab === "review" ? h("div", { class: "card", "data-testid": "review-panel" }, h("h2", null, "Endgame review"),
+            h("div", { class: "actions" },
+              h("button", { onClick: startReview, disabled: isRunning(reviewJob), "data-testid": "review-start",
+                title: "review every move from the start of the endgame (found by the network) to the end" }, "Review this game"),
+              h(Progress, { job: reviewJob, onCancel: cancelReview, unit: "moves", prefix: "review" })),
+            review ? h("div", null,
+              h("div", { class: "muted", title: review.assumptions }, `moves ${review.start}–${review.moves.length ? review.moves[review.moves.length - 1].move_number : review.start}: ${review.start_reason}`),
+              h("div", { class: "muted", "data-testid": "review-totals" }, ["B", "W"].map((c) => `${colorName(c)}: ${fmt(review.totals[c].loss)} points lost ` +
+                `(network ${fmt(review.totals[c].network_loss)}), ${review.totals[c].mistakes} mistake(s)`).join("; ")),
+              h(TemperatureGraph, { review, current: line.length ? null : move, onPick: go }),
+              h(ReviewedMove, { m: reviewed }),
+              h("h2", null, "Mistakes (largest loss first; click one to show it)"),
+              h(MistakeTable, { review, current: line.length ? null : move, onPick: go })) : null) : [
+          h("div", { key: "network", class: "card" }, h("h2", null, "Network"),
             evaluation ? h("div", { "data-testid": "evaluation" },
               `Black's win rate ${(100 * evaluation.win).toFixed(1)}%, score lead ${evaluation.score_lead > 0 ? "B" : "W"}+${Math.abs(evaluation.score_lead).toFixed(1)}`,
               evaluation.policy_best ? `, network move ${evaluation.policy_best}` : "") : h("span", { class: "muted" }, busy ? "evaluating…" : "turn on ownership to evaluate"),
             evaluation ? h("div", null, h("div", { class: "muted" }, "Black's win rate by komi"), h(KomiCurve, { curve: evaluation.winrate_by_komi, komi: evaluation.komi })) : null),
-          h("div", { class: "card" }, h("h2", null, "Endgame analysis"),
+          h("div", { key: "analysis", class: "card" }, h("h2", null, "Endgame analysis"),
             h("div", { class: "actions" },
               h("button", { onClick: analyze, disabled: job && (job.status === "running" || job.status === "queued"), "data-testid": "analyze" }, "Analyze this position"),
               h("label", { title: "nodes per local tree: fewer is faster and shallower" }, "budget ",
@@ -354,10 +512,10 @@ function App() {
             report ? h("div", null,
               h("div", { class: "muted" }, `board count ${fmt(report.board_count, 1)} (Black's area minus White's, before komi); ${report.evaluations} evaluations, ${report.seconds} s; hover a row to light its region, click it for its thermograph and tree`),
               h(RegionTable, { report, hover, setHover, selected, onSelect: selectRegion })) : null),
-          selected ? h("div", { class: "card row2", "data-testid": "region-detail" },
+          selected ? h("div", { key: "detail", class: "card row2", "data-testid": "region-detail" },
             h("div", null, h("h2", null, `Region ${selected}: thermograph`), h(Thermograph, { data: thermo }),
               h("p", { class: "muted" }, "walls: Black's (dark) and White's (grey) results as each move is taxed by t; the mast (red) rises from the ", h(Explain, { term: "temperature" }), ".")),
-            h("div", null, h("h2", null, "local tree (click a node)"), h(LocalTree, { tree, onPick: pickTreeNode, active: treeLine }))) : null)));
+            h("div", null, h("h2", null, "local tree (click a node)"), h(LocalTree, { tree, onPick: pickTreeNode, active: treeLine }))) : null])));
 }
 
 const root = document.getElementById("app");
