@@ -1,6 +1,7 @@
 """What a game review costs with regions reused between moves, against analyzing every position afresh, in one
 run (issue 41): the last N moves of shared professional records (the finished-games list's Brouwer
-collection, seeded), network evaluations and seconds per move for both, and how often a reused review and
+collection, seeded; records of at least N + 150 moves, so that the moves reviewed are the endgame's, not
+the middle game's), network evaluations and seconds per move for both, and how often a reused review and
 a fresh one disagree on a move's region, hottest temperature or loss.
 
 The fresh path is what running `tengen analyze` on every position costs (each position its own evaluation
@@ -68,7 +69,7 @@ def main() -> int:
     totals = {"reuse": [0, 0.0, 0], "fresh": [0, 0.0, 0]}  # evaluations, seconds, moves
     differ = {"region": 0, "hottest": 0, "loss": 0}
     compared = 0
-    for game in pro_games(args.games, args.seed, args.moves + 100):
+    for game in pro_games(args.games, args.seed, args.moves + 150):  # the last N moves start after move 150
         total = len(game.moves)
         start = total - args.moves + 1
         reused = review_game(game, reuse_net, options, start, total)

@@ -142,3 +142,18 @@ def test_the_region_cache_keeps_a_region_until_a_stone_near_it_changes():
     assert cache.get(near, region, "settings") is None
     assert cache.get(far, region, "other settings") is None
     assert (cache.hits, cache.misses) == (1, 2)
+
+
+def test_kept_regions_stay_as_they_were_and_the_rest_is_decomposed_around_them():
+    import numpy as np
+
+    from tengen.endgame.regions import keep_and_find
+
+    own = np.ones((5, 5))
+    own[0, 0:3] = 0.0  # an undecided strip A5-C5 on the top edge...
+    own[4, 4] = 0.2    # ...and a point E1
+    kept = [frozenset({(0, 0), (0, 1)})]  # last position's region A5-B5: the move did not come near it
+    regions = keep_and_find(own, kept)
+    assert [sorted(r.points) for r in regions] == [[(0, 0), (0, 1)], [(0, 2)], [(4, 4)]]  # board order
+    assert [r.id for r in regions] == [0, 1, 2]
+    assert regions[0].notes == ("kept from the previous position: the move did not come near it",)

@@ -21,7 +21,7 @@ from tengen.endgame.options import AnalysisOptions
 from tengen.phases import PhaseClock, phase, running
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
 from tengen.endgame.region_cache import RegionCache
-from tengen.endgame.regions import (Region, agreed_ownership, find_regions,
+from tengen.endgame.regions import (Region, agreed_ownership, find_regions, keep_and_find,
                                     ownership_swing, region_from_points, split_hot_spots, sure_territory, unsure_walls)
 from tengen.endgame.results import Analysis, RegionResult, region_label
 from tengen.endgame.sealed import SealedRules
@@ -39,24 +39,28 @@ def analyze_board(board: Board, evaluator: Optional[Evaluator] = None, options: 
             region_points: Optional[Iterable[Point]] = None, oracle_node=None,
             progress: Optional[ProgressCallback] = None,
             load_evaluator: Optional[Callable[[], Evaluator]] = None,
-            region_cache: Optional[RegionCache] = None) -> Analysis:
+            region_cache: Optional[RegionCache] = None,
+            keep_regions: Optional[Sequence[frozenset[Point]]] = None) -> Analysis:
     """Analyze the endgame of `board` with `options` (defaults: `AnalysisOptions()`). The evaluator gives
     ownership (decomposition and leaf scores); without one, `load_evaluator` is called the first time the
     analysis needs a network (a marked region the exact solver finishes needs none), and with neither a
     region must be given and every region solved or scored exactly. The analysis's `phases` say where its
     time went (`tengen.phases`). With a `region_cache` (one per game: `tengen.endgame.region_cache`), a
-    region whose points and surroundings an earlier position already valued is reused, not analyzed again."""
+    region whose points and surroundings an earlier position already valued is reused, not analyzed again;
+    `keep_regions` (point sets) stay regions as they are and the decomposition draws the rest
+    (`regions.keep_and_find`)."""
     clock = PhaseClock()
     with running(clock):
         analysis = _analyze_board(board, evaluator, options or AnalysisOptions(), region_points, oracle_node,
-                                  progress, load_evaluator, region_cache)
+                                  progress, load_evaluator, region_cache, keep_regions)
     analysis.phases = clock
     return analysis
 
 
 def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: AnalysisOptions,
                    region_points: Optional[Iterable[Point]], oracle_node, progress: Optional[ProgressCallback],
-                   load_evaluator: Optional[Callable[[], Evaluator]], region_cache: Optional[RegionCache]) -> Analysis:
+                   load_evaluator: Optional[Callable[[], Evaluator]], region_cache: Optional[RegionCache],
+                   keep_regions: Optional[Sequence[frozenset[Point]]] = None) -> Analysis:
     start = time.perf_counter()
     network = _NetworkOnDemand(evaluator, load_evaluator)
     if options.needs_network(has_region=region_points is not None):
@@ -73,9 +77,12 @@ def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: Analys
         if region_points is not None:
             regions = [region_from_points(region_points, ownership, options.threshold)]
         elif ownership is not None:
-            regions = find_regions(ownership, options.threshold, options.margin)
-            if options.hot_swing > 0:
-                regions = split_hot_spots(regions, swing, options.hot_swing)
+            def decompose(own: np.ndarray) -> list[Region]:
+                found = find_regions(own, options.threshold, options.margin)
+                return split_hot_spots(found, swing, options.hot_swing) if options.hot_swing > 0 else found
+
+            regions = decompose(ownership) if not keep_regions else keep_and_find(ownership, keep_regions,
+                                                                                   find=decompose)
         else:
             raise ValueError("no evaluator and no region: nothing to decompose the board with")
         sure = sure_territory(ownership, regions, options.threshold) if ownership is not None else 0.0

@@ -7,7 +7,7 @@ hidden. A user-given mask overrides the decomposition (a single point names the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 import numpy as np
 
@@ -94,6 +94,25 @@ def find_regions(ownership: np.ndarray, threshold: float = DEFAULT_THRESHOLD, ma
         notes = () if len(comp) >= min_size else (f"smaller than {min_size} points",)
         regions.append(Region(i, frozenset(comp), "ownership", notes))
     return regions
+
+
+def keep_and_find(ownership: np.ndarray, kept: Iterable[frozenset], threshold: float = DEFAULT_THRESHOLD,
+                  margin: int = 0, find: Optional[Callable[[np.ndarray], list[Region]]] = None) -> list[Region]:
+    """Regions when the point sets `kept` stay regions as they are (a review keeps the regions a move did not
+    come near: the network's ownership of far points moves a little between positions, which would redraw
+    their borders and cost their trees): the rest of the board is decomposed as usual (`find`, default
+    `find_regions`) with the kept points counted as settled. Regions are numbered in board order."""
+    kept = [frozenset(points) for points in kept if points]
+    covered = frozenset().union(*kept) if kept else frozenset()
+    masked = np.array(ownership, dtype=float)
+    for p in covered:
+        masked[p] = 1.0
+    found = find(masked) if find is not None else find_regions(masked, threshold, margin)
+    parts = [(points, "ownership", ("kept from the previous position: the move did not come near it",))
+             for points in kept]
+    parts += [(r.points - covered, r.source, r.notes) for r in found if r.points - covered]
+    parts.sort(key=lambda part: min(part[0]))
+    return [Region(i, points, source, notes) for i, (points, source, notes) in enumerate(parts)]
 
 
 def ownership_swing(first: np.ndarray, second: np.ndarray) -> np.ndarray:

@@ -32,6 +32,7 @@ from tengen.go.coords import Move, to_gtp
 MISTAKE = 2.0  # points lost from which a move is listed as a mistake
 FINE = 0.5  # a loss below this is within the counts' rounding: the move was as good as orthodox
 NEAR = 2  # how many points from a move its local follow-up (or an answer) may stand
+KEEP = 3  # a region with no point this close to the move keeps its borders at the next position
 # `--from auto`: the endgame starts after the first move from which every region of the board has at most this
 # many points (what trees of the default budgets value; larger open areas are still the middle game)
 ENDGAME_REGION_POINTS = 40
@@ -126,11 +127,12 @@ def review_game(game, evaluator, options: AnalysisOptions, start: Optional[int] 
     cache = RegionCache() if reuse else None
     began = time.perf_counter()
     evaluations_before = evaluator.evaluations
-    before, before_cost = _analyze(game, start - 1, evaluator, options, cache, reuse)
+    before, before_cost = _analyze(game, start - 1, evaluator, options, cache, reuse, None)
     reviews = []
     for number in range(start, end + 1):
         color, move = game.moves[number - 1]
-        after, after_cost = _analyze(game, number, evaluator, options, cache, reuse)
+        keep = _untouched(before, move) if reuse else None
+        after, after_cost = _analyze(game, number, evaluator, options, cache, reuse, keep)
         review = judge_move(number, color, move, before, after, game.height)
         review.evaluations, review.seconds = after_cost if number > start else _add(before_cost, after_cost)
         review.regions = len(before.regions)
@@ -151,15 +153,21 @@ def _add(a: tuple[int, float], b: tuple[int, float]) -> tuple[int, float]:
     return a[0] + b[0], a[1] + b[1]
 
 
+def _untouched(before: Analysis, move: Move) -> list[frozenset]:
+    """The regions of `before` the move did not come near (more than KEEP points away): kept as they are."""
+    return [r.region.points for r in before.regions
+            if move is None or all(abs(p[0] - move[0]) + abs(p[1] - move[1]) > KEEP for p in r.region.points)]
+
+
 def _analyze(game, moves_played: int, evaluator: CachedEvaluator, options: AnalysisOptions,
-             cache: Optional[RegionCache], reuse: bool) -> tuple[Analysis, tuple[int, float]]:
+             cache: Optional[RegionCache], reuse: bool, keep: Optional[list]) -> tuple[Analysis, tuple[int, float]]:
     """The analysis after `moves_played` moves, with the network's score lead attached; (evaluations, s).
     Without `reuse` the position gets an evaluation cache of its own (what one `tengen analyze` has)."""
     board = game.board_at(moves_played, strict=False)
     own = evaluator if reuse else CachedEvaluator(evaluator.evaluator)
     made = own.evaluations
     started = time.perf_counter()
-    analysis = analyze_board(board, own, options, region_cache=cache)
+    analysis = analyze_board(board, own, options, region_cache=cache, keep_regions=keep)
     analysis.lead = own.evaluate([board])[0].score_lead  # the root's own evaluation: from the cache
     if not reuse:
         evaluator.evaluations += own.evaluations
@@ -190,7 +198,7 @@ def judge_move(number: int, color: int, move: Move, before: Analysis, after: Ana
     area = _changed_area(before, after, move)
     review.count_before, review.count_after = _count_in(before, area), _count_in(after, area)
     if review.count_before is None or review.count_after is None:
-        review.reason = "not valued: a region next to the move has no value (see the position's analysis)"
+        review.reason = "not valued: " + _why_unvalued(before if review.count_before is None else after, area)
         return review
     review.gain = round(sign * (review.count_after - review.count_before), 2)
     if move is not None and move == review.orthodox:
@@ -225,6 +233,15 @@ def _changed_area(before: Analysis, after: Analysis, move: Move) -> set:
                 area |= points
                 changed = True
     return area
+
+
+def _why_unvalued(analysis: Analysis, area: set) -> str:
+    """Which region next to the move has no count, and its first note (why)."""
+    for i, result in enumerate(analysis.regions):
+        if result.region.points & area and result.count is None:
+            why = result.notes[0] if result.notes else result.declined or result.kind
+            return f"region {region_label(i)} next to the move has no value ({why})"
+    return "the position's count is not known"
 
 
 def _count_in(analysis: Analysis, area: set) -> Optional[float]:
