@@ -139,6 +139,56 @@ def batch_sweep(evaluator, boards, sizes=(1, 4, 8, 16, 32), rounds: int = 2) -> 
           f"{rounds}): " + ", ".join(f"{size}: {max(r):.1f}" for size, r in rates.items()))
 
 
+def _rate(run, rows: int, rounds: int = 3) -> float:
+    """Best rows per second of `run()` over `rounds` timed calls (after one warm-up)."""
+    run()
+    best = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        run()
+        best = max(best, rows / (time.perf_counter() - start))
+    return best
+
+
+def kernel_variants(evaluator, boards, analyses) -> None:
+    """Kernel choices measured on these positions, each beside the path in use and with its largest output
+    difference: KataGo with channels-last memory at batch 8; the local-move network traced and frozen by
+    TorchScript (which folds its batch norms into the convolutions) on the regions' root rows."""
+    import numpy as np
+    import torch
+
+    from tengen.eval.localnet.compact import compact_row, stack_rows
+    from tengen.eval.localnet.planes import build_planes, legal_mask, tensors
+    from tengen.eval.localnet.weights import default_weights, load_weights
+
+    encoded = [evaluator.encode(board) for board in boards]
+    spatial = torch.from_numpy(np.stack([e.spatial for e in encoded]))[:8]
+    global_ = torch.from_numpy(np.stack([e.global_ for e in encoded]))[:8]
+    net = evaluator.net
+    with torch.inference_mode():
+        plain = net(spatial, global_)
+        eager = _rate(lambda: net(spatial, global_), len(spatial))
+        net.to(memory_format=torch.channels_last)
+        changed = max(float((a - b).abs().max()) for a, b in zip(plain, net(spatial, global_)))
+        channels_last = _rate(lambda: net(spatial, global_), len(spatial))
+        net.to(memory_format=torch.contiguous_format)
+    print(f"KataGo rows/s at batch 8: eager {eager:.1f}, channels-last {channels_last:.1f} (largest output "
+          f"change {changed:.1e})")
+    if default_weights() is None:
+        return
+    model, _ = load_weights(default_weights())
+    rows = [compact_row(a.board, r.region.points, (), a.board.to_play) for a in analyses for r in a.regions]
+    t = tensors(stack_rows(rows[:256]))
+    planes, mask = build_planes(t), legal_mask(t)
+    with torch.inference_mode():
+        reference = model(planes, mask)
+        frozen = torch.jit.freeze(torch.jit.trace(model.eval(), (planes, mask), check_trace=False))
+        changed = max(float((a - b).abs().max()) for a, b in zip(reference, frozen(planes, mask)))
+        print(f"local-move network rows/s ({len(planes)} root rows): eager {_rate(lambda: model(planes, mask), len(planes)):.0f}, "
+              f"TorchScript frozen {_rate(lambda: frozen(planes, mask), len(planes)):.0f} (largest logit change "
+              f"{changed:.1e})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="KGS positions of endgame_cost.py (default 10)")
@@ -164,8 +214,10 @@ def main() -> int:
     else:
         print(f"game archives not found under {GAMES}; the example only")
     diffs: list[str] = []
+    analyses = []
     for label, board in positions:
         done = {path.name: path.analyze(board) for path in paths}
+        analyses.append(done["after"])
         before, after = done["before"], done["after"]
         diffs += differences(label, before, after)
         print(f"{label}: {len(after.regions)} regions; before {paths[0].seconds[-1]:.1f} s, {before.evaluations} "
@@ -185,8 +237,12 @@ def main() -> int:
         f"{event} {count / n:.1f}" for event, count in sorted(events.items()) if not event.startswith("doubtful")))
     print("what the doubtful points of deferred leaves are (per position): " + ", ".join(
         f"{event[len('doubtful point: '):]} {count / n:.1f}" for event, count in sorted(events.items())
-        if event.startswith("doubtful")))
+        if event.startswith("doubtful point: ")))
+    print("where they lie (per position): " + ", ".join(
+        f"{event[len('doubtful point '):]} {count / n:.1f}" for event, count in sorted(events.items())
+        if event.startswith("doubtful point at")))
     batch_sweep(paths[1].evaluator, [board for _, board in positions])
+    kernel_variants(paths[1].evaluator, [board for _, board in positions], analyses)
     print(f"answers: {'identical on every position' if not diffs else f'{len(diffs)} difference(s)'}")
     for line in diffs:
         print(f"  {line}")

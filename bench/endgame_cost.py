@@ -49,6 +49,20 @@ def sample_games(n: int, seed: int) -> list[tuple[str, bytes]]:
     return out
 
 
+def records(archive: Path, wanted: set) -> list:
+    """The records named in `wanted` from a tar.xz archive of the shared games, loaded and sorted by name;
+    unreadable ones are reported and skipped."""
+    out = []
+    with tarfile.open(archive, "r:xz") as tar:
+        for member in tar:
+            if member.name in wanted:
+                try:
+                    out.append(load_game_bytes(tar.extractfile(member).read(), member.name))
+                except SgfError as exc:
+                    print(f"{member.name}: skipped ({exc})")
+    return sorted(out, key=lambda game: game.source)
+
+
 def late_positions(n: int, seed: int):
     """(name, game, move number, board) at ~80 % of each sampled game; unreadable records are reported."""
     for name, data in sample_games(n, seed):

@@ -17,17 +17,15 @@ import os
 import platform
 import random
 import sys
-import tarfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from endgame_cost import GAMES  # noqa: E402
+from endgame_cost import GAMES, records  # noqa: E402
 
 from tengen.api import default_evaluator, resolved_options  # noqa: E402
 from tengen.endgame.evalcache import CachedEvaluator  # noqa: E402
 from tengen.endgame.review import review_game  # noqa: E402
-from tengen.go.sgf import SgfError, load_game_bytes  # noqa: E402
 
 PRO_ARCHIVE = "pro_aeb_gosei-kifu_71934.tar.xz"
 
@@ -38,15 +36,7 @@ def pro_games(n: int, seed: int, min_moves: int):
     rows = [line.split("\t") for line in listing if line.startswith(PRO_ARCHIVE)]
     rows = [row for row in rows if int(row[5]) >= min_moves]
     wanted = {row[1] for row in random.Random(seed).sample(rows, n)}
-    out = []
-    with tarfile.open(GAMES / PRO_ARCHIVE, "r:xz") as tar:
-        for member in tar:
-            if member.name in wanted:
-                try:
-                    out.append(load_game_bytes(tar.extractfile(member).read(), member.name))
-                except SgfError as exc:
-                    print(f"{member.name}: skipped ({exc})")
-    return sorted(out, key=lambda g: g.source)
+    return records(GAMES / PRO_ARCHIVE, wanted)
 
 
 def main() -> int:
@@ -85,7 +75,8 @@ def main() -> int:
             mine = reused.moves[number - start]
             theirs = one.moves[0]
             compared += 1
-            differ["region"] += mine.region != theirs.region or mine.region_temperature != theirs.region_temperature
+            differ["region"] += (mine.region_points != theirs.region_points  # labels are board order: not compared
+                                 or mine.region_temperature != theirs.region_temperature)
             differ["hottest"] += mine.hottest_temperature != theirs.hottest_temperature
             differ["loss"] += (mine.loss is None) != (theirs.loss is None) or (
                 mine.loss is not None and abs(mine.loss - theirs.loss) >= 0.5)
@@ -100,7 +91,8 @@ def main() -> int:
     print(f"per move: reuse {per_move['reuse'][0]:.1f} evaluations, {per_move['reuse'][1]:.2f} s; fresh "
           f"{per_move['fresh'][0]:.1f} evaluations, {per_move['fresh'][1]:.2f} s "
           f"({totals['fresh'][2]} of {totals['reuse'][2]} moves analyzed afresh)")
-    print(f"reused vs fresh on {compared} moves: the move's region or its temperature differs on {differ['region']}, "
+    print(f"reused vs fresh on {compared} moves: the move's region (its points) or its temperature differs on "
+          f"{differ['region']}, "
           f"the hottest temperature on {differ['hottest']}, the loss (by 0.5 or more, or valued vs not) on "
           f"{differ['loss']} (a fresh analysis regrows every tree: its budgets and the network's view of the rest "
           f"of the board differ)")

@@ -17,17 +17,15 @@ import os
 import platform
 import random
 import sys
-import tarfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from endgame_cost import GAMES  # noqa: E402
+from endgame_cost import GAMES, records  # noqa: E402
 
 from tengen.api import default_evaluator, resolved_options  # noqa: E402
 from tengen.endgame.evalcache import CachedEvaluator  # noqa: E402
 from tengen.endgame.review import MISTAKE, review_game  # noqa: E402
 from tengen.go.coords import to_gtp  # noqa: E402
-from tengen.go.sgf import SgfError, load_game_bytes  # noqa: E402
 
 LIST = GAMES / "kgs_games_with_TB_TW_territory.txt"
 ARCHIVE = GAMES / "kgs_6d_godmoves_36692.tar.xz"
@@ -37,15 +35,7 @@ AGREE = 1.0  # the network's loss from which it "also sees" a loss
 def kgs_games(n: int, seed: int):
     names = [line.strip() for line in LIST.read_text().splitlines() if line.strip()]
     wanted = set(random.Random(seed).sample(names, n))
-    out = []
-    with tarfile.open(ARCHIVE, "r:xz") as tar:
-        for member in tar:
-            if member.name in wanted:
-                try:
-                    out.append(load_game_bytes(tar.extractfile(member).read(), member.name))
-                except SgfError as exc:
-                    print(f"{member.name}: skipped ({exc})")
-    return sorted(out, key=lambda g: g.source)
+    return records(ARCHIVE, wanted)
 
 
 def main() -> int:

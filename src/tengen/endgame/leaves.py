@@ -97,7 +97,7 @@ def score_jobs_with_value_net(jobs: Sequence[LeafJob], value_net, fallback,
             if owners is None:
                 unsure.append((leaf, region))
                 note("leaves deferred: a region point near |ownership| 0.5")
-                _note_doubts(leaf.board, doubtful)
+                _note_doubts(leaf.board, doubtful, _last_point(leaf))
                 continue
             if owners:
                 own = own.copy()
@@ -106,6 +106,12 @@ def score_jobs_with_value_net(jobs: Sequence[LeafJob], value_net, fallback,
             leaf.value = float(rounded_count(own, region))
     made = score_jobs_with_evaluator(unsure, fallback) if unsure else Counter()
     return made, len(ours)
+
+
+def _last_point(leaf: LocalNode) -> Optional[tuple]:
+    """The point of the line's last local move (None at the root or for a pass or threat stand-in)."""
+    point = leaf.history[-1][1] if leaf.history else None
+    return point if point is not None and point[0] >= 0 else None
 
 
 def _benson_owners(board, doubtful: Sequence) -> Optional[dict]:
@@ -120,15 +126,20 @@ def _benson_owners(board, doubtful: Sequence) -> Optional[dict]:
     return {p: float(life[p]) for p in doubtful}
 
 
-def _note_doubts(board, doubtful: Sequence) -> None:
+def _note_doubts(board, doubtful: Sequence, last: Optional[tuple] = None) -> None:
     """Count what the doubtful points of a deferred leaf are: open points (touching both colours, one,
-    or none) or stones (by their chain's liberties), for the speed bench's 'why'."""
+    or none) or stones (by their chain's liberties), and how far they lie from the line's last move, for
+    the speed bench's 'why'."""
     grid = board.array()
     h, w = grid.shape
     for r, c in doubtful:
+        if last is not None:
+            steps = abs(r - last[0]) + abs(c - last[1])
+            note(f"doubtful point at distance {min(steps, 4)}{'+' if steps >= 4 else ''} from the line's last move")
         if grid[r, c]:
             libs = board.liberties((r, c))
-            note(f"doubtful point: a stone with {min(libs, 3)}{'+' if libs >= 3 else ''} liberties")
+            note("doubtful point: a stone in atari" if libs == 1 else
+                 f"doubtful point: a stone with {min(libs, 3)}{'+' if libs >= 3 else ''} liberties")
             continue
         near = {int(grid[rr, cc]) for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
                 if 0 <= rr < h and 0 <= cc < w and grid[rr, cc]}
