@@ -24,43 +24,26 @@ import os
 import platform
 import random
 import sys
-import tarfile
 import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from endgame_cost import GAMES, REPO, late_positions  # noqa: E402
+from endgame_cost import GAMES, PRO_ARCHIVE, REPO, late_positions, listed, records  # noqa: E402
 
 from tengen.api import resolved_options  # noqa: E402
 from tengen.endgame.analysis import analyze_board  # noqa: E402
-from tengen.go.sgf import SgfError, load_game, load_game_bytes  # noqa: E402
+from tengen.go.sgf import load_game  # noqa: E402
 from tengen.io.report import text_report  # noqa: E402
 from tengen.phases import PhaseStat  # noqa: E402
 
-PRO_ARCHIVE = "pro_aeb_gosei-kifu_71934.tar.xz"
-
-
 def pro_positions(n: int, seed: int):
     """(label, board) of `n` professional records of at least 240 moves, each at a seeded move 180-220."""
-    listing = (GAMES / "finished_19x19_scored_games.txt").read_text().splitlines()[1:]
-    rows = [line.split("\t") for line in listing if line.startswith(PRO_ARCHIVE)]
-    rows = [row for row in rows if int(row[5]) >= 240]
     rng = random.Random(seed)
-    wanted = {row[1]: rng.randint(180, 220) for row in rng.sample(rows, n)}
-    out = []
-    with tarfile.open(GAMES / PRO_ARCHIVE, "r:xz") as tar:
-        for member in tar:
-            if member.name in wanted:
-                move = wanted[member.name]
-                try:
-                    board = load_game_bytes(tar.extractfile(member).read(), member.name).board_at(move, strict=False)
-                except SgfError as exc:
-                    print(f"{member.name}: skipped ({exc})")
-                    continue
-                out.append((f"{member.name} (move {move})", board))
-    return sorted(out)
+    wanted = {row[1]: rng.randint(180, 220) for row in rng.sample(listed(PRO_ARCHIVE, 240), n)}
+    return [(f"{game.source} (move {wanted[game.source]})", game.board_at(wanted[game.source], strict=False))
+            for game in records(GAMES / PRO_ARCHIVE, set(wanted))]
 
 
 class Path_:

@@ -49,6 +49,17 @@ def sample_games(n: int, seed: int) -> list[tuple[str, bytes]]:
     return out
 
 
+PRO_ARCHIVE = "pro_aeb_gosei-kifu_71934.tar.xz"  # the professional records (Brouwer collection)
+
+
+def listed(archive: str, min_moves: int = 0) -> list[list[str]]:
+    """The finished-games list's rows (archive, path, RE, KM, HA, moves) from `archive`, in the list's order,
+    of games of at least `min_moves` moves."""
+    listing = (GAMES / "finished_19x19_scored_games.txt").read_text().splitlines()[1:]
+    rows = [line.split("\t") for line in listing if line.startswith(archive)]
+    return [row for row in rows if int(row[5]) >= min_moves]
+
+
 def records(archive: Path, wanted: set) -> list:
     """The records named in `wanted` from a tar.xz archive of the shared games, loaded and sorted by name;
     unreadable ones are reported and skipped."""

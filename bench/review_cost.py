@@ -21,21 +21,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from endgame_cost import GAMES, records  # noqa: E402
+from endgame_cost import GAMES, PRO_ARCHIVE, listed, records  # noqa: E402
 
 from tengen.api import default_evaluator, resolved_options  # noqa: E402
 from tengen.endgame.evalcache import CachedEvaluator  # noqa: E402
 from tengen.endgame.review import review_game  # noqa: E402
 
-PRO_ARCHIVE = "pro_aeb_gosei-kifu_71934.tar.xz"
-
-
 def pro_games(n: int, seed: int, min_moves: int):
     """`n` professional records of at least `min_moves` moves from the finished-games list (seeded)."""
-    listing = (GAMES / "finished_19x19_scored_games.txt").read_text().splitlines()[1:]
-    rows = [line.split("\t") for line in listing if line.startswith(PRO_ARCHIVE)]
-    rows = [row for row in rows if int(row[5]) >= min_moves]
-    wanted = {row[1] for row in random.Random(seed).sample(rows, n)}
+    wanted = {row[1] for row in random.Random(seed).sample(listed(PRO_ARCHIVE, min_moves), n)}
     return records(GAMES / PRO_ARCHIVE, wanted)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from datapaths import REPO
 from tengen.cli import main
-from tengen.endgame.leaves import score_leaves_with_value_net
+from tengen.endgame.leaves import score_jobs_with_value_net
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.regions import Region
 from tengen.endgame.tree import LocalNode
@@ -50,15 +50,15 @@ def leaf(kind: str = "leaf", size: int = 19) -> LocalNode:
 def test_sure_leaves_use_the_value_network_and_unsure_ones_kataGo(values, confidence, expected, deferred):
     ours, kata = FixedOwnership(values), FixedOwnership([-1.0, -1.0, -1.0])
     node = leaf()
-    made, counted = score_leaves_with_value_net([node], REGION, ours, kata, confidence)
-    assert node.value == expected and made == deferred and kata.seen == deferred and counted == 1
+    made, counted = score_jobs_with_value_net([(node, REGION)], ours, kata, confidence)
+    assert node.value == expected and sum(made.values()) == deferred and kata.seen == deferred and counted == 1
 
 
 def test_probes_and_other_board_sizes_go_to_the_fallback():
     ours, kata = FixedOwnership([1.0, 1.0, 1.0]), FixedOwnership([-0.6, -0.4, -1.0], size=9)
     probe, small = leaf("probe"), leaf(size=9)
-    made, counted = score_leaves_with_value_net([probe, small], REGION, ours, kata)
-    assert (made, counted, ours.seen) == (2, 0, 0)
+    made, counted = score_jobs_with_value_net([(probe, REGION), (small, REGION)], ours, kata)
+    assert (sum(made.values()), counted, ours.seen) == (2, 0, 0)
     assert probe.value == pytest.approx(-2.0) and small.value == -2.0  # unrounded sum / rounded count
 
 
@@ -82,7 +82,6 @@ def test_cli_refuses_bad_leaf_options_in_one_line(argv, message, capsys):
 
 
 def test_leaves_of_several_regions_are_scored_in_one_pass_and_charged_to_their_regions():
-    from tengen.endgame.leaves import score_jobs_with_value_net
     from tengen.phases import PhaseClock, running
 
     other = Region(1, frozenset({(5, 5)}))
@@ -107,7 +106,6 @@ def test_options_check_leaf_batches():
 
 
 def test_benson_settles_doubtful_eye_points_of_a_pass_alive_group_on_19x19():
-    from tengen.endgame.leaves import score_jobs_with_value_net
     from tengen.go.diagram import board_from_diagram
     from tengen.phases import PhaseClock, running
 

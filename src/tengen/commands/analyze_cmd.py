@@ -5,13 +5,12 @@ import argparse
 import os
 import re
 import sys
-from contextlib import contextmanager
 from dataclasses import replace
 
 from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
 from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.cli import CliError, command, finite_float
-from tengen.commands.common import add_position_arguments, position_from_args
+from tengen.commands.common import add_position_arguments, position_from_args, progress_line
 from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.move_check import DEFAULT_MARGIN
 from tengen.endgame.options import MAX_MARGIN
@@ -111,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
     check_outputs(args)
     if args.sgf_out:
         warn_other_games(args.sgf)
-    with progress_bar(enabled=not args.no_progress) as progress:
+    with progress_line(not args.no_progress, "region", "analyzing") as update:
+        progress = None if update is None else (lambda stage, done, total: update(done, total))
         analysis = analyze(position, region=points, model=args.model, options=options, progress=progress,
                            evaluator=classic_evaluator() if args.evaluator == "classic" else None)
     print(text_report(analysis))
@@ -166,27 +166,6 @@ def options_from_args(args: argparse.Namespace):
                    leaf_confidence=DEFAULT_LEAF_CONFIDENCE if args.leaf_confidence is None else args.leaf_confidence,
                    sealed_rules=not args.no_sealed_rules,
                    move_check_margin=None if args.move_check < 0 else args.move_check, local_model=args.local_model)
-
-
-@contextmanager
-def progress_bar(enabled: bool):
-    """A region progress bar on stderr when it is a terminal (yields the callback, or None)."""
-    if not enabled or not sys.stderr.isatty():
-        yield None
-        return
-    from tqdm import tqdm
-
-    bar = tqdm(total=0, unit="region", desc="analyzing", file=sys.stderr)
-
-    def progress(stage: str, done: int, total: int) -> None:
-        bar.total = total
-        bar.n = done
-        bar.refresh()
-
-    try:
-        yield progress
-    finally:
-        bar.close()
 
 
 def check_outputs(args: argparse.Namespace) -> None:

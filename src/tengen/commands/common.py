@@ -1,9 +1,12 @@
-"""What several commands share: the record-and-move arguments and loading that position with its warnings on
-stderr. The network comes from one place for every command: `tengen.api.default_evaluator`."""
+"""What several commands share: the record-and-move arguments, loading that position with its warnings on
+stderr, and the progress line on stderr. The network comes from one place for every command: `tengen.api.default_evaluator`."""
 from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import contextmanager
+from typing import Callable, Iterator, Optional
+
 from tengen.go.position import Position, load_position
 from tengen.go.sgf import Game
 
@@ -30,3 +33,27 @@ def warn_forced(game: Game, shown: int = 3) -> None:
             print(f"tengen: warning: {warning}", file=sys.stderr)
         if len(warnings) > shown:
             print(f"tengen: warning: {game.source}: {len(warnings) - shown} more {rest}", file=sys.stderr)
+
+
+@contextmanager
+def progress_line(enabled: bool, unit: str, desc: str, terminal_only: bool = True,
+                  interval: float = 0.1) -> Iterator[Optional[Callable[[int, int], None]]]:
+    """A tqdm progress line with rate and ETA on stderr, yielding `update(done, total)` (None when disabled,
+    or with `terminal_only` when stderr is not a terminal; otherwise at most a line every `interval` s)."""
+    if not enabled or (terminal_only and not sys.stderr.isatty()):
+        yield None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, unit=unit, desc=desc, file=sys.stderr, mininterval=interval,
+               dynamic_ncols=sys.stderr.isatty())
+
+    def update(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    try:
+        yield update
+    finally:
+        bar.close()

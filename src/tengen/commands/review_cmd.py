@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
 from tengen.cli import CliError, command
 
@@ -43,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
     from tengen.api import default_evaluator, resolved_options
-    from tengen.commands.common import warn_forced
+    from tengen.commands.common import progress_line, warn_forced
     from tengen.endgame.evalcache import cached
     from tengen.endgame.review import review_game
     from tengen.go.sgf import load_game
@@ -62,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--from {args.start} comes after --to {args.end}")
     evaluator = cached(default_evaluator(args.model))
     options = resolved_options()
-    with _progress(quiet=args.quiet) as progress:
+    with progress_line(not args.quiet, "move", "reviewing", terminal_only=False, interval=3.0) as progress:
         review = review_game(game, evaluator, options, args.start, args.end, progress=progress, reuse=not args.fresh)
     print(review_text(review))
     _write(outputs, game, review, evaluator)
@@ -98,8 +97,8 @@ def _write(files: dict[str, str], game, review, evaluator) -> None:
     from tengen.io.review_report import annotate_review_sgf, review_json, review_json_lines, temperature_png
     from tengen.io.sgf_write import write_game
 
-    if args_dir := os.path.dirname(files.get("review.jsonl", "")):
-        os.makedirs(args_dir, exist_ok=True)
+    if out_dir := os.path.dirname(files.get("review.jsonl", "")):  # --out DIR: checked, made now
+        os.makedirs(out_dir, exist_ok=True)
     if "review.json" in files:
         write_json_atomic(review_json(review), files["review.json"])
     if "review.jsonl" in files:
@@ -122,30 +121,3 @@ def _katrain_analyses(game, review, evaluator) -> dict[int, dict]:
         (evaluation,) = evaluator.evaluate([board])
         out[move.number] = katrain_analysis(eval_result(board, evaluation, maps=True))
     return out
-
-
-class _progress:
-    """A progress line with ETA on stderr (tqdm; also when stderr is not a terminal, at most one line every
-    few seconds), or nothing with --quiet; yields the callback."""
-
-    def __init__(self, quiet: bool):
-        self.quiet, self.bar = quiet, None
-
-    def __enter__(self):
-        if self.quiet:
-            return None
-        from tqdm import tqdm
-
-        self.bar = tqdm(total=0, unit="move", desc="reviewing", file=sys.stderr, mininterval=3.0,
-                        dynamic_ncols=sys.stderr.isatty())
-
-        def progress(done: int, total: int) -> None:
-            self.bar.total = total
-            self.bar.n = done
-            self.bar.refresh()
-
-        return progress
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.close()

@@ -15,7 +15,7 @@ import numpy as np
 
 from tengen.endgame import cgt_bridge
 from tengen.endgame.evalcache import cached
-from tengen.endgame.leaves import local_area_count, score_jobs_with_evaluator, score_jobs_with_value_net
+from tengen.endgame.leaves import score_jobs_exactly, score_jobs_with_evaluator, score_jobs_with_value_net
 from tengen.endgame.move_check import check_move
 from tengen.endgame.options import AnalysisOptions
 from tengen.phases import PhaseClock, phase, running
@@ -274,15 +274,14 @@ def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[E
 
 def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOptions) -> Counter:
     """Score every tree's leaves as the options say: all regions' leaves in one pass of batches
-    (`leaf_batches="board"`), or one pass per region (`"region"`, the older path, kept for the speed bench's before-and-after). Returns the
-    evaluator's (KataGo's) network rows by region id."""
+    (`leaf_batches="board"`), or one pass per region (`"region"`, the older path, kept for the speed bench's
+    before-and-after). Returns the evaluator's (KataGo's) network rows by region id."""
     groups = ([[(leaf, tree.region) for tree in trees for leaf in tree.leaves()]]
               if options.leaf_batches == "board" else [[(leaf, tree.region) for leaf in tree.leaves()] for tree in trees])
     made: Counter = Counter()
     for jobs in groups:
         if options.leaf_scoring == "exact" or evaluator is None:
-            for leaf, region in jobs:
-                leaf.value = float(local_area_count(leaf.board, region))
+            score_jobs_exactly(jobs)
         elif options.leaf_scoring == "valuenet":
             made += score_jobs_with_value_net(jobs, value_net_for(options.value_model), evaluator,
                                               options.leaf_confidence)[0]

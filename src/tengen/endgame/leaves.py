@@ -65,11 +65,6 @@ def score_jobs_with_evaluator(jobs: Sequence[LeafJob], evaluator, batch_size: in
     return made
 
 
-def score_leaves_with_evaluator(leaves: Sequence[LocalNode], region: Region, evaluator, batch_size: int = 32) -> int:
-    """Fill `value` on every leaf/probe node of one region; returns the number of network evaluations made."""
-    return sum(score_jobs_with_evaluator([(leaf, region) for leaf in leaves], evaluator, batch_size).values())
-
-
 DEFAULT_LEAF_CONFIDENCE = 0.2  # how far from the rounding edge (|ownership| = 0.5) every region point must be
 
 
@@ -147,15 +142,6 @@ def _note_doubts(board, doubtful: Sequence, last: Optional[tuple] = None) -> Non
                                                           "one colour" if near else "no stone"))
 
 
-def score_leaves_with_value_net(leaves: Sequence[LocalNode], region: Region, value_net, fallback,
-                                confidence: float = DEFAULT_LEAF_CONFIDENCE, batch_size: int = 64) -> tuple[int, int]:
-    """`score_jobs_with_value_net` for one region's leaves: (fallback network evaluations, value-network
-    evaluations)."""
-    made, ours = score_jobs_with_value_net([(leaf, region) for leaf in leaves], value_net, fallback, confidence,
-                                           batch_size)
-    return sum(made.values()), ours
-
-
 def local_area_count(board, region: Region) -> int:
     """Area count of a settled region seen locally: region stones count for their color (unless Benson
     proves them dead), and each connected group of empty region points counts for a color when every
@@ -178,8 +164,8 @@ def local_area_count(board, region: Region) -> int:
     return total
 
 
-def score_leaves_exactly(leaves: Sequence[LocalNode], region: Region) -> int:
-    """Exact local area count for settled leaves (no evaluator); see `local_area_count`."""
-    for leaf in leaves:
+def score_jobs_exactly(jobs: Sequence[LeafJob]) -> Counter:
+    """Exact local area count for settled leaves (no evaluator; no network rows); see `local_area_count`."""
+    for leaf, region in jobs:
         leaf.value = float(local_area_count(leaf.board, region))
-    return 0
+    return Counter()

@@ -88,7 +88,6 @@ class GameReview:
     seconds: float = 0.0
     region_hits: int = 0
     region_misses: int = 0
-    temperatures: list[tuple[int, float, float]] = field(default_factory=list)  # (move, hottest, played)
 
     def mistakes(self, threshold: float = MISTAKE) -> list[MoveReview]:
         """Moves that lost at least `threshold` points by the regions' values, largest first."""
@@ -142,21 +141,28 @@ def review_game(game, evaluator, options: AnalysisOptions, start: Optional[int] 
         before = after
         if progress:
             progress(number - start + 1, end - start + 1)
-    out = GameReview(reviews, start, reason, game.height, game.komi, game.rules.name, evaluations=evaluator.evaluations - evaluations_before,
-                     seconds=time.perf_counter() - began,
-                     region_hits=cache.hits if cache else 0, region_misses=cache.misses if cache else 0)
-    out.temperatures = [(m.number, m.hottest_temperature, m.region_temperature or 0.0) for m in reviews]
-    return out
+    return GameReview(reviews, start, reason, game.height, game.komi, game.rules.name,
+                      evaluations=evaluator.evaluations - evaluations_before, seconds=time.perf_counter() - began,
+                      region_hits=cache.hits if cache else 0, region_misses=cache.misses if cache else 0)
 
 
 def _add(a: tuple[int, float], b: tuple[int, float]) -> tuple[int, float]:
     return a[0] + b[0], a[1] + b[1]
 
 
+def _steps(a, b) -> int:
+    """Manhattan distance between two points."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def _near(points, move: Move, steps: int) -> bool:
+    """Whether some point lies within `steps` of the move (never, for a pass)."""
+    return move is not None and any(_steps(p, move) <= steps for p in points)
+
+
 def _untouched(before: Analysis, move: Move) -> list[frozenset]:
     """The regions of `before` the move did not come near (more than KEEP points away): kept as they are."""
-    return [r.region.points for r in before.regions
-            if move is None or all(abs(p[0] - move[0]) + abs(p[1] - move[1]) > KEEP for p in r.region.points)]
+    return [r.region.points for r in before.regions if not _near(r.region.points, move, KEEP)]
 
 
 def _analyze(game, moves_played: int, evaluator: CachedEvaluator, options: AnalysisOptions,
@@ -222,9 +228,7 @@ def _changed_area(before: Analysis, after: Analysis, move: Move) -> set:
     if move is None:
         return set()
     regions = [r.region.points for a in (before, after) for r in a.regions]
-    area = {move}
-    area |= {p for points in regions for p in points
-             if any(abs(p[0] - move[0]) + abs(p[1] - move[1]) <= NEAR for p in points)}
+    area = {move}.union(*(points for points in regions if _near(points, move, NEAR)))
     changed = True
     while changed:
         changed = False
@@ -281,11 +285,8 @@ def _region_of(analysis: Analysis, move: Move) -> Optional[int]:
 
 def _follow_up(after: Analysis, move: Move) -> float:
     """The hottest temperature of a region of `after` within NEAR points of the move (0 without one)."""
-    if move is None:
-        return 0.0
-    near = [r.temperature for r in after.regions if r.temperature is not None
-            and any(abs(p[0] - move[0]) + abs(p[1] - move[1]) <= NEAR for p in r.region.points)]
-    return max(near, default=0.0)
+    return max((r.temperature for r in after.regions
+                if r.temperature is not None and _near(r.region.points, move, NEAR)), default=0.0)
 
 
 def describe_kind(kind: Optional[str], color: int) -> str:
@@ -333,7 +334,7 @@ def _note_answers(review: MoveReview, previous: Optional[MoveReview]) -> None:
     elsewhere when it did (its follow-up stood and was the hottest)."""
     if previous is None or previous.move is None or review.move is None or review.loss is None:
         return
-    near = abs(previous.move[0] - review.move[0]) + abs(previous.move[1] - review.move[1]) <= NEAR
+    near = _steps(previous.move, review.move) <= NEAR
     if near and not previous.sente and review.loss >= MISTAKE:
         review.reason = (f"answered a move that did not threaten (its follow-up was worth {previous.follow_up:.1f}) "
                          f"while a {review.hottest_temperature:.1f}-point move stood elsewhere")
