@@ -157,3 +157,16 @@ def test_kept_regions_stay_as_they_were_and_the_rest_is_decomposed_around_them()
     assert [sorted(r.points) for r in regions] == [[(0, 0), (0, 1)], [(0, 2)], [(4, 4)]]  # board order
     assert [r.id for r in regions] == [0, 1, 2]
     assert regions[0].notes == ("kept from the previous position: the move did not come near it",)
+
+
+def test_review_refuses_an_output_it_cannot_write_before_any_work(tmp_path, capsys):
+    path = tmp_path / "dames.sgf"
+    path.write_bytes(RECORD)
+    taken = tmp_path / "a_file"
+    taken.write_text("kept")
+    assert main(["review", str(path), "--out", str(taken)]) == 2
+    err = capsys.readouterr().err
+    assert "--out" in err and len(err.strip().splitlines()) == 1
+    assert taken.read_text() == "kept"  # nothing lost
+    assert main(["review", str(path), "--json", str(path)]) == 2  # the record itself is never overwritten
+    assert path.read_bytes() == RECORD
