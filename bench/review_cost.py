@@ -5,8 +5,9 @@ the middle game's), network evaluations and seconds per move for both, and how o
 a fresh one disagree on a move's region, hottest temperature or loss.
 
 The fresh path is what running `tengen analyze` on every position costs (each position its own evaluation
-cache, no region reused). `--fresh-every K` analyzes afresh only every K-th reviewed move's two positions
-(a sample of the same moves, stated in the output) when the full anchor would not fit a session.
+cache, no region reused; each position analyzed once, as the reused review does). `--fresh-every K`
+analyzes afresh only every K-th reviewed move's two positions, charged half (a sample of the same moves,
+stated in the output) when the full anchor would not fit a session.
 Settings: the CLI's defaults (`tengen review`).
 Usage: python bench/review_cost.py [--games 10] [--moves 100] [--seed 1] [--fresh-every 1]
 """
@@ -31,6 +32,21 @@ def pro_games(n: int, seed: int, min_moves: int):
     """`n` professional records of at least `min_moves` moves from the finished-games list (seeded)."""
     wanted = {row[1] for row in random.Random(seed).sample(listed(PRO_ARCHIVE, min_moves), n)}
     return records(GAMES / PRO_ARCHIVE, wanted)
+
+
+def fresh_reviews(game, evaluator, options, numbers: range):
+    """(move number, its review) with every position analyzed afresh. When every move is asked for: one
+    fresh review of the range, each position analyzed once (the first move also carries the position
+    before the range, as the reused review's first move does); else a one-move review per sampled move,
+    charged half its two positions."""
+    if numbers.step == 1:
+        review = review_game(game, evaluator, options, numbers.start, numbers.stop - 1, reuse=False)
+        yield from ((m.number, m) for m in review.moves)
+        return
+    for number in numbers:
+        one = review_game(game, evaluator, options, number, number, reuse=False).moves[0]
+        one.evaluations, one.seconds = one.evaluations / 2, one.seconds / 2
+        yield number, one
 
 
 def main() -> int:
@@ -62,24 +78,22 @@ def main() -> int:
         totals["reuse"][2] += len(reused.moves)
         fresh_moves = range(start, total + 1, args.fresh_every)
         fresh_evals, fresh_seconds = 0, 0.0
-        for number in fresh_moves:
-            one = review_game(game, fresh_net, options, number, number, reuse=False)
-            fresh_evals += one.evaluations
-            fresh_seconds += one.seconds / 2  # two positions analyzed per one-move review: one is the move's own
+        for number, theirs in fresh_reviews(game, fresh_net, options, fresh_moves):
+            fresh_evals += theirs.evaluations
+            fresh_seconds += theirs.seconds
             mine = reused.moves[number - start]
-            theirs = one.moves[0]
             compared += 1
             differ["region"] += (mine.region_points != theirs.region_points  # labels are board order: not compared
                                  or mine.region_temperature != theirs.region_temperature)
             differ["hottest"] += mine.hottest_temperature != theirs.hottest_temperature
             differ["loss"] += (mine.loss is None) != (theirs.loss is None) or (
                 mine.loss is not None and abs(mine.loss - theirs.loss) >= 0.5)
-        totals["fresh"][0] += fresh_evals / 2
+        totals["fresh"][0] += fresh_evals
         totals["fresh"][1] += fresh_seconds
         totals["fresh"][2] += len(fresh_moves)
         print(f"{game.source}: moves {start}-{total}: reuse {reused.evaluations / len(reused.moves):.1f} evaluations, "
               f"{reused.seconds / len(reused.moves):.2f} s per move (regions reused {reused.region_hits}, analyzed "
-              f"{reused.region_misses}); fresh {fresh_evals / 2 / len(fresh_moves):.1f} evaluations, "
+              f"{reused.region_misses}); fresh {fresh_evals / len(fresh_moves):.1f} evaluations, "
               f"{fresh_seconds / len(fresh_moves):.2f} s per move", flush=True)
     per_move = {name: (t[0] / max(t[2], 1), t[1] / max(t[2], 1)) for name, t in totals.items()}
     print(f"per move: reuse {per_move['reuse'][0]:.1f} evaluations, {per_move['reuse'][1]:.2f} s; fresh "
