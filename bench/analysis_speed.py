@@ -32,8 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame_cost import GAMES, PRO_ARCHIVE, REPO, late_positions, listed, records  # noqa: E402
 
-from tengen.api import resolved_options  # noqa: E402
 from tengen.endgame.analysis import analyze_board  # noqa: E402
+from tengen.endgame.options import AnalysisOptions  # noqa: E402
 from tengen.go.sgf import load_game  # noqa: E402
 from tengen.io.report import text_report  # noqa: E402
 from tengen.phases import PhaseStat  # noqa: E402
@@ -183,7 +183,7 @@ def main() -> int:
 
     from tengen.eval.katago.ladder import LADDER_CACHE_SIZE
 
-    options = resolved_options()
+    options = AnalysisOptions().resolved()
     paths = [Path_("before", replace(options, leaf_batches="region"), 16, 0, args.threads),
              Path_("after", options, None, LADDER_CACHE_SIZE, args.threads)]
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} with "

@@ -76,7 +76,7 @@ def main() -> int:
         else:
             result = analyze_region(p.board, p.region, evaluator, AnalysisOptions(
                 predictor=args.predictor, growth=growth, sealed_rules=not args.no_sealed_rules,
-                local_model=args.local_model))
+                local_model=args.local_model, leaf_scoring="evaluator"))
         seconds = time.perf_counter() - start
         total_time += seconds
         t_ok = result.temperature is not None and abs(result.temperature - float(p.expected_temperature)) < 1e-6

@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
-from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
+from tengen.endgame.options import DEFAULT_MAX_NODES as CLI_MAX_NODES
+from tengen.endgame.options import DEFAULT_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.endgame.analysis import analyze_board
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_check import policy_move
@@ -58,7 +58,8 @@ def main() -> int:
         board.to_play = parse_color(case.args[0])
         start = time.perf_counter()
         analysis = analyze_board(board, evaluator, AnalysisOptions(margin=args.margin, threshold=args.threshold,
-                                                             predictor=args.predictor, growth=growth))
+                                                             predictor=args.predictor, growth=growth,
+                                                             leaf_scoring="evaluator"))
         exact = sum(r.method == "exhaustive" for r in analysis.regions)
         move = "PASS" if analysis.recommended is None else to_gtp(analysis.recommended[1], board.height)
         ok = case.matches(move)

@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
-from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
+from tengen.endgame.options import DEFAULT_MAX_NODES as CLI_MAX_NODES
+from tengen.endgame.options import DEFAULT_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.endgame.analysis import analyze_board
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_check import policy_move
@@ -133,7 +133,7 @@ class ProblemSolver:
         h = p.board.height
         region = p.region()
         options = AnalysisOptions(predictor=args.predictor, growth=self.growth, sealed_rules=not args.no_sealed_rules,
-                                  local_model=args.local_model)
+                                  local_model=args.local_model, leaf_scoring="evaluator")
         anchor_note, anchor_ok, anchor_seconds = "", False, 0.0
         if anchor:
             start = time.perf_counter()

@@ -24,7 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame_cost import GAMES, PRO_ARCHIVE, listed, records  # noqa: E402
 
-from tengen.api import default_evaluator, resolved_options  # noqa: E402
+from tengen.api import default_evaluator  # noqa: E402
+from tengen.endgame.options import AnalysisOptions  # noqa: E402
 from tengen.endgame.evalcache import CachedEvaluator  # noqa: E402
 from tengen.endgame.review import review_game  # noqa: E402
 
@@ -61,7 +62,7 @@ def main() -> int:
         return 1
     import torch
 
-    options = resolved_options()
+    options = AnalysisOptions().resolved()
     reuse_net, fresh_net = CachedEvaluator(default_evaluator()), default_evaluator()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} with "
           f"{torch.get_num_threads()} threads; settings: tengen review's defaults (predictor {options.predictor}, "

@@ -22,8 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame_cost import GAMES, records  # noqa: E402
 
-from tengen.api import default_evaluator, resolved_options  # noqa: E402
+from tengen.api import default_evaluator  # noqa: E402
 from tengen.endgame.evalcache import CachedEvaluator  # noqa: E402
+from tengen.endgame.options import AnalysisOptions  # noqa: E402
 from tengen.endgame.review import MISTAKE, review_game  # noqa: E402
 from tengen.go.coords import to_gtp  # noqa: E402
 
@@ -48,7 +49,7 @@ def main() -> int:
         return 1
     import torch
 
-    options = resolved_options()
+    options = AnalysisOptions().resolved()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}; settings: tengen "
           f"review's defaults (predictor {options.predictor}, leaves {options.leaf_scoring}); flagged: a loss of "
           f"{MISTAKE:g} points or more by the regions' values; agreement: the network's loss at least {AGREE:g}")

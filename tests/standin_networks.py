@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from tengen.endgame.options import AnalysisOptions
+from tengen.endgame.tree import GrowthConfig
 from tengen.eval.evaluation import Evaluation
 from tengen.go import Board
 from tengen.go.coords import neighbours
 
 # one dame-like point (C4) between Black's and White's areas on a 5x5 board: the stand-in's only region
+# what tests of the pipeline with a stand-in give the analysis: the stand-in's own policy grows the trees
+# and its ownership scores the leaves (the user's defaults would bring in tengen's trained networks)
+STANDIN_OPTIONS = AnalysisOptions(predictor="kata", leaf_scoring="evaluator", growth=GrowthConfig())
+
 ONE_DAME = """
     X X O O .
     X X . O O

@@ -2,6 +2,8 @@
 ownership, hot-spot splitting, ko retakes from the kata predictor, the evaluation cache, joint growth."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,7 @@ from tengen.go import BLACK, WHITE, Board
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import board_from_diagram, parse_diagram
 
-from standin_networks import ONE_DAME, StandInNetwork
+from standin_networks import ONE_DAME, STANDIN_OPTIONS, StandInNetwork
 
 
 def ContestedEvaluator() -> StandInNetwork:
@@ -184,7 +186,7 @@ TWO_DAME = """
 def test_regions_grow_together_and_each_is_charged_its_own_evaluations():
     inner = ContestedEvaluator()
     board = board_from_diagram(TWO_DAME)
-    analysis = analyze_board(board, inner)
+    analysis = analyze_board(board, inner, STANDIN_OPTIONS)
     assert len(analysis.regions) == 2
     assert analysis.evaluations == inner.rows
     # the root (2 colors) once for all; then each region's two children, 2 colors each
@@ -192,10 +194,8 @@ def test_regions_grow_together_and_each_is_charged_its_own_evaluations():
 
 
 def test_leaves_scored_board_wide_or_region_by_region_give_the_same_analysis_and_its_phases():
-    from tengen.endgame.options import AnalysisOptions
-
     board = board_from_diagram(TWO_DAME)
-    by = {batches: analyze_board(board, ContestedEvaluator(), AnalysisOptions(leaf_batches=batches))
+    by = {batches: analyze_board(board, ContestedEvaluator(), replace(STANDIN_OPTIONS, leaf_batches=batches))
           for batches in ("board", "region")}
     summary = {batches: [(sorted(r.region.points), r.count, r.temperature, r.kind, r.evaluations) for r in a.regions]
                for batches, a in by.items()}

@@ -105,7 +105,7 @@ def test_a_region_as_points_or_vertices_gives_the_same_analysis(no_network):
     (dict(region=[(8, 40)]), f"region point (8, 40) is not a (row, col) point on the {SIZE}x{SIZE} board"),
     (dict(region=["Z99"]), f"off the {SIZE}x{SIZE} board"),
     (dict(predictor="exhaustive"), "the exhaustive predictor needs a region"),
-    (dict(leaf_scoring="bogus"), "leaf_scoring must be one of evaluator, exact, valuenet"),
+    (dict(leaf_scoring="bogus"), "leaf_scoring must be one of auto, evaluator, exact, valuenet"),
     (dict(threshold=0), "threshold must lie in (0, 1]"),
     (dict(move=3), "move applies to an SGF file"),
 ])

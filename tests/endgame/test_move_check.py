@@ -2,11 +2,12 @@
 stones outside every region is overruled by the policy move; a sound one is kept and the check reported."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from tengen.endgame.analysis import analyze_board
-from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_check import check_move
 from tengen.go import BLACK, WHITE
 from tengen.go.coords import from_gtp
@@ -14,7 +15,7 @@ from tengen.go.diagram import board_from_diagram
 from tengen.io.report import json_report, text_report
 
 from datapaths import shared_data
-from standin_networks import ONE_DAME, StandInNetwork
+from standin_networks import ONE_DAME, STANDIN_OPTIONS, StandInNetwork
 
 # Black's D1-E1 has two liberties: C1 (inside Black's group, decided) and F1 (touching White: the only
 # region). Black F1 leaves D1-E1-F1 with the one liberty C1 and White captures there; Black C1 connects.
@@ -58,7 +59,7 @@ def test_a_self_atari_the_regions_cannot_see_is_overruled_by_the_policy_move():
     board.to_play = BLACK
     h = board.height
     net = TacticalStandIn(policy_point=from_gtp("C1", h, board.width))
-    analysis = analyze_board(board, net)
+    analysis = analyze_board(board, net, STANDIN_OPTIONS)
     assert [sorted(r.region.points) for r in analysis.regions] == [[from_gtp("F1", h, board.width)]]
     check = analysis.move_check
     assert check is not None and check.orthodox == from_gtp("F1", h, board.width) and check.policy == from_gtp("C1", h, board.width)
@@ -74,7 +75,7 @@ def test_the_check_can_be_turned_off():
     board = board_from_diagram(SHORTAGE)
     board.to_play = BLACK
     analysis = analyze_board(board, TacticalStandIn(policy_point=from_gtp("C1", board.height, board.width)),
-                       AnalysisOptions(move_check_margin=None))
+                       replace(STANDIN_OPTIONS, move_check_margin=None))
     assert analysis.move_check is None
     assert analysis.recommended == (BLACK, from_gtp("F1", board.height, board.width))
 
@@ -83,7 +84,7 @@ def test_a_sound_orthodox_move_is_kept_and_the_check_reported():
     # the policy spreads over every legal point and picks one inside Black's own area: a point behind
     board = board_from_diagram(ONE_DAME)
     board.to_play = WHITE
-    analysis = analyze_board(board, TacticalStandIn(policy="anywhere"))
+    analysis = analyze_board(board, TacticalStandIn(policy="anywhere"), STANDIN_OPTIONS)
     check = analysis.move_check
     assert analysis.recommended == (WHITE, from_gtp("C4", 5))
     assert check is not None and not check.overruled and check.loss < 0

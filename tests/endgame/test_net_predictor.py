@@ -12,7 +12,7 @@ import pytest
 
 from datapaths import REPO
 from tengen.cli import main
-from tengen.endgame.analysis import analyze_regions, auto_tree_predictor, make_predictor
+from tengen.endgame.analysis import analyze_regions, make_predictor
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.predictors import LocalNetPredictor, LocalPrediction, PredictionRequest, UntrainedModelError
 from tengen.endgame.regions import Region
@@ -288,8 +288,8 @@ def test_no_weights_anywhere_is_refused_in_one_line(monkeypatch, tmp_path):
     monkeypatch.setattr(localnet_weights, "DEFAULT_WEIGHTS", tmp_path / "absent.pt")
     with pytest.raises(UntrainedModelError, match="no trained local-move network"):
         LocalNetPredictor()
-    assert auto_tree_predictor(AnalysisOptions(predictor="auto")) == "kata"  # auto falls back on kata
-    assert auto_tree_predictor(AnalysisOptions(predictor="auto", local_model=str(tmp_path / "given.pt"))) == "net"
+    assert AnalysisOptions(predictor="auto").tree_predictor() == "kata"  # auto falls back on kata
+    assert AnalysisOptions(predictor="auto", local_model=str(tmp_path / "given.pt")).tree_predictor() == "net"
 
 
 @pytest.mark.parametrize("predictor,has_region,leaves,needs", [
@@ -394,7 +394,7 @@ def test_the_trained_model_grows_a_tree_and_auto_picks_it():
     assert tree.predictor == "net" and 3 <= tree.nodes <= 30
     assert tree.root.children[BLACK] and tree.root.children[WHITE]
     assert predictor.calls <= GrowthConfig().max_depth + 2
-    assert auto_tree_predictor(AnalysisOptions(predictor="auto")) == "net"
+    assert AnalysisOptions(predictor="auto").tree_predictor() == "net"
 
 
 # ---------------------------------------------------------------- the CLI

@@ -95,7 +95,7 @@ def test_walls_must_be_pass_alive_unless_the_user_marked_the_region():
 
 
 def test_auto_solves_sealed_regions_exactly_and_hands_the_rest_to_a_tree():
-    from tengen.endgame.analysis import NeedsNetwork, analyze_regions, auto_tree_predictor
+    from tengen.endgame.analysis import NeedsNetwork, analyze_regions
 
     board = board_from_diagram(SENTE_HANE)
     (solved,) = analyze_regions(board, [_region("E1 F1", board)], None, AUTO)  # no network needed
@@ -106,7 +106,7 @@ def test_auto_solves_sealed_regions_exactly_and_hands_the_rest_to_a_tree():
     with pytest.raises(NeedsNetwork):
         analyze_regions(open_board, [unsealed], None, AUTO)
     (grown,) = analyze_regions(open_board, [unsealed], NaiveNetwork(), AUTO)
-    assert grown.tree is not None and grown.tree.predictor == auto_tree_predictor(AUTO)  # net, else kata
+    assert grown.tree is not None and grown.tree.predictor == AUTO.tree_predictor()  # net, else kata
 
 
 # White's two stones at B2 C2 (and Black's A2) have no liberty outside the marked first and third lines:

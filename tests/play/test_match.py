@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shlex
 import subprocess
 import sys
@@ -183,7 +184,7 @@ def test_a_misbehaving_engine_forfeits_with_the_reason(tmp_path, fake, mode, rea
     settings = MatchSettings(a=fake(mode), b=fake("pass"), size=5, komi=7.5, a_color="black", referee="none")
     run_match(settings, tmp_path, games=1, timeout=TIMEOUT)
     (r,) = read_results(tmp_path)
-    assert (r.winner, r.reason, r.result) == ("B", reason, "W+F")
+    assert (r.winner_engine, r.reason, r.result) == ("B", reason, "W+F")
     assert words in r.detail
     assert load_game(tmp_path / r.sgf).result == "W+F"
 
@@ -193,10 +194,10 @@ def test_an_engine_that_dies_loses_after_one_retry_and_other_results_stay(tmp_pa
     run_match(settings, tmp_path, games=2, timeout=TIMEOUT)
     first, second = read_results(tmp_path)
     # game 1: A is Black and passes, B passes: counted by tengen (empty board: White by komi)
-    assert (first.reason, first.result, first.winner, first.retried) == ("passes", "W+7.5", "B", False)
+    assert (first.reason, first.result, first.winner_engine, first.retried) == ("passes", "W+7.5", "B", False)
     assert first.scorer.startswith("tengen area count")
     # game 2: A is White and dies on its first genmove, twice
-    assert (second.reason, second.result, second.winner, second.retried) == ("died", "B+F", "B", True)
+    assert (second.reason, second.result, second.winner_engine, second.retried) == ("died", "B+F", "B", True)
     assert "engine A" in second.detail and "exit" in second.detail
     assert (tmp_path / second.sgf).exists()
 
@@ -207,7 +208,9 @@ def test_parallel_games_are_numbered_and_coloured_as_in_sequence(tmp_path, fake)
     lines = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert [r["game"] for r in lines] == [1, 2, 3, 4, 5]  # rewritten in game order at the end
     assert [r["a_color"] for r in lines] == ["black", "white", "black", "white", "black"]
-    assert [r["winner"] for r in lines] == ["B", "A", "B", "A", "B"]  # White wins an empty board by komi
+    assert [r["winner_engine"] for r in lines] == ["B", "A", "B", "A", "B"]  # White wins an empty board by komi
+    assert {r["winner_color"] for r in lines} == {"white"} and "winner" not in lines[0]  # never a colour letter
+    assert {r["winner_name"] for r in lines} == {os.path.basename(shlex.split(settings.b)[0])}  # both are the fake
     assert sorted(p.name for p in (tmp_path / "games").iterdir()) == [f"game-000{i}.sgf" for i in range(1, 6)]
 
 
@@ -221,7 +224,7 @@ def test_a_match_split_across_two_folders_merges_into_the_same_games(tmp_path, f
     assert [r.a_color for r in read_results(there)] == ["black", "white", "black"]  # colours follow the number
     assert merge_match(here, there, settings) == [3, 4, 5]
     assert merge_match(here, there, settings) == []  # already there: kept, not doubled
-    strip = lambda rows: [(r.game, r.a_color, r.winner, r.result, r.moves_key) for r in rows]  # noqa: E731
+    strip = lambda rows: [(r.game, r.a_color, r.winner_engine, r.result, r.moves_key) for r in rows]  # noqa: E731
     assert strip(read_results(here)) == strip(read_results(whole))
     assert [(here / r.sgf).read_bytes() == (there / r.sgf).read_bytes() for r in read_results(here)[2:]] == [True] * 3
     assert summarize(here).games == 5 and summarize(here).winrate == summarize(whole).winrate
@@ -274,3 +277,19 @@ def test_cli_runs_as_a_module(tmp_path, fake):
     bad = subprocess.run(argv[:-1] + [str(tmp_path / "other"), "--size", "99"], capture_output=True, text=True,
                          timeout=120)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+def test_a_results_file_from_before_the_rename_reads_its_winner_as_the_engine(tmp_path):
+    row = {"game": 1, "a_color": "black", "winner": "B", "result": "W+7.5", "reason": "passes", "moves": 2}
+    (tmp_path / "results.jsonl").write_text(json.dumps(row) + "\n")
+    (r,) = read_results(tmp_path)
+    assert (r.winner_engine, r.a_score) == ("B", 0.0)
+
+
+def test_gnugo_is_found_in_usr_games_when_it_is_not_on_path(monkeypatch):
+    from tengen.play.match import engine_argv
+
+    if find_gnugo() is None:
+        pytest.skip("GNU Go is not installed (apt-get install gnugo)")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert engine_argv("--b", "gnugo --mode gtp") == [find_gnugo(), "--mode", "gtp"]

@@ -148,16 +148,12 @@ def test_analysis_job_streams_progress_and_matches_the_cli_json(client, standin)
     assert any(e[1]["stage"] == "region" and e[1]["total"] == 1 for e in events)
     report = client.get(f"/api/analyses/{job_id}/result").json()
     # the same JSON `tengen analyze --json` writes for the same settings (timings aside)
-    from dataclasses import replace
-
-    from tengen.api import analyze, interactive_options
-    from tengen.endgame.tree import GrowthConfig
+    from tengen.api import analyze
     from tengen.go.sgf import load_game_bytes
     from tengen.io.report import _strict, json_report
 
     board = load_game_bytes(ONE_DAME_SGF.encode()).board_at(0)
-    options = replace(interactive_options(), predictor="kata", growth=GrowthConfig(max_nodes=300, max_total_nodes=1000))
-    expected = _strict(json_report(analyze(board, evaluator=CurveStandIn(), options=options)))
+    expected = _strict(json_report(analyze(board, evaluator=CurveStandIn(), predictor="kata")))
     for data in (report, expected):
         data.pop("seconds")
         data.pop("phases")  # wall-clock seconds by phase, like "seconds"

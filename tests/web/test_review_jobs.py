@@ -5,7 +5,6 @@ a JSON error with a 4xx."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 from conftest import ONE_DAME_SGF, REVIEW_SGF, CurveStandIn
@@ -59,14 +58,12 @@ def test_review_from_the_endgame_start_streams_progress_and_finds_the_mistake(cl
     assert {e["total"] for _, e in events if e["stage"] == "move"} == {4}  # moves 1-4
     review = client.get(f"/api/reviews/{started.json()['id']}/result").json()
     # the same JSON review_game gives with the options of the web's analyses
-    from tengen.api import interactive_options
+    from tengen.endgame.options import AnalysisOptions
     from tengen.endgame.review import review_game
-    from tengen.endgame.tree import GrowthConfig
     from tengen.go.sgf import load_game_bytes
     from tengen.io.review_report import review_json
 
-    options = replace(interactive_options(), predictor="auto", leaf_scoring="evaluator",
-                      growth=GrowthConfig(max_nodes=300, max_total_nodes=1000))
+    options = AnalysisOptions()  # the defaults every front end shares: the web's review asks for no other
     expected = review_json(review_game(load_game_bytes(REVIEW_SGF.encode()), CurveStandIn(), options))
     assert without_timings(review) == without_timings(expected)
     assert review["start"] == 1 and review["start_reason"].startswith("from move 1:")

@@ -1,5 +1,6 @@
-"""`tengen.analyze`: the main job from Python, with the CLI's defaults (an SGF file or a Board in, an Analysis
-out). `tengen analyze` calls it too, so the library and the CLI give the same answers for the same settings.
+"""`tengen.analyze`: the main job from Python, with the defaults every front end shares (`AnalysisOptions()`;
+an SGF file or a Board in, an Analysis out). `tengen analyze` calls it too, so the library and the CLI give
+the same answers for the same settings.
 
 The network is loaded only when the analysis needs it: a marked local diagram that the exact solver finishes
 needs none, and one it cannot finish loads the network then, without repeating the exact solves.
@@ -21,28 +22,6 @@ if TYPE_CHECKING:  # the heavy modules load on the first analysis, not with the 
     from tengen.go.coords import Point
     from tengen.go.position import Position
 
-# deeper than the library's batch defaults (300 / 400): on the bundled example the main fight needs it
-INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_TOTAL_NODES = 800, 1000
-
-
-def interactive_options() -> AnalysisOptions:
-    """The CLI's and the library's defaults: predictor `auto`, trees of 800 nodes, 1000 per position."""
-    from tengen.endgame.options import AnalysisOptions
-    from tengen.endgame.tree import GrowthConfig
-
-    return AnalysisOptions(predictor="auto", growth=GrowthConfig(max_nodes=INTERACTIVE_MAX_NODES,
-                                                                 max_total_nodes=INTERACTIVE_MAX_TOTAL_NODES))
-
-
-def resolved_options() -> AnalysisOptions:
-    """`interactive_options()` with `--leaves auto` resolved as `tengen analyze` resolves it: tengen's value
-    network scores leaves where its weights exist (KataGo where it is unsure), else KataGo."""
-    from tengen.eval.valuenet.weights import default_weights
-
-    options = interactive_options()
-    return replace(options, leaf_scoring="valuenet") if default_weights() is not None else options
-
-
 def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optional[int] = None,
             region: Optional[Union[str, Iterable[Point]]] = None, evaluator=None, model: Optional[str] = None,
             options: Optional[AnalysisOptions] = None, progress: Optional[ProgressCallback] = None,
@@ -50,14 +29,16 @@ def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optiona
     """Analyze the endgame of a position: a Board, a loaded `Position`, or an SGF file (after `move` moves
     of its main line, the end by default; `SQ[]` markup on that node names a region; illegal moves in the
     record are placed as editors do, each named in a UserWarning). `region`: GTP vertices ("C1,D1") or
-    points. `options` (default `interactive_options()`), with any of its fields overridden by keyword
+    points. `options` (default `AnalysisOptions()`, the defaults every front end shares), with any of its fields overridden by keyword
     (`predictor="kata"`, `leaf_scoring="exact"`, ...). The default network is loaded (and fetched once into
     the cache) only if needed; `model` picks another file, `evaluator` passes one in."""
     from tengen.endgame.analysis import analyze_board
     from tengen.go.board import Board
     from tengen.go.position import Position, load_position
 
-    options = _with_settings(options or interactive_options(), settings)
+    from tengen.endgame.options import AnalysisOptions
+
+    options = _with_settings(options or AnalysisOptions(), settings)
     if isinstance(position, Board):
         if move is not None:
             raise ValueError("move applies to an SGF file; a Board is analyzed as it stands")

@@ -7,13 +7,11 @@ import re
 import sys
 from dataclasses import replace
 
-from tengen.api import INTERACTIVE_MAX_NODES as CLI_MAX_NODES
-from tengen.api import INTERACTIVE_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
 from tengen.cli import CliError, command, finite_float
 from tengen.commands.common import add_position_arguments, position_from_args, progress_line
 from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.move_check import DEFAULT_MARGIN
-from tengen.endgame.options import MAX_MARGIN
+from tengen.endgame.options import DEFAULT_MAX_NODES, DEFAULT_MAX_TOTAL_NODES, MAX_MARGIN
 
 
 @command("analyze", "endgame analysis: regions, counts, temperatures, move values, the orthodox move")
@@ -29,10 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=finite_float, default=0.9,
                         help="|ownership| below this is undecided (default 0.9; between 0 and 1)")
     parser.add_argument("--margin", type=int, default=0, help="grow regions by this many points")
-    parser.add_argument("--max-nodes", type=int, default=CLI_MAX_NODES,
-                        help=f"node budget per local tree (default {CLI_MAX_NODES})")
-    parser.add_argument("--max-total-nodes", type=int, default=CLI_MAX_TOTAL_NODES,
-                        help=f"node budget shared by all trees of the position (default {CLI_MAX_TOTAL_NODES}; 0: no shared cap)")
+    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES,
+                        help=f"node budget per local tree (default {DEFAULT_MAX_NODES})")
+    parser.add_argument("--max-total-nodes", type=int, default=DEFAULT_MAX_TOTAL_NODES,
+                        help=f"node budget shared by all trees of the position (default {DEFAULT_MAX_TOTAL_NODES}; 0: no shared cap)")
     parser.add_argument("--missing", choices=["probe", "threat"], default="probe",
                         help="when a color is missing below the root: probe its best move, or a ±inf threat leaf")
     parser.add_argument("--leaves", choices=["auto", "network", "exact", "valuenet"], default="auto",
@@ -84,18 +82,16 @@ def run(args: argparse.Namespace) -> int:
         from tengen.endgame.predictors import LocalNetPredictor
 
         LocalNetPredictor(weights=args.local_model)  # a missing or bad weights file: one line, before any work
-    if args.leaves == "auto":
-        from tengen.eval.valuenet.weights import default_weights
-
-        args.leaves = "valuenet" if default_weights() is not None or args.value_model is not None else "network"
-    if (args.value_model is not None or args.leaf_confidence is not None) and args.leaves != "valuenet":
+    if args.leaf_confidence is not None and not 0 <= args.leaf_confidence <= 0.5:
+        raise CliError("--leaf-confidence must lie in [0, 0.5]")
+    evaluator = classic_evaluator() if args.evaluator == "classic" else None
+    options = options_from_args(args).resolved(evaluator)  # what `auto` means here, as the analysis will read it
+    if (args.value_model is not None or args.leaf_confidence is not None) and options.leaf_scoring != "valuenet":
         raise CliError("--value-model and --leaf-confidence go with --leaves valuenet (or auto)")
-    if args.leaves == "valuenet":
+    if options.leaf_scoring == "valuenet":
         from tengen.endgame.analysis import value_net_for
         from tengen.eval.valuenet.weights import ValueNetWeightsError
 
-        if args.leaf_confidence is not None and not 0 <= args.leaf_confidence <= 0.5:
-            raise CliError("--leaf-confidence must lie in [0, 0.5]")
         try:
             value_net_for(args.value_model)  # a missing or bad weights file: one line, before any work
         except ValueNetWeightsError as exc:
@@ -106,14 +102,14 @@ def run(args: argparse.Namespace) -> int:
     points = region_points(args.region, position.board, position.node)
     if args.predictor == "exhaustive" and points is None:
         raise CliError("--predictor exhaustive needs a region (--region or SQ[] markup on the node)")
-    options = options_from_args(args)
     check_outputs(args)
     if args.sgf_out:
         warn_other_games(args.sgf)
     with progress_line(not args.no_progress, "region", "analyzing") as update:
         progress = None if update is None else (lambda stage, done, total: update(done, total))
         analysis = analyze(position, region=points, model=args.model, options=options, progress=progress,
-                           evaluator=classic_evaluator() if args.evaluator == "classic" else None)
+                           evaluator=evaluator)
+    print(f"rules: {position.game.rules_said()}")
     print(text_report(analysis))
     if args.json:
         write_json_atomic(json_report(analysis), args.json)
@@ -133,9 +129,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def classic_flags(args: argparse.Namespace) -> None:
-    """`--evaluator classic` needs no network: `auto` becomes the evaluator's own policy (`kata` on it: sealed
-    regions still end by the exact rules), leaves are scored by its ownership; flags that need a network are
-    refused in one line."""
+    """`--evaluator classic` needs no network: flags that need one are refused in one line (`auto` means its
+    own policy and ownership there: `AnalysisOptions.resolved`)."""
     if args.predictor == "net" or args.local_model is not None:
         raise CliError("--evaluator classic uses no network: --predictor net and --local-model do not apply")
     if args.leaves == "valuenet" or args.value_model is not None or args.leaf_confidence is not None:
@@ -143,15 +138,11 @@ def classic_flags(args: argparse.Namespace) -> None:
                        "do not apply")
     if args.model is not None:
         raise CliError("--evaluator classic uses no network: --model does not apply")
-    if args.predictor == "auto":
-        args.predictor = "kata"  # KataPolicyPredictor reads any evaluator's policy: here the classic one
-    if args.leaves == "auto":
-        args.leaves = "network"  # the evaluator's rounded ownership: the classic evaluator's
 
 
 def options_from_args(args: argparse.Namespace):
     """The analysis settings the flags give (one AnalysisOptions), each flag checked with its own name."""
-    from tengen.api import interactive_options
+    from tengen.endgame.options import AnalysisOptions
     from tengen.endgame.tree import GrowthConfig
 
     if args.max_nodes < 1 or args.max_total_nodes < 0:
@@ -160,8 +151,8 @@ def options_from_args(args: argparse.Namespace):
         raise CliError(f"--threshold must lie in (0, 1] and --margin from 0 to {MAX_MARGIN}")
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
                           missing_color=args.missing)
-    return replace(interactive_options(), predictor=args.predictor, threshold=args.threshold, margin=args.margin,
-                   growth=growth, leaf_scoring={"exact": "exact", "valuenet": "valuenet"}.get(args.leaves, "evaluator"),
+    return replace(AnalysisOptions(), predictor=args.predictor, threshold=args.threshold, margin=args.margin,
+                   growth=growth, leaf_scoring={"network": "evaluator"}.get(args.leaves, args.leaves),
                    value_model=args.value_model,
                    leaf_confidence=DEFAULT_LEAF_CONFIDENCE if args.leaf_confidence is None else args.leaf_confidence,
                    sealed_rules=not args.no_sealed_rules,

@@ -14,13 +14,32 @@ from tengen.go.sgf import Game
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sgf", metavar="FILE.sgf", help="game record")
     parser.add_argument("--move", type=int, default=None, help="position after this many moves (default: the end)")
+    parser.add_argument("--rules", metavar="NAME",
+                        help="play and score under these rules (chinese, japanese, korean, aga, tromp-taylor, ...) "
+                             "instead of the record's RU (Chinese when it names none); the record's komi is kept")
 
 
 def position_from_args(args: argparse.Namespace) -> Position:
-    """The record's position at `--move` (the end of the main line by default), its warnings on stderr."""
-    position = load_position(args.sgf, args.move)
+    """The record's position at `--move` (the end of the main line by default) under `--rules`, its warnings
+    on stderr."""
+    position = load_position(args.sgf, args.move, checked_rules(args))
     warn_forced(position.game)
     return position
+
+
+def checked_rules(args: argparse.Namespace) -> Optional[str]:
+    """`--rules` when a rule set tengen knows (CliError in one line otherwise), or None."""
+    from tengen.cli import CliError
+    from tengen.go.rules import Rules
+
+    name = getattr(args, "rules", None)
+    if name is not None:
+        try:
+            Rules.from_name(name)
+        except ValueError:
+            raise CliError(f"--rules {name}: not a rule set tengen knows (chinese, japanese, korean, aga, "
+                           "tromp-taylor)") from None
+    return name
 
 
 def warn_forced(game: Game, shown: int = 3) -> None:

@@ -12,7 +12,7 @@ import argparse
 import os
 
 from tengen.cli import CliError, command
-from tengen.commands.common import add_position_arguments
+from tengen.commands.common import add_position_arguments, checked_rules
 
 
 @command("eval", "evaluate a position with the KataGo network (and tengen's value network)")
@@ -45,7 +45,11 @@ def run(args: argparse.Namespace) -> int:
         check_output_file("--plot", args.plot, [args.sgf])
         if args.no_komi_sweep and not use_value_net:
             raise CliError("--plot draws win rate by komi: drop --no-komi-sweep or add --value-net")
-    board = load_game(args.sgf).board_at(args.move)  # a bad record or move number fails before the network loads
+    game = load_game(args.sgf)
+    rules = checked_rules(args)
+    if rules is not None:
+        game.override_rules(rules)
+    board = game.board_at(args.move)  # a bad record or move number fails before the network loads
     value_ev = None
     if use_value_net:  # its weights and the board size are checked before KataGo's network loads
         from tengen.eval.valuenet.evaluator import ValueNetEvaluator
@@ -71,5 +75,6 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"--plot {args.plot}: no win-rate-by-komi curve to draw")
         write_komi_plot(args.plot, curves, board.rules.komi,
                         title=f"{os.path.basename(args.sgf)}, move {len(board.moves)}: Black win rate by komi")
-    print(render_evaluation(board, evaluation, value_net=value_ev))  # after the plot: a closed pipe cannot skip it
+    print(f"rules: {game.rules_said()}")  # after the plot: a closed pipe cannot skip it
+    print(render_evaluation(board, evaluation, value_net=value_ev))
     return 0

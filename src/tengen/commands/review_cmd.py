@@ -41,9 +41,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from tengen.api import default_evaluator, resolved_options
+    from tengen.api import default_evaluator
     from tengen.commands.common import progress_line, warn_forced
     from tengen.endgame.evalcache import cached
+    from tengen.endgame.options import AnalysisOptions
     from tengen.endgame.review import review_game
     from tengen.go.sgf import load_game
     from tengen.io.review_report import review_text
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if args.start is not None and args.end is not None and args.start > args.end:
         raise CliError(f"--from {args.start} comes after --to {args.end}")
     evaluator = cached(default_evaluator(args.model))
-    options = resolved_options()
+    options = AnalysisOptions().resolved()
     with progress_line(not args.quiet, "move", "reviewing", terminal_only=False, interval=3.0) as progress:
         review = review_game(game, evaluator, options, args.start, args.end, progress=progress, reuse=not args.fresh)
     print(review_text(review))

@@ -34,7 +34,6 @@ def run(args: argparse.Namespace) -> int:
     if args.folder is not None and not os.path.isdir(args.folder):
         raise CliError(f"--folder {args.folder}: not a directory")
     factory = None
-    leaf_scoring = "evaluator"
     if args.model == "tiny":
         def factory():
             from tengen.eval.katago.evaluator import KataGoEvaluator
@@ -50,12 +49,8 @@ def run(args: argparse.Namespace) -> int:
             from tengen.api import default_evaluator
 
             return default_evaluator(model)
-    if args.model != "tiny":
-        from tengen.eval.valuenet.weights import default_weights
-
-        leaf_scoring = "valuenet" if default_weights() is not None else "evaluator"  # as `tengen analyze` does
     app = create_app(folder=args.folder, evaluator_factory=factory, workers=args.workers,
-                     queue_limit=args.queue_limit, leaf_scoring=leaf_scoring)
+                     queue_limit=args.queue_limit)
     print(f"tengen: serving http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

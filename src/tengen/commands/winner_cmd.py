@@ -18,10 +18,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tengen.train.winner.predict import predict_winner
 
-    board = position_from_args(args).board
+    position = position_from_args(args)
+    board = position.board
     if (board.width, board.height) != (19, 19):
         raise CliError("the winner networks are trained on 19x19 games only")
     move_number = len(board.moves) if args.move is None else args.move
     p_black, model, phase = predict_winner(board, move_number, model=args.model)
+    print(f"rules: {position.game.rules_said()}")
     print(f"P(Black wins) = {p_black:.3f}  (model {model}, trained for move {phase}; position at move {move_number})")
     return 0

@@ -41,7 +41,8 @@ def analyze_board(board: Board, evaluator: Optional[Evaluator] = None, options: 
             load_evaluator: Optional[Callable[[], Evaluator]] = None,
             region_cache: Optional[RegionCache] = None,
             keep_regions: Optional[Sequence[frozenset[Point]]] = None) -> Analysis:
-    """Analyze the endgame of `board` with `options` (defaults: `AnalysisOptions()`). The evaluator gives
+    """Analyze the endgame of `board` with `options` (default `AnalysisOptions()`, every `auto` resolved by
+    `AnalysisOptions.resolved`). The evaluator gives
     ownership (decomposition and leaf scores); without one, `load_evaluator` is called the first time the
     analysis needs a network (a marked region the exact solver finishes needs none), and with neither a
     region must be given and every region solved or scored exactly. The analysis's `phases` say where its
@@ -51,7 +52,8 @@ def analyze_board(board: Board, evaluator: Optional[Evaluator] = None, options: 
     (`regions.keep_and_find`)."""
     clock = PhaseClock()
     with running(clock):
-        analysis = _analyze_board(board, evaluator, options or AnalysisOptions(), region_points, oracle_node,
+        analysis = _analyze_board(board, evaluator, (options or AnalysisOptions()).resolved(evaluator),
+                                  region_points, oracle_node,
                                   progress, load_evaluator, region_cache, keep_regions)
     analysis.phases = clock
     return analysis
@@ -94,7 +96,7 @@ def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: Analys
         for result in results:
             _note_unsure_walls(result, board, ownership, options.threshold, options.leaf_scoring)
         analysis = Analysis(board, results, ownership, sure, predictor=options.predictor_name,
-                            network_counts=network_counts)
+                            network_counts=network_counts, settings=options.summary())
         analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
     if evaluator is not None and region_points is None and options.move_check_margin is not None:
         with phase("move check"):
@@ -217,7 +219,7 @@ def analyze_regions(board: Board, regions: Sequence[Region], evaluator: Optional
                     load_evaluator: Optional[Callable[[], Evaluator]] = None) -> list[RegionResult]:
     """Every region's local game (see `analyze_board` for the evaluator and `load_evaluator`)."""
     return _analyze_regions(board, regions, _NetworkOnDemand(evaluator, load_evaluator),
-                            options or AnalysisOptions(), oracle_node, progress)
+                            (options or AnalysisOptions()).resolved(evaluator), oracle_node, progress)
 
 
 def _analyze_regions(board: Board, regions: Sequence[Region], network: _NetworkOnDemand, options: AnalysisOptions,
@@ -313,16 +315,6 @@ class NeedsNetwork(RuntimeError):
     """`predictor="auto"` without an evaluator met a region the exact solver could not finish."""
 
 
-def auto_tree_predictor(options: AnalysisOptions) -> str:
-    """The predictor `auto` hands unsolved regions to: `net` when a trained local-move network exists (the
-    options name one or the checkout holds the default), else `kata`."""
-    if options.local_model is not None:
-        return "net"
-    from tengen.eval.localnet.weights import default_weights
-
-    return "net" if default_weights() is not None else "kata"
-
-
 # what `auto` lets the exact solver spend on one sealed region before handing it to a tree. A count of
 # positions, not seconds: which regions are solved exactly must not depend on how busy the machine is. The
 # native search (`exhaustive_native`, about 5 microseconds and 300 bytes a position searched or merged, on
@@ -367,7 +359,7 @@ def _analyze_auto(board: Board, regions: Sequence[Region], network: _NetworkOnDe
             why = "; ".join(f"region {region_label(i)}: {reason}" for i, reason in declined.items())
             raise NeedsNetwork(f"{len(rest)} region(s) need the network (not sealed, or too large to solve "
                                "exactly)" + (f" ({why})" if why else "")) from None
-        tree_predictor = auto_tree_predictor(options)
+        tree_predictor = options.tree_predictor()
         grown = iter(_grow_regions(board, rest, evaluator, replace(options, predictor=tree_predictor),
                                    None, progress))
         results = [result if result is not None else next(grown) for result in results]

@@ -53,7 +53,8 @@ def analysis_leaves(board: Board, evaluator, predictor=None) -> list[tuple[Board
     from tengen.endgame.options import AnalysisOptions
     from tengen.endgame.predictors import LocalNetPredictor
 
-    return leaves_of(analyze_board(board, evaluator, AnalysisOptions(predictor=predictor or LocalNetPredictor())))
+    return leaves_of(analyze_board(board, evaluator, AnalysisOptions(
+        predictor=predictor or LocalNetPredictor(), leaf_scoring="evaluator", growth=None)))
 
 
 def _picked_rows(count: int, seed: int, exclude: Iterable[str]) -> tuple[str, list[list[str]]]:

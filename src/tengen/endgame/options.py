@@ -1,10 +1,12 @@
-"""Every setting of an endgame analysis in one frozen dataclass, checked when it is made: the CLI, the
-library's front door and the benches build one `AnalysisOptions` and hand it down, instead of threading
-keyword arguments through each layer of the analyzer."""
+"""Every setting of an endgame analysis in one frozen dataclass, checked when it is made, and the one home
+of the defaults a user gets: the CLI's flags, the library's `tengen.analyze`, batch jobs, the GTP and JSON
+engines and the web UI all start from `AnalysisOptions()` and change only what their user asked for, and
+every `auto` is made concrete in one place (`AnalysisOptions.resolved`, which the analyzer calls), so the
+same position with the same settings gets the same answer from every front end."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
 from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
@@ -14,8 +16,15 @@ from tengen.endgame.regions import DEFAULT_HOT_SWING, DEFAULT_THRESHOLD
 from tengen.endgame.tree import GrowthConfig
 
 PREDICTORS = ("auto", "kata", "oracle", "exhaustive", "net")
-LEAF_SCORINGS = ("evaluator", "exact", "valuenet")
+LEAF_SCORINGS = ("auto", "evaluator", "exact", "valuenet")
 LEAF_BATCHES = ("board", "region")
+DEFAULT_MAX_NODES = 800  # per region's tree (the CLI's --max-nodes)
+DEFAULT_MAX_TOTAL_NODES = 1000  # shared by the trees of one position (--max-total-nodes)
+
+
+def default_growth() -> GrowthConfig:
+    """The trees' default thresholds with the default budgets."""
+    return GrowthConfig(max_nodes=DEFAULT_MAX_NODES, max_total_nodes=DEFAULT_MAX_TOTAL_NODES)
 
 
 MAX_MARGIN = 25  # growing a region further than a board's side changes nothing; bounded so a huge value cannot hang
@@ -25,8 +34,8 @@ MAX_MARGIN = 25  # growing a region further than a board's side changes nothing;
 class AnalysisOptions:
     """How to analyze: the local-move predictor (a name of PREDICTORS or a predictor object), the ownership
     threshold that makes a point undecided, how far to grow regions (`margin`), the trees' thresholds and
-    budgets (`growth`; None: the tree module's defaults), how leaves are scored (the evaluator's rounded
-    ownership, or an exact local area count), when a region with several hot spots is split (`hot_swing`,
+    budgets (`growth`; None: the tree module's `GrowthConfig()`), how leaves are scored (`auto`, the
+    evaluator's rounded ownership, or an exact local area count), when a region with several hot spots is split (`hot_swing`,
     0 or less keeps it whole), whether sealed regions follow the exact rules, the margin by which the
     network may overrule the orthodox move on a whole board (None: no check), and the local-move network's
     weights file for `net` (and `auto`, which uses `net` where a trained network exists; None: the
@@ -34,13 +43,14 @@ class AnalysisOptions:
     committed BV-ML-VN) scores the leaves it is sure of (every region point's |ownership| at least
     `leaf_confidence` away from 0.5, where rounding flips) and the evaluator (KataGo) the rest. Leaves are
     scored for all regions together (`leaf_batches="board"`: fewer, fuller network batches) or region by
-    region (`"region"`, the older path, kept for the speed bench's before-and-after)."""
+    region (`"region"`, the older path, kept for the speed bench's before-and-after). The defaults are what
+    every front end gives a user; `resolved` makes each `auto` concrete."""
 
-    predictor: Union[str, LocalMovePredictor] = "kata"
+    predictor: Union[str, LocalMovePredictor] = "auto"
     threshold: float = DEFAULT_THRESHOLD
     margin: int = 0
-    growth: Optional[GrowthConfig] = None
-    leaf_scoring: str = "evaluator"
+    growth: Optional[GrowthConfig] = field(default_factory=default_growth)
+    leaf_scoring: str = "auto"
     hot_swing: float = DEFAULT_HOT_SWING
     sealed_rules: bool = True
     move_check_margin: Optional[float] = DEFAULT_MARGIN
@@ -66,6 +76,50 @@ class AnalysisOptions:
         if self.move_check_margin is not None and not math.isfinite(self.move_check_margin):
             raise ValueError(f"move_check_margin must be a finite number of points or None, not {self.move_check_margin!r}")
 
+    def resolved(self, evaluator=None) -> "AnalysisOptions":
+        """These settings with `auto` made concrete, the one place that does it. Leaves `auto`: tengen's value
+        network (KataGo where it is unsure) when its weights exist (`value_model`, or the committed default),
+        else the evaluator's rounded ownership. With an evaluator that uses no network (the classic one),
+        leaves `auto` are its ownership and predictor `auto` its policy (`kata`; sealed regions still end by
+        the exact rules). Predictor `auto` otherwise stays: the analyzer decides per region (the exact
+        solver, else `tree_predictor`)."""
+        leaves, predictor = self.leaf_scoring, self.predictor
+        if _network_free(evaluator):
+            leaves = "evaluator" if leaves == "auto" else leaves
+            predictor = "kata" if predictor == "auto" else predictor
+        elif leaves == "auto":
+            from tengen.eval.valuenet.weights import default_weights
+
+            leaves = "valuenet" if self.value_model is not None or default_weights() is not None else "evaluator"
+        if (leaves, predictor) == (self.leaf_scoring, self.predictor):
+            return self
+        return replace(self, leaf_scoring=leaves, predictor=predictor)
+
+    def tree_predictor(self) -> str:
+        """The predictor `auto` grows trees with where the exact solver does not finish a region: `net` when
+        a trained local-move network exists (`local_model`, or the committed default), else `kata`."""
+        if self.local_model is not None:
+            return "net"
+        from tengen.eval.localnet.weights import default_weights
+
+        return "net" if default_weights() is not None else "kata"
+
+    def with_budgets(self, max_nodes: int, max_total_nodes: Optional[int]) -> "AnalysisOptions":
+        """These settings with other tree budgets (`max_total_nodes` 0 or None: no shared cap)."""
+        return replace(self, growth=replace(self.growth or GrowthConfig(), max_nodes=max_nodes,
+                                            max_total_nodes=max_total_nodes or None))
+
+    def summary(self) -> dict:
+        """The settings a user would want stated beside a result (after `resolved`), by `tengen analyze`'s
+        flag names."""
+        growth = self.growth or GrowthConfig()
+        return {"predictor": self.predictor_name,
+                "leaves": {"evaluator": "network"}.get(self.leaf_scoring, self.leaf_scoring),
+                "max_nodes": growth.max_nodes, "max_total_nodes": growth.max_total_nodes or 0,
+                "threshold": self.threshold, "margin": self.margin,
+                "move_check": -1 if self.move_check_margin is None else self.move_check_margin,
+                "sealed_rules": self.sealed_rules}
+
     @property
     def predictor_name(self) -> str:
         return self.predictor if isinstance(self.predictor, str) else self.predictor.name
@@ -76,3 +130,12 @@ class AnalysisOptions:
         evaluator to find regions and score leaves."""
         return (self.predictor == "kata" or not has_region
                 or (self.predictor in ("oracle", "net") and self.leaf_scoring != "exact"))
+
+
+def _network_free(evaluator) -> bool:
+    """Whether `evaluator` (through any caches or guards wrapped around it) says it uses no network."""
+    while evaluator is not None:
+        if getattr(type(evaluator), "uses_network", True) is False:
+            return True
+        evaluator = getattr(evaluator, "evaluator", None) or getattr(evaluator, "inner", None)
+    return False

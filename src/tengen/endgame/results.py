@@ -106,6 +106,7 @@ class Analysis:
     evaluator_name: str = "network"  # what the report calls the evaluator (its `display_name`, e.g. "classic evaluator")
     phases: Optional[PhaseClock] = None  # where the analysis's time went, by phase (tengen.phases)
     lead: Optional[float] = None  # the network's score lead (Black's side) with the side to move: a review sets it
+    settings: dict = field(default_factory=dict)  # the resolved AnalysisOptions, as `AnalysisOptions.summary` gives them
 
     def count_outside_network(self, slack: float = 1.0) -> bool:
         """Whether the board count lies more than `slack` points outside the network's two counts (a count

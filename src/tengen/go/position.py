@@ -21,8 +21,11 @@ class Position:
     move: Optional[int] = None
 
 
-def load_position(path: str | os.PathLike, move: Optional[int] = None) -> Position:
+def load_position(path: str | os.PathLike, move: Optional[int] = None, rules: Optional[str] = None) -> Position:
     """An SGF file's position after `move` moves of the main line (the end by default; illegal moves are
-    placed as editors do, and `game.forced_warnings()` names them). Raises SgfError in one line."""
+    placed as editors do, and `game.forced_warnings()` names them), under `rules` (a name, as RU or GTP
+    write it; None: the record's, `Game.rules_said` says whence). Raises SgfError or ValueError in one line."""
     game = load_game(path)
+    if rules is not None:
+        game.override_rules(rules)
     return Position(game, game.board_at(move, strict=False), game.node_at(move), move)

@@ -54,6 +54,7 @@ class Game:
     notes: list[str] = field(default_factory=list)  # what loading read leniently (an unreadable KM, unknown RU)
     repairs: list[str] = field(default_factory=list)  # fixes with one obvious meaning: 'komi_x100', 'komi_stones'
     komi_stated: bool = True  # False when the record gives no readable KM (`komi` is then 0, not the record's)
+    rules_overridden: bool = False  # the user named the rules (`override_rules`), whatever RU says
 
     def forced_warnings(self) -> list[str]:
         """One line per illegal move the last lenient `board_at` placed anyway, naming the file."""
@@ -67,6 +68,29 @@ class Game:
     def names_rules(self) -> bool:
         """Whether the record states its rules (RU); without it `rules` is the Chinese default."""
         return self.sgf is not None and self.sgf.get_root().has_property("RU")
+
+    def override_rules(self, name: str) -> None:
+        """Play and score under the rules `name` (as RU or GTP write it), keeping the record's komi;
+        ValueError (one line) for a name tengen does not know."""
+        self.rules = Rules.from_name(name, self.rules.komi)
+        self.rules_overridden = True
+
+    def rules_said(self) -> str:
+        """Where the rules and komi come from, in one line for a player: the record's RU and KM, the user's
+        choice, or what tengen assumed and why."""
+        rules = f"{self.rules.name} rules ({self.rules.scoring} scoring)"
+        if self.rules_overridden:
+            rules += " as asked"
+        elif self.names_rules and not any(note.startswith("RU[") for note in self.notes):
+            rules += " as the record says (RU)"
+        elif self.names_rules:
+            rules += " assumed: the record's RU names rules tengen does not know"
+        else:
+            rules += (" assumed: the record names no rules (RU); records without it were often played under "
+                      "Japanese rules (--rules japanese)")
+        komi = (f"komi {self.komi:g} as the record says (KM)" if self.komi_stated else
+                f"komi {self.komi:g} assumed: the record gives no readable komi (KM)")
+        return f"{rules}; {komi}"
 
     @property
     def moves(self) -> list[tuple[int, Move]]:

@@ -33,7 +33,6 @@ from tengen.io.gtp_player import ANALYSIS_MAX_VISITS
 
 QUEUED, RUNNING, DONE, TERMINATED = "queued", "running", "done", "terminated"
 DEFAULT_VISITS = 500  # KataGo's analysis_example.cfg maxVisits
-ENDGAME_NODES = 200  # tree nodes per region for the endgame extras (small: they ride along every turn)
 
 
 class NetworkUnavailable(RuntimeError):
@@ -49,7 +48,6 @@ class EngineSettings:
     batch_size: int = 16
     root_symmetries: int = 8
     endgame: bool = False  # tengenEndgame on every query unless it says false
-    endgame_nodes: int = ENDGAME_NODES
 
     def __post_init__(self) -> None:
         if self.default_visits < 1 or self.max_visits_cap < 1:
@@ -70,19 +68,18 @@ class _Request:
         self.stop = threading.Event()
 
 
-def default_endgame(board, evaluator, nodes: int):
-    """tengen's endgame analysis of one position with small budgets (the `tengenEndgame` extras)."""
+def default_endgame(board, evaluator):
+    """tengen's endgame analysis of one position (the `tengenEndgame` extras), with the defaults every front
+    end shares (`AnalysisOptions()`): the same answer `tengen analyze` gives."""
     from tengen.api import analyze
-    from tengen.endgame.tree import GrowthConfig
 
-    return analyze(board.copy(), evaluator=evaluator, predictor="kata",
-                   growth=GrowthConfig(max_nodes=nodes, max_total_nodes=2 * nodes))
+    return analyze(board.copy(), evaluator=evaluator)
 
 
 class AnalysisEngine:
     """KataGo's analysis engine over tengen's search. `load_evaluator()` gives the network (called once);
     `search_factory(evaluator, config)` makes a search (default `tengen.search.Search`); `endgame(board,
-    evaluator, nodes)` gives an `Analysis` for the extras (default `tengen.api.analyze`)."""
+    evaluator)` gives an `Analysis` for the extras (default `tengen.api.analyze`)."""
 
     def __init__(self, load_evaluator: Callable[[], object], out: IO[str],
                  settings: EngineSettings = EngineSettings(), search_factory: Optional[Callable] = None,
@@ -260,7 +257,7 @@ class AnalysisEngine:
         endgame = None
         if q.endgame and not req.stop.is_set():
             try:
-                endgame = self._endgame(board, evaluator, self.settings.endgame_nodes)
+                endgame = self._endgame(board, evaluator)
             except Exception as exc:
                 self.write(warning_object(f"endgame analysis failed: {' '.join(str(exc).split())}",
                                           "tengenEndgame", q.id))

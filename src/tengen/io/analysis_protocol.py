@@ -155,7 +155,7 @@ def endgame_json(analysis: Analysis) -> dict:
         })
     rec = analysis.recommended
     return {"regions": regions, "recommended": None if rec is None else to_gtp(rec[1], h),
-            "view": "black, area scoring"}
+            "view": "black, area scoring", "settings": dict(analysis.settings)}
 
 
 def _move_values(analysis: Analysis, board: Board) -> dict[Move, dict]:

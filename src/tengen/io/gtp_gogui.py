@@ -10,19 +10,17 @@
     string/tengen endgame table/tengen-endgame               the table `tengen analyze` prints (io/report)
 
 GoGui's gfx lines: `LABEL C3 2.5 D3 2.5`, `INFLUENCE A1 0.97 B1 -0.4`, `COLOR #e6194b C3 D3`,
-`VAR b C3 w D3`, `SQUARE C3`, `TEXT ...`. One analysis per position (the side to move's; budgets small
-enough to answer in seconds: trees of GOGUI_MAX_NODES nodes, GOGUI_MAX_TOTAL_NODES per position) serves
-every command until the position changes.
+`VAR b C3 w D3`, `SQUARE C3`, `TEXT ...`. One analysis per position (the side to move's, with the defaults
+every front end shares: `AnalysisOptions()`, so GoGui shows what `tengen analyze` prints) serves every
+command until the position changes.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Optional
 
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
 
-GOGUI_MAX_NODES, GOGUI_MAX_TOTAL_NODES = 120, 240
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
            "#fabed4", "#469990", "#dcbeff", "#9a6324", "#800000", "#aaffc3", "#808000", "#000075")
 
@@ -34,15 +32,6 @@ GOGUI_COMMANDS = (
     ("gfx", "tengen recommended move", "tengen-gfx_move"),
     ("string", "tengen endgame table", "tengen-endgame"),
 )
-
-
-def gogui_options():
-    """The analysis settings of the GoGui commands: the CLI's, with small tree budgets."""
-    from tengen.api import interactive_options
-    from tengen.endgame.tree import GrowthConfig
-
-    return replace(interactive_options(), growth=GrowthConfig(max_nodes=GOGUI_MAX_NODES,
-                                                              max_total_nodes=GOGUI_MAX_TOTAL_NODES))
 
 
 def _num(x: Optional[float]) -> str:
@@ -120,7 +109,7 @@ def gfx_move(analysis) -> str:
 class GoGuiCommands:
     """GoGui's analyze commands for GtpEngine (which provides `board`, `player`, `load_evaluator`)."""
 
-    endgame_options = None  # AnalysisOptions for these commands (None: gogui_options())
+    endgame_options = None  # AnalysisOptions for these commands (None: the defaults every front end shares)
     _endgame_cache: Optional[tuple] = None
     _endgame_evaluator_loaded = None
 
@@ -128,8 +117,17 @@ class GoGuiCommands:
         return "\n".join(f"{kind}/{label}/{command}" for kind, label, command in GOGUI_COMMANDS)
 
     def cmd_tengen_endgame(self, args):
-        from tengen.io.report import text_report
+        """The table `tengen analyze` prints; `tengen-endgame json`: the JSON report `tengen analyze --json`
+        writes (trees left out), on one line, for GUIs that read it."""
+        import json
 
+        from tengen.io.report import strict_json_report, text_report
+
+        if args[:1] == ["json"]:
+            report = strict_json_report(self._endgame_analysis(args[1:]))
+            for region in report["regions"]:
+                region.pop("tree", None)
+            return json.dumps(report, separators=(",", ":"))
         return "\n" + text_report(self._endgame_analysis(args))
 
     def cmd_tengen_gfx_temperatures(self, args):
@@ -184,7 +182,7 @@ class GoGuiCommands:
         from tengen.api import analyze
 
         try:
-            analysis = analyze(board.copy(), evaluator=evaluator, options=self.endgame_options or gogui_options())
+            analysis = analyze(board.copy(), evaluator=evaluator, options=self.endgame_options)
         except (ValueError, OSError) as e:
             raise GtpError(f"cannot analyze: {' '.join(str(e).split())}") from None
         self._endgame_cache = (key, analysis)

@@ -126,9 +126,37 @@ def text_report(analysis: Analysis) -> str:
     else:
         lines.append(f"recommended for {color_name}: none ({analysis.recommended_reason or 'no region to play in'})")
     lines.append(f"predictor {analysis.predictor}; {analysis.evaluations} {name} evaluations; {analysis.seconds:.1f} s")
+    lines.append(assumptions_text(analysis))
     lines.append("temperatures and counts are area-scoring values; miai = temperature - 1 (at least 0; none without a hot move), "
                  "deiri = 2 x miai (gote) or miai (sente)")
     return "\n".join(lines)
+
+
+def report_answer(report: dict[str, Any]) -> dict[str, Any]:
+    """The answer in a JSON report (`json_report`, or the `tengenEndgame` extras): per region its points,
+    count, temperature, type and best moves, the recommended move, and the settings it was found with; no
+    costs or timings. Two front ends agree when their answers are equal."""
+    def value(x: Any) -> Optional[float]:  # the extras round to 8 significant digits and give no infinite value
+        return None if x is None or isinstance(x, str) or not math.isfinite(x) else float(f"{x:.6g}")
+
+    def region(r: dict) -> tuple:
+        return (tuple(r["points"]), value(r["count"]), value(r["temperature"]), r["type"],
+                tuple(r.get("best_black", r.get("bestBlack", ()))), tuple(r.get("best_white", r.get("bestWhite", ()))))
+
+    return {"regions": sorted(region(r) for r in report["regions"]), "recommended": report.get("recommended"),
+            "settings": report.get("settings")}
+
+
+def assumptions_text(analysis: Analysis) -> str:
+    """What the numbers assume, in one line: rules and komi, and the settings by `tengen analyze`'s flags."""
+    rules = analysis.board.rules
+    text = f"assumed: {rules.name} rules ({rules.scoring} scoring), komi {rules.komi:g}"
+    s = analysis.settings
+    if s:
+        text += (f"; settings: --predictor {s['predictor']} --leaves {s['leaves']} --max-nodes {s['max_nodes']} "
+                 f"--max-total-nodes {s['max_total_nodes']} --threshold {s['threshold']:g} --margin {s['margin']} "
+                 f"--move-check {s['move_check']:g}" + ("" if s["sealed_rules"] else " --no-sealed-rules"))
+    return text
 
 
 def _tree_json(node: LocalNode, height: int) -> dict[str, Any]:
@@ -193,7 +221,9 @@ def json_report(analysis: Analysis) -> dict[str, Any]:
         "board_size": [analysis.board.width, analysis.board.height],
         "to_play": "B" if analysis.board.to_play == BLACK else "W",
         "komi": analysis.board.rules.komi,
+        "rules": {"name": analysis.board.rules.name, "scoring": analysis.board.rules.scoring},
         "predictor": analysis.predictor,
+        "settings": dict(analysis.settings),
         "regions": [region_json(r, i, h) for i, r in enumerate(analysis.regions)],
         # without the network (an exact solve of marked regions) nothing counts the rest of the board
         "sure_count": None if analysis.ownership is None else analysis.sure_count,

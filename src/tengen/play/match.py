@@ -75,6 +75,8 @@ def engine_argv(flag: str, command: str) -> list[str]:
         raise MatchError(f"{flag}: an empty engine command")
     exe = argv[0]
     found = (os.access(exe, os.X_OK) and os.path.isfile(exe)) if os.sep in exe else shutil.which(exe)
+    if not found and exe == "gnugo" and find_gnugo() is not None:  # Debian installs it in /usr/games, often off PATH
+        argv[0] = found = find_gnugo()
     if not found:
         raise MatchError(f"{flag}: engine binary {exe!r} not found or not executable")
     return argv
@@ -302,9 +304,12 @@ def _parse_score(text: str) -> Optional[int]:
 def _game_result(game: _Game, seconds: float, retried: bool) -> GameResult:
     """The results.jsonl line of a finished game."""
     winner = None if not game.winner_color else game.label(game.winner_color)
+    command = {"A": game.settings.a, "B": game.settings.b}.get(winner or "", "")
     moves = " ".join(to_gtp(p, game.settings.size) for _, p in game.moves)
     key = hashlib.sha1(moves.encode()).hexdigest()[:16]
-    return GameResult(game=game.index + 1, a_color="black" if game.a_black else "white", winner=winner,
+    return GameResult(game=game.index + 1, a_color="black" if game.a_black else "white", winner_engine=winner,
+                      winner_name=os.path.basename((shlex.split(command) or [""])[0]) if command else "",
+                      winner_color=_COLOR_NAME.get(game.winner_color, ""),
                       result=game.result, reason=game.reason, moves=len(game.moves), detail=game.detail,
                       scorer=game.scorer, retried=retried, seconds=round(seconds, 2), moves_key=key)
 
@@ -513,7 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def print_result(result: GameResult) -> None:
     """One line per finished game."""
-    winner = "draw" if result.winner is None else f"{result.winner} wins"
+    winner = "draw" if result.winner_engine is None else f"{result.winner_engine} ({result.winner_name}) wins"
     print(f"game {result.game}: A {result.a_color}, {winner} {result.result} ({result.reason}, {result.moves} moves"
           + (f"; {result.detail}" if result.detail else "") + ")", flush=True)
 

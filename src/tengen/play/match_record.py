@@ -64,7 +64,7 @@ class GameResult:
 
     game: int  # 1-based
     a_color: str  # "black" | "white"
-    winner: Optional[str]  # "A", "B", or None for a draw
+    winner_engine: Optional[str]  # "A" (the --a engine), "B" (--b), or None for a draw: never a colour
     result: str  # SGF RE: B+3.5, W+R, B+F (forfeit), 0
     reason: str  # passes | resign | illegal | error | died | timeout | move cap
     moves: int
@@ -74,11 +74,13 @@ class GameResult:
     seconds: float = 0.0
     sgf: str = ""
     moves_key: str = ""  # a hash of the move sequence: distinct games are counted from it
+    winner_name: str = ""  # the winning engine's program (its command's first word), for a reader of the file
+    winner_color: str = ""  # "black" | "white" | "" (a draw)
 
     @property
     def a_score(self) -> float:
         """1 for an A win, 1/2 for a draw, 0 for a loss."""
-        return 0.5 if self.winner is None else float(self.winner == "A")
+        return 0.5 if self.winner_engine is None else float(self.winner_engine == "A")
 
 
 def game_file(index: int) -> str:
@@ -132,6 +134,8 @@ def read_results(folder: str | os.PathLike) -> list[GameResult]:
     for line in path.read_text(errors="replace").splitlines():
         try:
             row = json.loads(line)
+            if "winner" in row and "winner_engine" not in row:  # a file written before the field was renamed
+                row["winner_engine"] = row.pop("winner")
             result = GameResult(**{k: v for k, v in row.items() if k in known})
         except (ValueError, TypeError):
             continue

@@ -68,7 +68,7 @@ def _error(status: int, message: str) -> JSONResponse:
 
 def create_app(folder: Optional[str] = None, evaluator: Any = None,
                evaluator_factory: Optional[Callable[[], Any]] = None, workers: Optional[int] = None,
-               queue_limit: int = 4, leaf_scoring: str = "evaluator") -> FastAPI:
+               queue_limit: int = 4) -> FastAPI:
     """The app: records from uploads, pastes or `folder` (nothing outside it is read); `evaluator` (or one
     built by `evaluator_factory` on first use, default the cached KataGo network) shared by every request."""
     from tengen.api import default_evaluator
@@ -141,7 +141,7 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
         moves = [{"number": i + 1, "color": "B" if c == BLACK else "W", "vertex": to_gtp(p, game.height)}
                  for i, (c, p) in enumerate(game.moves)]
         return RecordOut(id=record_id, source=game.source, width=game.width, height=game.height, komi=game.komi,
-                         rules=getattr(game.rules, "name", str(game.rules)), black=prop("PB"), white=prop("PW"),
+                         rules=getattr(game.rules, "name", str(game.rules)), rules_said=game.rules_said(), black=prop("PB"), white=prop("PW"),
                          result=prop("RE"), moves=moves, variations=variations(game),
                          warnings=game.load_warnings() + game.forced_warnings())
 
@@ -296,14 +296,14 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
 
     # ------------------------------------------------------------------ jobs: analyses and reviews
     def analysis_options(predictor: str = "auto", max_nodes: int = DEFAULT_MAX_NODES,
-                         max_total_nodes: int = DEFAULT_MAX_TOTAL_NODES) -> AnalysisOptions:
-        """The AnalysisOptions of the web's jobs (analyses and reviews alike): the library's interactive
-        defaults with the request's predictor and budgets and the server's leaf scoring."""
-        from tengen.api import interactive_options
-        from tengen.endgame.tree import GrowthConfig
+                         max_total_nodes: int = DEFAULT_MAX_TOTAL_NODES, leaves: str = "auto") -> AnalysisOptions:
+        """The AnalysisOptions of the web's jobs (analyses and reviews alike): the defaults every front end
+        shares with the request's settings, named as `tengen analyze`'s flags (`leaves` "network": the
+        evaluator's ownership)."""
+        from tengen.endgame.options import AnalysisOptions
 
-        return replace(interactive_options(), predictor=predictor, leaf_scoring=leaf_scoring,
-                       growth=GrowthConfig(max_nodes=max_nodes, max_total_nodes=max_total_nodes or None))
+        return AnalysisOptions(predictor=predictor, leaf_scoring={"network": "evaluator"}.get(leaves, leaves)
+                               ).with_budgets(max_nodes, max_total_nodes)
 
     def job_evaluator(job: Job) -> GuardedEvaluator:
         """The shared network as a job sees it (serialized, the job's stop checked at each call); raises
@@ -381,7 +381,7 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
         points = region_points(req.region, board) if req.region and req.region.strip() else None
         if req.predictor == "exhaustive" and points is None:
             raise HTTPException(400, "the exhaustive predictor needs a region")
-        options = analysis_options(req.predictor, req.max_nodes, req.max_total_nodes)
+        options = analysis_options(req.predictor, req.max_nodes, req.max_total_nodes, req.leaves)
 
         def work(job: Job) -> tuple[Any, dict]:
             from tengen.api import analyze

@@ -6,13 +6,13 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from tengen.endgame.options import DEFAULT_MAX_NODES, DEFAULT_MAX_TOTAL_NODES
+
 MAX_LINE_MOVES = 400  # moves played from a position (a local tree's path, a variation)
 MAX_PASTE_CHARS = 1_000_000  # a pasted SGF record
 MAX_NODES_LIMIT = 5000  # per local tree, whatever the request asks
 MAX_TOTAL_NODES_LIMIT = 20000  # per analysis
 MAX_TIME_LIMIT_S = 600.0  # per analysis or review
-DEFAULT_MAX_NODES = 300  # per local tree, when a request names none (analyses and reviews)
-DEFAULT_MAX_TOTAL_NODES = 1000  # per position, likewise
 MAX_REVIEW_MOVES = 400  # moves one review covers
 MAX_MOVE_NUMBER = 100_000
 MoveNumber = Annotated[int, Field(strict=True, ge=1, le=MAX_MOVE_NUMBER)]  # a move of a main line (1: the first)
@@ -63,6 +63,7 @@ class RecordOut(BaseModel):
     height: int
     komi: float
     rules: str
+    rules_said: str  # where the rules and komi come from: the record, or what was assumed and why
     black: Optional[str] = None
     white: Optional[str] = None
     result: Optional[str] = None
@@ -116,10 +117,12 @@ class InfluenceOut(BaseModel):
 
 
 class AnalysisIn(PositionIn):
-    """An endgame analysis request with its budgets (capped server-side) and time limit."""
+    """An endgame analysis request: the settings are `tengen analyze`'s flags by name with its defaults
+    (`AnalysisOptions()`: budgets capped server-side), and a time limit."""
 
     region: Optional[str] = Field(default=None, max_length=2000)
     predictor: Literal["auto", "kata", "net", "exhaustive"] = "auto"
+    leaves: Literal["auto", "network", "exact", "valuenet"] = "auto"
     max_nodes: int = Field(default=DEFAULT_MAX_NODES, ge=1, le=MAX_NODES_LIMIT)
     max_total_nodes: int = Field(default=DEFAULT_MAX_TOTAL_NODES, ge=0, le=MAX_TOTAL_NODES_LIMIT)
     time_limit_s: float = Field(default=300.0, gt=0, le=MAX_TIME_LIMIT_S)

@@ -39,6 +39,7 @@ class ClassicEvaluator:
     sources of move value) default to ones needing nothing above layer 2."""
 
     display_name = "classic evaluator"  # what reports call it (they say "network" for the others)
+    uses_network = False  # `AnalysisOptions.resolved`: `auto` means its own policy and ownership
 
     def __init__(self, config: ClassicConfig = ClassicConfig(), life_judge: LifeJudge = static_life_judge,
                  region_valuer: RegionValuer = no_region_valuer, chooser: MoveChooser = hottest_source,

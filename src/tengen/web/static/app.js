@@ -6,6 +6,12 @@ import { useState, useEffect, useRef, useCallback } from "preact/hooks";
 import { Goban } from "@sabaki/shudan";
 
 const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+// the analysis's tree budgets, as `tengen analyze`'s flags; "default" is the CLI's own (AnalysisOptions())
+const BUDGETS = {
+  quick: { max_nodes: 100, max_total_nodes: 300 },
+  default: { max_nodes: 800, max_total_nodes: 1000 },
+  deep: { max_nodes: 2000, max_total_nodes: 5000 },
+};
 const EXPLAIN = {
   count: "Count: what the region is worth to Black in points (area scoring) when both sides play it out well, " +
     "averaged over who moves first. Negative: White's.",
@@ -261,7 +267,7 @@ function App() {
   const [busy, setBusy] = useState(false);
   const [treeLine, setTreeLine] = useState(null);
   const [base, setBase] = useState([]);
-  const [budget, setBudget] = useState("300");  // nodes per local tree (the position gets 3x that)  // the line of the analyzed position (its tree's root)
+  const [budget, setBudget] = useState("default");  // a name of BUDGETS: `tengen analyze`'s tree budgets
   const [tab, setTab] = useState("position");  // the panel shown: the position's analysis, or the game's review
   const [reviewJob, setReviewJob] = useState(null);
   const [review, setReview] = useState(null);
@@ -339,7 +345,7 @@ function App() {
   const analyze = async () => {
     clearAnalysis();
     try {
-      const started = await api("/api/analyses", { json: { record: record.id, move, line, max_nodes: +budget, max_total_nodes: 3 * budget } });
+      const started = await api("/api/analyses", { json: { record: record.id, move, line, ...BUDGETS[budget] } });
       setJob(started);
       setBase(line);
       const es = new EventSource(`/api/analyses/${started.id}/events`);
@@ -475,6 +481,7 @@ function App() {
         h("div", { class: "panel" },
           h("div", { class: "card" }, h("h2", null, `${record.black || "Black"} – ${record.white || "White"}`),
             h("div", null, `${record.width}×${record.height}, komi ${record.komi}, ${record.rules} rules${record.result ? ", result " + record.result : ""}`),
+            h("div", { class: "muted", "data-testid": "rules-said" }, `rules: ${record.rules_said}`),
             pos ? h("div", null, `${pos.to_play === "B" ? "Black" : "White"} to play; captures B ${pos.captures.B}, W ${pos.captures.W}`) : null,
             record.variations.length ? h("div", { class: "muted" }, `${record.variations.length} variation(s): `,
               record.variations.slice(0, 8).map((v, i) => h("a", { key: i, href: "#", onClick: (e) => { e.preventDefault(); clearAnalysis(); setMove(v.at_move); setLine(v.moves); } }, ` after ${v.at_move}: ${v.moves.slice(0, 3).join(" ")}…`))) : null,
@@ -503,15 +510,20 @@ function App() {
           h("div", { key: "analysis", class: "card" }, h("h2", null, "Endgame analysis"),
             h("div", { class: "actions" },
               h("button", { onClick: analyze, disabled: job && (job.status === "running" || job.status === "queued"), "data-testid": "analyze" }, "Analyze this position"),
-              h("label", { title: "nodes per local tree: fewer is faster and shallower" }, "budget ",
+              h("label", { title: "tree budgets, as tengen analyze's flags: fewer nodes is faster and shallower" }, "budget ",
                 h("select", { value: budget, onChange: (e) => setBudget(e.target.value), "data-testid": "budget" },
-                  [["40", "quick"], ["300", "normal"], ["800", "deep"]].map(([v, t]) => h("option", { key: v, value: v }, `${t} (${v})`)))),
+                  Object.entries(BUDGETS).map(([name, b]) => h("option", { key: name, value: name },
+                    `${name} (--max-nodes ${b.max_nodes} --max-total-nodes ${b.max_total_nodes})`)))),
               h(Progress, { job, onCancel: cancel })),
             rec ? h("p", { "data-testid": "recommended" }, "Recommended for ", rec.color === "B" ? "Black" : "White", ": ",
               h("span", { class: "recommended" }, rec.move || "none"), ` — ${rec.reason}`) : null,
             report ? h("div", null,
               h("div", { class: "muted" }, `board count ${fmt(report.board_count, 1)} (Black's area minus White's, before komi); ${report.evaluations} evaluations, ${report.seconds} s; hover a row to light its region, click it for its thermograph and tree`),
-              h(RegionTable, { report, hover, setHover, selected, onSelect: selectRegion })) : null),
+              h(RegionTable, { report, hover, setHover, selected, onSelect: selectRegion }),
+              report.settings ? h("div", { class: "muted", "data-testid": "settings" },
+                `assumed: ${report.rules.name} rules (${report.rules.scoring} scoring), komi ${report.komi}; as tengen analyze ` +
+                Object.entries(report.settings).filter(([k]) => k !== "sealed_rules").map(([k, v]) => `--${k.replace(/_/g, "-")} ${v}`).join(" ") +
+                (report.settings.sealed_rules ? "" : " --no-sealed-rules")) : null) : null),
           selected ? h("div", { key: "detail", class: "card row2", "data-testid": "region-detail" },
             h("div", null, h("h2", null, `Region ${selected}: thermograph`), h(Thermograph, { data: thermo }),
               h("p", { class: "muted" }, "walls: Black's (dark) and White's (grey) results as each move is taxed by t; the mast (red) rises from the ", h(Explain, { term: "temperature" }), ".")),
