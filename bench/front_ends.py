@@ -48,7 +48,8 @@ def batch(sgf: Path, move: int, work: Path) -> dict:
     out = work / "batch"
     tengen("batch", str(sgf), "--what", "endgame", "--turns", str(move), "--out", str(out), "--workers", "1",
            "--threads", str(os.cpu_count() or 1), "--no-progress")
-    lines = [json.loads(line) for line in (out / "games" / f"{sgf.stem}.jsonl").read_text().splitlines()]
+    [results] = (out / "games").glob("*.jsonl")  # the record's name with a hash of its path
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
     line = next(line for line in lines if line.get("turn") == move)
     if "error" in line:
         raise SystemExit(f"batch: turn {move} failed: {line['error']}")
@@ -77,6 +78,9 @@ def json_protocol(sgf: Path, move: int, work: Path) -> dict:
 
 
 def web(sgf: Path, move: int, work: Path) -> dict:
+    import warnings
+
+    warnings.filterwarnings("ignore", message=".*httpx.*")  # starlette's note on its test client's transport
     from fastapi.testclient import TestClient
 
     from tengen.web.app import create_app
