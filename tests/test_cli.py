@@ -232,7 +232,7 @@ def test_the_table_shows_an_unanswered_threat_as_unsolved(tmp_path, capsys):
     assert main(["analyze", str(src), "--predictor", "exhaustive", "--no-progress"]) == 0
     out = capsys.readouterr().out
     row = out.splitlines()[3]  # after the rules line, the table's header and its rule
-    assert "unsolved" in row and row.split()[2:4] == ["-", "-"]  # count and temperature
+    assert "unsolved" in row and row.split()[3:5] == ["-", "-"]  # count and temperature
     assert "unsolved: the exact solver declined: unbounded" in out and "temperature inf" not in out
 
 

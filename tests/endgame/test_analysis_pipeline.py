@@ -294,10 +294,10 @@ def test_the_underread_warning_quotes_the_temperature_the_table_shows():
     analysis.network_counts = (12.0, -8.0)
     assert analysis.underread_swing() == (10.0, -1.0)
     report = text_report(analysis)
-    assert "the hottest region's temperature is -1:" in report
+    assert "no region has a move that gains (the table's temperatures are all '-'):" in report
     assert analysis.regions[0].miai_value is None and analysis.regions[0].deiri_value is None
     row = next(line for line in report.splitlines() if line.startswith("A "))
-    assert row.split()[3:6] == ["-1", "-", "-"]  # temp, miai, deiri
+    assert row.split()[4:7] == ["-", "-", "-"]  # temp, miai, deiri: none, as the warning says
 
 
 def test_a_node_where_a_color_cannot_play_is_worth_the_other_colors_stop():

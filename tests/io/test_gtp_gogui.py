@@ -49,7 +49,7 @@ def test_gfx_commands(engine):
 
 def test_tengen_endgame_is_the_report_table(engine):
     table = engine.handle("tengen-endgame")
-    assert table.startswith("=\nregion  points") and "recommended for " in table and table.endswith("\n\n")
+    assert table.startswith("=\nregion  where  points") and "recommended for " in table and table.endswith("\n\n")
 
 
 def test_bad_input_and_a_missing_network(engine):

@@ -89,7 +89,8 @@ def test_paths_outside_the_folder_are_refused(client, tmp_path):
         assert "GM[1]" not in message  # refused before anything is read
     with TestClient(create_app(evaluator=CurveStandIn())) as no_folder:
         assert "no folder" in assert_error(no_folder.post("/api/records/open", json={"path": "x.sgf"}), 400)
-        assert no_folder.get("/api/files").json() == {"folder": None, "files": []}
+        assert no_folder.get("/api/files").json() == {"folder": None, "files": [], "total": 0, "offset": 0,
+                                                      "search": "", "complete": True}
 
 
 def test_size_limits(client):
@@ -276,3 +277,30 @@ def test_serve_command_checks_its_flags(tmp_path, capsys):
     assert main(["serve", "--model", str(tmp_path / "none.bin.gz")]) == 2
     err = capsys.readouterr().err
     assert "--port" in err and "not a directory" in err and "no such model file" in err
+
+
+def test_a_pages_newer_evaluation_supersedes_its_older_one_waiting_for_the_network():
+    from concurrent.futures import ThreadPoolExecutor
+
+    gated = GatedStandIn()
+    with TestClient(create_app(evaluator=gated, workers=1)) as client, ThreadPoolExecutor(4) as pool:
+        rid = open_record(client)["id"]
+
+        def ask(move: int, page: str = "p1"):
+            return pool.submit(lambda: client.post("/api/evaluate", json={"record": rid, "move": move,
+                                                                          "client": page}).json())
+
+        running = ask(0)
+        assert gated.waiting.wait(10)  # move 0 holds the network
+        waiting = ask(1)
+        time.sleep(0.2)
+        other_page = ask(1, "p2")
+        time.sleep(0.2)
+        newest = ask(2)
+        superseded = waiting.result(10)  # answered at once, the network still busy with move 0
+        assert superseded["superseded"] is True and superseded["move"] == 1 and superseded["ownership"] == []
+        gated.gate.set()
+        first, last, theirs = running.result(20), newest.result(20), other_page.result(20)
+        assert (first["move"], first["superseded"]) == (0, False)  # it had started: answered, named as move 0
+        assert (last["move"], last["superseded"]) == (2, False) and len(last["ownership"]) == 5
+        assert (theirs["move"], theirs["superseded"]) == (1, False)  # another page's request is its own

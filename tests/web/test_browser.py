@@ -114,6 +114,13 @@ def test_the_whole_flow(server, browser):
     expect(page.locator(".shudan-vertex.shudan-marker_label")).to_have_count(1)  # the region's temperature label
     row.first.hover()
     expect(page.locator(".shudan-vertex.shudan-selected")).to_have_count(1)  # hovering lights the region
+    # the region is outlined, not painted over: no glow, a transparent middle; the legend says what marks mean
+    heat = page.locator("[data-testid=board].region-marks .shudan-heat").first
+    style = heat.evaluate("e => { const s = getComputedStyle(e); return [s.boxShadow, s.backgroundColor, s.borderTopStyle]; }")
+    assert style == ["none", "rgba(0, 0, 0, 0)", "solid"], style
+    expect(page.get_by_test_id("board-legend")).to_contain_text("the stronger, the hotter")
+    expect(page.get_by_test_id("settings")).to_contain_text("--predictor auto")
+    expect(page.get_by_test_id("rules-said")).to_contain_text("rules")
     assert page.locator("abbr[data-explain=temperature]").first.get_attribute("title").startswith("Temperature")
     shot(page, "analysis.png")
     # a region's thermograph and tree; a tree node shows its position
@@ -169,9 +176,83 @@ def test_review_a_game_and_jump_to_its_mistake(server, browser):
     assert not errors, errors
 
 
+def test_the_folder_list_counts_searches_and_pages(server, browser):
+    page = browser.new_page()
+    page.goto(server + "/")
+    expect = playwright_api.expect
+    expect(page.get_by_test_id("file-count")).to_have_text("1–2 of 2")
+    page.get_by_test_id("file-search").fill("review")
+    expect(page.get_by_test_id("file-count")).to_have_text("1–1 of 1")
+    expect(page.locator("[data-testid=file-select] option")).to_have_count(2)  # the prompt and review.sgf
+    expect(page.get_by_test_id("file-next")).to_be_disabled()
+
+
 def test_bad_paste_shows_an_error(server, browser):
     page = browser.new_page()
     page.goto(server + "/")
     page.get_by_test_id("paste").fill("this is not a game record")
     page.get_by_test_id("paste-open").click()
     playwright_api.expect(page.get_by_test_id("error")).to_be_visible()
+
+
+class MoveCountStandIn(CurveStandIn):
+    """The stand-in, slowed to 60 ms a call, whose score lead is the position's move number: a panel showing
+    another move's numbers is seen at once."""
+
+    def evaluate(self, boards, komi_sweep=None, opponent_policy=False):
+        time.sleep(0.06)
+        out = super().evaluate(boards, komi_sweep=komi_sweep)
+        for board, ev in zip(boards, out):
+            ev.score_lead = float(len(board.moves))
+        return out
+
+
+def forty_moves_sgf() -> str:
+    """40 moves that capture nothing: Black along the 3rd and 5th lines, White along the 17th and 15th."""
+    cols = "abcdefghijklmnopqrs"
+    black = [f"{c}q" for c in cols] + ["ao"]
+    white = [f"{c}c" for c in cols] + ["ae"]
+    moves = "".join(f";B[{b}];W[{w}]" for b, w in zip(black, white))
+    return f"(;GM[1]FF[4]SZ[19]KM[7.5]RU[Chinese]{moves})"
+
+
+@pytest.fixture(scope="module")
+def slow_server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("stepping")
+    (folder / "forty.sgf").write_text(forty_moves_sgf())
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(folder=str(folder), evaluator=MoveCountStandIn(), workers=1),
+                                        host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert srv.started, "the server did not start"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+def test_fast_stepping_shows_the_current_moves_evaluation_and_no_4xx(slow_server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(slow_server + "/")
+    page.select_option("[data-testid=file-select]", "forty.sgf")
+    page.wait_for_selector("[data-testid=board] .shudan-goban")
+    expect = playwright_api.expect
+    page.keyboard.press("Home")
+    expect(page.get_by_test_id("move-number")).to_have_text("move 0 / 40")
+    for _ in range(30):  # 30 steps at 50 ms: faster than the network answers
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(50)
+    expect(page.get_by_test_id("move-number")).to_have_text("move 30 / 40")
+    expect(page.get_by_test_id("evaluation")).to_contain_text("score lead B+30.0", timeout=20_000)
+    page.wait_for_timeout(500)  # any late answer for an earlier move would land now: it must not
+    expect(page.get_by_test_id("evaluation")).to_contain_text("score lead B+30.0")
+    assert not page.get_by_test_id("error").is_visible()
+    assert failed == [] and errors == [], (failed, errors)

@@ -51,7 +51,7 @@ def test_a_link_inside_the_folder_is_refused_too(folder):
 
 def test_fifos_are_neither_listed_nor_opened(folder):
     os.mkfifo(folder / "pipe.sgf")
-    assert "pipe.sgf" not in list_records(folder)
+    assert "pipe.sgf" not in list_records(folder).files
     with pytest.raises(FileRefused, match="not a regular file"):
         read_under(folder, "pipe.sgf")  # returns at once: opened without blocking, then refused
 
@@ -87,3 +87,21 @@ def test_a_file_swapped_for_a_link_mid_request_never_leaks_the_outside_file(fold
         stop.set()
         swapper.join()
     assert read > 0  # the swap was really racing with reads of the real file
+
+
+def test_the_listing_pages_and_searches_and_never_cuts_silently(tmp_path, monkeypatch):
+    import tengen.web.files as files
+
+    for i in range(250):
+        (tmp_path / f"game-{i:03d}.sgf").write_text("(;GM[1]SZ[9])")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "Honinbo-1.sgf").write_text("(;GM[1]SZ[9])")
+    first = list_records(tmp_path)
+    assert (len(first.files), first.total, first.complete) == (100, 251, True)
+    last = list_records(tmp_path, offset=200)
+    assert last.files[-1] == "sub/Honinbo-1.sgf" and len(last.files) == 51
+    assert list_records(tmp_path, search="honinbo").files == ["sub/Honinbo-1.sgf"]
+    assert list_records(tmp_path, search="game-12").total == 10  # game-120 to game-129
+    monkeypatch.setattr(files, "MAX_SCANNED", 50)
+    capped = list_records(tmp_path)
+    assert (capped.total, capped.complete) == (50, False)  # said, not silent

@@ -60,11 +60,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--local-model", metavar="FILE",
                         help="local-move network weights for --predictor net (and auto); default: the trained "
                              "models/localnet/localnet.pt")
+    parser.add_argument("--explain", action="store_true",
+                        help="after the table, what its terms mean (count, temperature, gote, sente, ...) in plain words")
     parser.add_argument("--json", metavar="OUT", help="write the full analysis (trees included) as JSON")
     parser.add_argument("--sgf", metavar="OUT", dest="sgf_out",
                         help="write the game back with the analysis as comments and variations")
     parser.add_argument("--plots", metavar="DIR", help="write one thermograph PNG per region")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", "--no-progress", dest="no_progress", action="store_true",
+                        help="no progress on stderr (shown otherwise, a line every few seconds when stderr is not "
+                             "a terminal)")
 
 
 @add_arguments.handler
@@ -105,12 +109,12 @@ def run(args: argparse.Namespace) -> int:
     check_outputs(args)
     if args.sgf_out:
         warn_other_games(args.sgf)
-    with progress_line(not args.no_progress, "region", "analyzing") as update:
+    with progress_line(not args.no_progress, "region", "analyzing", terminal_only=False, interval=3.0) as update:
         progress = None if update is None else (lambda stage, done, total: update(done, total))
         analysis = analyze(position, region=points, model=args.model, options=options, progress=progress,
                            evaluator=evaluator)
     print(f"rules: {position.game.rules_said()}")
-    print(text_report(analysis))
+    print(text_report(analysis, explain=args.explain))
     if args.json:
         write_json_atomic(json_report(analysis), args.json)
     if args.sgf_out:
@@ -190,18 +194,19 @@ PLOT_NAME = re.compile(r"region_[A-Z]+\.png")
 
 
 def write_plots(analysis, directory: str) -> None:
-    """One thermograph PNG per region with a game; plots of an earlier analysis in the same folder
-    (`region_X.png` files that name no plot of this one) are removed, so the folder matches the table."""
-    from tengen.cgt.plot import thermograph_figure
-    from tengen.files import write_png_atomic
+    """One PNG per region with a game (its thermograph beside its diagram on the board); plots of an earlier
+    analysis in the same folder (`region_X.png` files that name no plot of this one) are removed, so the
+    folder matches the table."""
     from tengen.endgame.results import region_label
+    from tengen.files import write_png_atomic
+    from tengen.io.region_plot import region_figure
 
     os.makedirs(directory, exist_ok=True)
     written = set()
     for i, r in enumerate(analysis.regions):
         if r.game is None:
             continue
-        fig = thermograph_figure(r.game, title=f"region {region_label(i)}", kind=r.kind)
+        fig = region_figure(analysis, i)
         name = f"region_{region_label(i)}.png"
         write_png_atomic(fig, os.path.join(directory, name))
         written.add(name)

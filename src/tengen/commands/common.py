@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from contextlib import contextmanager
 from typing import Callable, Iterator, Optional
 
@@ -57,22 +58,64 @@ def warn_forced(game: Game, shown: int = 3) -> None:
 @contextmanager
 def progress_line(enabled: bool, unit: str, desc: str, terminal_only: bool = True,
                   interval: float = 0.1) -> Iterator[Optional[Callable[[int, int], None]]]:
-    """A tqdm progress line with rate and ETA on stderr, yielding `update(done, total)` (None when disabled,
-    or with `terminal_only` when stderr is not a terminal; otherwise at most a line every `interval` s)."""
+    """Progress on stderr, yielding `update(done, total)` (None when disabled, or with `terminal_only` when
+    stderr is not a terminal): on a terminal a tqdm line with rate and ETA, redrawn in place; elsewhere (a
+    log, a pipe) a plain line at most every `interval` s, and one when the work ends."""
     if not enabled or (terminal_only and not sys.stderr.isatty()):
         yield None
         return
+    if not sys.stderr.isatty():
+        log = PlainProgress(unit, desc, interval)
+        try:
+            yield log.update
+        finally:
+            log.close()
+        return
     from tqdm import tqdm
 
-    bar = tqdm(total=0, unit=unit, desc=desc, file=sys.stderr, mininterval=interval,
-               dynamic_ncols=sys.stderr.isatty())
+    bar = tqdm(total=0, unit=unit, desc=desc, file=sys.stderr, mininterval=0.1, dynamic_ncols=True)
 
     def update(done: int, total: int) -> None:
         bar.total = total
         bar.n = done
-        bar.refresh()
+        bar.update(0)  # redraws only when `mininterval` has passed (refresh() would every time)
 
     try:
         yield update
     finally:
+        bar.refresh()
         bar.close()
+
+
+class PlainProgress:
+    """Progress for a log: "tengen: analyzing: 3/11 regions, 12 s, about 30 s left", at most one line every
+    `interval` seconds (the clock is injectable for tests), and a last line when closed after any update."""
+
+    def __init__(self, unit: str, desc: str, interval: float, clock: Callable[[], float] = time.monotonic,
+                 stream=None):
+        self.unit, self.desc, self.interval, self.clock = unit, desc, interval, clock
+        self.stream = stream if stream is not None else sys.stderr
+        self.started = clock()
+        self.printed_at: Optional[float] = None
+        self.last: Optional[tuple[int, int]] = None
+
+    def update(self, done: int, total: int) -> None:
+        self.last = (done, total)
+        now = self.clock()
+        if self.printed_at is None and now - self.started < self.interval:
+            return  # quick work prints nothing until it has run `interval` seconds
+        if self.printed_at is not None and now - self.printed_at < self.interval:
+            return
+        self.printed_at = now
+        self._print(done, total, now)
+
+    def close(self) -> None:
+        if self.last is not None and self.printed_at is not None:
+            self._print(*self.last, self.clock())
+
+    def _print(self, done: int, total: int, now: float) -> None:
+        elapsed = now - self.started
+        text = f"tengen: {self.desc}: {done}/{total} {self.unit}s, {elapsed:.0f} s"
+        if 0 < done < total:
+            text += f", about {elapsed / done * (total - done):.0f} s left"
+        print(text, file=self.stream, flush=True)

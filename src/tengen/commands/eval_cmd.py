@@ -12,7 +12,7 @@ import argparse
 import os
 
 from tengen.cli import CliError, command
-from tengen.commands.common import add_position_arguments, checked_rules
+from tengen.commands.common import add_position_arguments, checked_rules, progress_line
 
 
 @command("eval", "evaluate a position with the KataGo network (and tengen's value network)")
@@ -29,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plot", metavar="FILE",
                         help="write a PNG of Black's win rate against komi (KataGo's sweep and, with --value-net, "
                              "the value network's curve), the position's komi marked")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress on stderr (shown when the evaluation takes more than a few seconds)")
 
 
 @add_arguments.handler
@@ -50,21 +52,25 @@ def run(args: argparse.Namespace) -> int:
     if rules is not None:
         game.override_rules(rules)
     board = game.board_at(args.move)  # a bad record or move number fails before the network loads
-    value_ev = None
-    if use_value_net:  # its weights and the board size are checked before KataGo's network loads
-        from tengen.eval.valuenet.evaluator import ValueNetEvaluator
+    with progress_line(not args.quiet, "step", "evaluating", terminal_only=False, interval=3.0) as update:
+        step = update or (lambda done, total: None)
+        step(0, 2)  # the networks load, then evaluate
+        value_ev = None
+        if use_value_net:  # its weights and the board size are checked before KataGo's network loads
+            from tengen.eval.valuenet.evaluator import ValueNetEvaluator
 
-        value_ev = ValueNetEvaluator(args.value_model).evaluate([board])[0]
-    if value_ev is None or args.no_komi_sweep:
-        evaluator = default_evaluator(args.model) if args.symmetries == 1 else None
-        evaluation = evaluate_board(board, evaluator=evaluator, model=args.model,
-                                    komi_sweep=not args.no_komi_sweep, symmetries=args.symmetries)
-    else:  # KataGo's sweep at the value network's komi values, so the two columns line up
-        from tengen.eval.katago.evaluator import KataGoEvaluator
-        from tengen.eval.valuenet.model import KOMIS
+            value_ev = ValueNetEvaluator(args.value_model).evaluate([board])[0]
+        if value_ev is None or args.no_komi_sweep:
+            evaluator = default_evaluator(args.model) if args.symmetries == 1 else None
+            evaluation = evaluate_board(board, evaluator=evaluator, model=args.model,
+                                        komi_sweep=not args.no_komi_sweep, symmetries=args.symmetries)
+        else:  # KataGo's sweep at the value network's komi values, so the two columns line up
+            from tengen.eval.katago.evaluator import KataGoEvaluator
+            from tengen.eval.valuenet.model import KOMIS
 
-        katago = default_evaluator(args.model) if args.symmetries == 1 else KataGoEvaluator(args.model, symmetries=8)
-        evaluation = katago.evaluate([board], komi_sweep=[float(k) for k in KOMIS])[0]
+            katago = default_evaluator(args.model) if args.symmetries == 1 else KataGoEvaluator(args.model, symmetries=8)
+            evaluation = katago.evaluate([board], komi_sweep=[float(k) for k in KOMIS])[0]
+        step(2, 2)
     if args.plot is not None:
         from tengen.io.komi_plot import write_komi_plot
 

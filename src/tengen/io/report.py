@@ -71,13 +71,45 @@ def _follow_up(line: list[tuple[int, Move]], follow: Optional[float], height: in
     return f" ({after}: no gain left, temperature 0)" if follow == 0 else f" ({after}: temperature {_num(follow)})"
 
 
-def text_report(analysis: Analysis) -> str:
-    """The table a player reads: one row per region, then the recommended move and the costs."""
+def where(points, height: int) -> str:
+    """Where a region lies, for the table: its bounding box by GTP corners ("C3-E5"; one point: "C4")."""
+    points = list(points)
+    if not points:
+        return "-"
+    rows, cols = [p[0] for p in points], [p[1] for p in points]
+    low_left, up_right = (max(rows), min(cols)), (min(rows), max(cols))
+    return to_gtp(low_left, height) if low_left == up_right else f"{to_gtp(low_left, height)}-{to_gtp(up_right, height)}"
+
+
+def _cold(r: RegionResult) -> bool:
+    """A settled region (a number): no move gains, so its temperature (-1 by convention) and move values say
+    nothing; the table shows them as '-'."""
+    return r.kind == NUMBER or (r.temperature is not None and r.temperature < 0)
+
+
+def _dame(r: RegionResult) -> bool:
+    """A lone point worth one point to whoever fills it under area scoring and nothing under territory
+    scoring: temperature 1 with miai and deiri 0."""
+    return r.kind == GOTE and r.temperature == 1 and r.miai_value == 0
+
+
+def table_type(r: RegionResult) -> str:
+    """The type column, dame said as such."""
+    return "dame (1 point by area, 0 by territory)" if _dame(r) else kind_text(r)
+
+
+def text_report(analysis: Analysis, explain: bool = False) -> str:
+    """The table a player reads: one row per region (where it is, count, temperature, move values, type,
+    best moves), a map of the regions, then the recommended move, the costs and what the numbers assume;
+    `explain`: the terms the table uses, in plain words."""
     h = analysis.board.height
-    rows = [("region", "points", "count", "temp", "miai", "deiri", "type", "Black plays", "White plays")]
+    rows = [("region", "where", "points", "count", "temp", "miai", "deiri", "type", "Black plays", "White plays")]
     for i, r in enumerate(analysis.regions):
-        rows.append((region_label(i), str(len(r.region)), _num(r.count), _num(r.temperature), _num(r.miai_value),
-                     _num(r.deiri_value), kind_text(r), _moves(r.best_black, h), _moves(r.best_white, h)))
+        cold = _cold(r)
+        rows.append((region_label(i), where(r.region.points, h), str(len(r.region)), _num(r.count),
+                     "-" if cold else _num(r.temperature), "-" if cold else _num(r.miai_value),
+                     "-" if cold else _num(r.deiri_value), table_type(r), _moves(r.best_black, h),
+                     _moves(r.best_white, h)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -94,6 +126,8 @@ def text_report(analysis: Analysis) -> str:
         extra += [n for n in r.notes if n != f"exhaustive solver: {r.declined}"]  # said by `answered_by`
         if extra:
             lines.append(f"{region_label(i)}: " + "; ".join(extra))
+    lines += shared_best_moves(analysis)
+    lines += region_map(analysis)
     if analysis.board_count is not None and analysis.ownership is None:  # no network: nothing counts the rest
         lines.append(f"count of the analyzed regions (area, Black's side): {_num(analysis.board_count)} "
                      "(the rest of the board is not counted without the network, so no board count or komi)")
@@ -111,7 +145,8 @@ def text_report(analysis: Analysis) -> str:
         underread = analysis.underread_swing()
         if underread is not None:
             hottest = ("no region has a temperature" if underread[1] is None else
-                       f"the hottest region's temperature is {_num(underread[1])}")
+                       "no region has a move that gains (the table's temperatures are all '-')" if underread[1] < 0
+                       else f"the hottest region's temperature is {_num(underread[1])}")
             lines.append(f"warning: the {name}'s two counts differ by {2 * underread[0]:.1f} (a move worth about "
                          f"{underread[0]:.1f}), but {hottest}: a region is probably under-read (a tree cut by its budget?)")
     color_name = "Black" if analysis.board.to_play == BLACK else "White"
@@ -128,8 +163,83 @@ def text_report(analysis: Analysis) -> str:
     lines.append(f"predictor {analysis.predictor}; {analysis.evaluations} {name} evaluations; {analysis.seconds:.1f} s")
     lines.append(assumptions_text(analysis))
     lines.append("temperatures and counts are area-scoring values; miai = temperature - 1 (at least 0; none without a hot move), "
-                 "deiri = 2 x miai (gote) or miai (sente)")
+                 "deiri = 2 x miai (gote) or miai (sente); '-': none (no move gains there)")
+    if explain:
+        lines += explanations(analysis)
     return "\n".join(lines)
+
+
+def shared_best_moves(analysis: Analysis) -> list[str]:
+    """A line for each point that is the best move of two or more regions: they interact (one stone plays
+    in both), so adding their values as independent games is only an approximation there."""
+    h = analysis.board.height
+    owners: dict = {}
+    for i, r in enumerate(analysis.regions):
+        for p in set(r.best_black) | set(r.best_white):
+            owners.setdefault(p, []).append(region_label(i))
+    return [f"note: {to_gtp(p, h)} is a best move of regions {' and '.join(labels)}: they interact (one move plays "
+            "in both), so their values are not independent there" for p, labels in sorted(owners.items())
+            if len(labels) > 1]
+
+
+MAP_MAX_SIZE = 25  # boards up to this size get the map (every standard size)
+
+
+def region_map(analysis: Analysis) -> list[str]:
+    """The board with each region's empty points marked by its letter in lower case (X Black, O White, .
+    elsewhere), so a player sees where the table's regions lie; regions past Z share '*'."""
+    board = analysis.board
+    if not analysis.regions or max(board.height, board.width) > MAP_MAX_SIZE:
+        return []
+    grid = board.array()
+    cells = [["." if v == 0 else ("X" if v == BLACK else "O") for v in row] for row in grid]
+    for i, r in enumerate(analysis.regions):
+        label = region_label(i)
+        for p in r.region.points:
+            if grid[p] == 0:
+                cells[p[0]][p[1]] = label.lower() if len(label) == 1 else "*"
+    letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"[:board.width]
+    out = ["regions on the board (a, b, ...: the empty points of regions A, B, ...; X Black, O White):",
+           "    " + " ".join(letters)]
+    for r, row in enumerate(cells):
+        out.append(f"{board.height - r:>3} " + " ".join(row))
+    return out
+
+
+GLOSSARY = {
+    "count": "count: what the region is worth to Black in points (area scoring: stones and surrounded points) "
+             "when both sides play it out well, the mean of Black first and White first; negative: White's",
+    "temp": "temp (temperature): how many points a move here gains compared with the opponent playing here; "
+            "play the hottest region first (a settled region has none: '-')",
+    "miai": "miai: what one move here is worth by the Japanese count (temperature - 1 under area scoring)",
+    "deiri": "deiri: the swing between Black's and White's move here (2 x miai for gote, miai for sente)",
+    "gote": "gote: after the move the opponent need not answer and may play elsewhere first",
+    "sente": "Black sente / White sente: the move threatens a follow-up bigger than anything else, so the "
+             "opponent must answer and the mover keeps the initiative; the other side's move there is reverse "
+             "sente, worth twice its temperature to play first",
+    "ko": "ko: the region holds a ko; its value depends on ko threats (the notes say how it was valued)",
+    "settled": "settled (number): no move here gains anything; the count is its final value",
+    "cold": "cold (no start gains): moves start fights here but none gains: leave it",
+    "dame": "dame: a neutral point; filling it is worth 1 point under area scoring and nothing under territory",
+    "threat": "unanswered threat: a move here threatens something the tree did not see answered, so the region "
+              "has no count; grow the tree (--max-nodes) or mark the region",
+    "unsolved": "unsolved: neither the exact solver nor a tree could value the region (the notes say why)",
+    "tedomari": "tedomari: taking the last big move; with two regions of equal temperature the orthodox move "
+                "plays the one whose follow-up keeps the initiative",
+}
+
+
+def explanations(analysis: Analysis) -> list[str]:
+    """The glossary entries for the terms this table uses (`tengen analyze --explain`)."""
+    used = {"count", "temp", "miai", "deiri"}
+    for r in analysis.regions:
+        text = table_type(r)
+        for term in ("gote", "sente", "ko", "settled", "cold", "dame", "threat", "unsolved"):
+            if term in text:
+                used.add(term)
+    if "tedomari" in analysis.recommended_reason:
+        used.add("tedomari")
+    return ["", "what the table's terms mean:"] + [f"  {GLOSSARY[t]}" for t in GLOSSARY if t in used]
 
 
 def report_answer(report: dict[str, Any]) -> dict[str, Any]:

@@ -8,13 +8,14 @@ import inspect
 import json
 import logging
 import threading
+import time
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -25,10 +26,11 @@ from tengen.go.board import Board, IllegalMove
 from tengen.go.colors import BLACK, parse_color
 from tengen.go.coords import from_gtp, to_gtp
 from tengen.go.sgf import Game, SgfError
-from tengen.web.files import MAX_RECORD_BYTES, FileRefused, RecordStore, list_records, read_under
+from tengen.web.files import (MAX_RECORD_BYTES, MAX_SCANNED, PAGE_SIZE, FileRefused, RecordStore, list_records,
+                              read_under)
 from tengen.web.jobs import Job, JobQueue, QueueFull
 from tengen.web.schemas import (DEFAULT_MAX_NODES, DEFAULT_MAX_TOTAL_NODES, MAX_REVIEW_MOVES, AnalysisIn,
-                                EvaluationOut, FilesOut, InfluenceOut, JobOut, PasteIn, PathIn, PositionIn,
+                                EvaluateIn, EvaluationOut, FilesOut, InfluenceOut, JobOut, PasteIn, PathIn, PositionIn,
                                 PositionOut, RecommendedOut, RecordOut, ReviewIn, ThermographOut)
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ STATIC = Path(__file__).parent / "static"
 MAX_VARIATIONS = 200  # side lines listed per record
 VARIATION_MOVES = 50  # first moves listed per side line
 INFLUENCE_MODELS = ("zobrist", "bouzy", "cross")
+EVALUATION_WAIT_S = 5.0  # a page's evaluation waits this long for a slot before 429 (a newer one of its own ends it)
 log = logging.getLogger("tengen.web")
 
 
@@ -56,6 +59,23 @@ class GuardedEvaluator:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
+
+
+def _acquire_unless(lock: Any, given_up: Callable[[], bool], timeout: Optional[float]) -> Optional[bool]:
+    """Acquire `lock` (a Lock or Semaphore) within `timeout` seconds (None: no limit), polling `given_up`:
+    True when acquired, False on timeout, None when `given_up()` came true first (nothing acquired)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        if given_up():
+            return None
+        wait = 0.02 if deadline is None else min(0.02, deadline - time.monotonic())
+        if lock.acquire(timeout=max(wait, 0.0)):
+            if given_up():
+                lock.release()
+                return None
+            return True
+        if deadline is not None and time.monotonic() >= deadline:
+            return False
 
 
 def _one_line(exc: BaseException) -> str:
@@ -87,6 +107,7 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
     # evaluations share the network with the analyses; beyond this many running or waiting, a request gets 429
     evaluation_slots = threading.BoundedSemaphore(max(1, queue_limit) + 1)
     in_flight = {"evaluations": 0}
+    newest: dict[str, int] = {}  # per page (`client`): the number of its newest evaluation request
     in_flight_lock = threading.Lock()
     app.state.evaluations_in_flight = lambda: in_flight["evaluations"]  # tests and monitoring
     state: dict[str, Any] = {"evaluator": evaluator}
@@ -171,9 +192,12 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
         return record_out(record_id, game)
 
     @app.get("/api/files", response_model=FilesOut)
-    def files() -> FilesOut:
-        """The .sgf files under the served folder."""
-        return FilesOut(folder=None if root is None else str(root), files=list_records(root))
+    def files(search: str = Query(default="", max_length=200), offset: int = Query(default=0, ge=0, le=MAX_SCANNED),
+              limit: int = Query(default=PAGE_SIZE, ge=1, le=PAGE_SIZE)) -> FilesOut:
+        """The .sgf files under the served folder whose path contains `search`, a page at a time."""
+        listing = list_records(root, search, offset, limit)
+        return FilesOut(folder=None if root is None else str(root), files=listing.files, total=listing.total,
+                        offset=offset, search=search, complete=listing.complete)
 
     @app.post("/api/records/open", response_model=RecordOut)
     def open_path(body: PathIn) -> RecordOut:
@@ -253,12 +277,21 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
                            komi=float(board.rules.komi))
 
     @app.post("/api/evaluate", response_model=EvaluationOut)
-    def evaluate(req: PositionIn) -> EvaluationOut:
-        """The network's ownership, score and win rate by komi for a position."""
+    def evaluate(req: EvaluateIn) -> EvaluationOut:
+        """The network's ownership, score and win rate by komi for a position. A request from a page
+        (`client`) supersedes that page's older requests still waiting for the network: they answer
+        `superseded` at once, so stepping through a record never queues one evaluation per move."""
         from tengen.eval.katago.evaluator import DEFAULT_KOMIS
 
         _, board, _ = board_of(req)
-        if not evaluation_slots.acquire(blocking=False):
+        asked = {"record": req.record, "move": req.move, "line": req.line}
+        with in_flight_lock:
+            number = newest[req.client] = newest.get(req.client, 0) + 1 if req.client else 0
+        superseded = (lambda: newest.get(req.client) != number) if req.client else (lambda: False)
+        slot = _acquire_unless(evaluation_slots, superseded, EVALUATION_WAIT_S if req.client else 0.0)
+        if slot is None:
+            return EvaluationOut(**asked, superseded=True)
+        if not slot:
             raise StarletteHTTPException(429, "too many evaluations running or waiting; try again shortly")
         with in_flight_lock:
             in_flight["evaluations"] += 1
@@ -267,17 +300,24 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
             kwargs = {}
             if "komi_sweep" in inspect.signature(ev_obj.evaluate).parameters:
                 kwargs["komi_sweep"] = DEFAULT_KOMIS
-            (ev,) = GuardedEvaluator(ev_obj, net_lock).evaluate([board], **kwargs)
+            if not _acquire_unless(net_lock, superseded, None):
+                return EvaluationOut(**asked, superseded=True)
+            try:
+                (ev,) = ev_obj.evaluate([board], **kwargs)
+            finally:
+                net_lock.release()
         finally:
             with in_flight_lock:
                 in_flight["evaluations"] -= 1
+                if req.client and newest.get(req.client) == number:
+                    del newest[req.client]  # the page's newest is answered: nothing of it kept
             evaluation_slots.release()
         best = None
         if ev.policy is not None and ev.policy.size and float(ev.policy.max()) > ev.pass_policy:
             r, c = divmod(int(ev.policy.argmax()), ev.policy.shape[1])
             best = to_gtp((r, c), board.height)
         curve = sorted((float(k), round(float(w), 4)) for k, w in (ev.winrate_by_komi or {}).items())
-        return EvaluationOut(ownership=[[round(float(v), 3) for v in row] for row in ev.ownership],
+        return EvaluationOut(**asked, ownership=[[round(float(v), 3) for v in row] for row in ev.ownership],
                              score_lead=round(float(ev.score_lead), 3), score_mean=round(float(ev.score_mean), 3),
                              win=round(float(ev.win), 4), komi=float(board.rules.komi), winrate_by_komi=curve,
                              policy_best=best)

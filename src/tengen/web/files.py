@@ -7,6 +7,7 @@ import stat
 import threading
 import uuid
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -15,7 +16,8 @@ from tengen.go.sgf import Game, load_game_bytes
 
 MAX_RECORD_BYTES = 1024 * 1024  # an SGF record; a long pro game with comments is well under 100 kB
 MAX_RECORDS = 64  # records kept in memory (the oldest is dropped)
-MAX_LISTED = 500  # files listed from the folder
+PAGE_SIZE = 100  # files a listing returns at once (the page asks for the next ones)
+MAX_SCANNED = 100_000  # .sgf files a listing reads the folder for: beyond it the listing says it stopped
 
 
 class FileRefused(ValueError):
@@ -79,21 +81,37 @@ def check_size(data: bytes) -> None:
         raise FileRefused(f"the record is larger than {MAX_RECORD_BYTES} bytes")
 
 
-def list_records(folder: Optional[Path]) -> list[str]:
-    """The .sgf files under the folder (relative paths, sorted, at most MAX_LISTED; links not followed)."""
+@dataclass(frozen=True)
+class Listing:
+    """One page of a folder's records: `files` (relative paths, sorted), how many match the search in all
+    (`total`), and whether the scan stopped at `MAX_SCANNED` files before the folder's end (`complete`)."""
+
+    files: list[str]
+    total: int
+    complete: bool
+
+
+def list_records(folder: Optional[Path], search: str = "", offset: int = 0, limit: int = PAGE_SIZE) -> Listing:
+    """The .sgf files under the folder whose path contains `search` (case-insensitive), `limit` of them
+    from `offset` (links not followed; at most MAX_SCANNED files are read, and the listing says so)."""
     if folder is None:
-        return []
+        return Listing([], 0, True)
     root = folder.resolve()
-    found: list[str] = []
+    needle = search.lower()
+    matched: list[str] = []
+    scanned = 0
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
             path = Path(dirpath) / name
             if name.lower().endswith(".sgf") and _regular_file(path):
-                found.append(path.relative_to(root).as_posix())
-                if len(found) >= MAX_LISTED:
-                    return found
-    return found
+                scanned += 1
+                if scanned > MAX_SCANNED:
+                    return Listing(matched[offset:offset + limit], len(matched), False)
+                relative = path.relative_to(root).as_posix()
+                if needle in relative.lower():
+                    matched.append(relative)
+    return Listing(matched[offset:offset + limit], len(matched), True)
 
 
 def _regular_file(path: Path) -> bool:

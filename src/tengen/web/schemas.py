@@ -73,8 +73,15 @@ class RecordOut(BaseModel):
 
 
 class FilesOut(BaseModel):
+    """A page of the served folder's records: `files` from `offset`, `total` matching `search` in all, and
+    `complete` false when the folder held more records than the server reads for one listing."""
+
     folder: Optional[str]
     files: list[str]
+    total: int = 0
+    offset: int = 0
+    search: str = ""
+    complete: bool = True
 
 
 class PositionIn(Strict):
@@ -98,15 +105,28 @@ class PositionOut(BaseModel):
     komi: float
 
 
-class EvaluationOut(BaseModel):
-    """The network's view: ownership (+1 Black's), Black's score lead, Black's win rate, win rate by komi."""
+class EvaluateIn(PositionIn):
+    """A network evaluation request; `client` (one id per page) lets a newer request from the same page
+    supersede an older one still waiting for the network (stepping through a record: the latest wins)."""
 
-    ownership: list[list[float]]
-    score_lead: float
-    score_mean: float
-    win: float
-    komi: float
-    winrate_by_komi: list[tuple[float, float]]
+    client: Optional[str] = Field(default=None, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+
+
+class EvaluationOut(BaseModel):
+    """The network's view of the position it names (`record`, `move`, `line`, as asked): ownership (+1
+    Black's), Black's score lead, Black's win rate, win rate by komi. `superseded`: a newer request from
+    the same page came while this one waited, so it was not evaluated (every number is then empty)."""
+
+    record: str = ""
+    move: Optional[int] = None
+    line: list[str] = []
+    superseded: bool = False
+    ownership: list[list[float]] = []
+    score_lead: float = 0.0
+    score_mean: float = 0.0
+    win: float = 0.0
+    komi: float = 0.0
+    winrate_by_komi: list[tuple[float, float]] = []
     policy_best: Optional[str] = None
 
 

@@ -6,6 +6,9 @@ import { useState, useEffect, useRef, useCallback } from "preact/hooks";
 import { Goban } from "@sabaki/shudan";
 
 const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+// this page's id for the server (`/api/evaluate` lets a page's newer request supersede its older ones)
+const CLIENT_ID = Math.random().toString(36).slice(2, 12) || "page";
+const PAGE = 100;  // files per page of the folder's list (the server's PAGE_SIZE)
 // the analysis's tree budgets, as `tengen analyze`'s flags; "default" is the CLI's own (AnalysisOptions())
 const BUDGETS = {
   quick: { max_nodes: 100, max_total_nodes: 300 },
@@ -247,7 +250,9 @@ function RegionTable({ report, hover, setHover, selected, onSelect }) {
 }
 
 function App() {
-  const [files, setFiles] = useState([]);
+  const [listing, setListing] = useState(null);  // a page of the served folder's records (/api/files)
+  const [fileSearch, setFileSearch] = useState("");
+  const [fileOffset, setFileOffset] = useState(0);
   const [record, setRecord] = useState(null);
   const [move, setMove] = useState(0);
   const [line, setLine] = useState([]);
@@ -278,7 +283,12 @@ function App() {
   const fail = (e) => setError(e.message || String(e));
   const total = record ? record.moves.length : 0;
 
-  useEffect(() => { api("/api/files").then((d) => setFiles(d.files)).catch(() => {}); }, []);
+  useEffect(() => {
+    let live = true;
+    const query = new URLSearchParams({ search: fileSearch, offset: String(fileOffset) });
+    api(`/api/files?${query}`).then((d) => live && setListing(d)).catch(() => {});
+    return () => { live = false; };
+  }, [fileSearch, fileOffset]);
 
   const opened = (r) => { setError(null); setRecord(r); setLine([]); setMove(r.moves.length); clearAnalysis(); clearReview(); };
   const clearReview = () => {
@@ -290,21 +300,48 @@ function App() {
     setJob(null); setReport(null); setRec(null); setSelected(null); setThermo(null); setTree(null); setTreeLine(null);
   };
 
-  // the position: refetched whenever the record, the move or the tree line changes
+  // the position: refetched whenever the record, the move or the tree line changes; an answer that comes
+  // back after the page moved on is dropped (`live`), so no panel ever shows another position's numbers
   useEffect(() => {
     if (!record) return;
-    api("/api/position", { json: { record: record.id, move, line } }).then(setPos).catch(fail);
+    let live = true;
+    api("/api/position", { json: { record: record.id, move, line } }).then((p) => live && setPos(p)).catch((e) => live && fail(e));
+    return () => { live = false; };
   }, [record, move, line]);
 
-  useEffect(() => {
-    if (!record || !show.ownership) return;
+  // the network's evaluation: one request in flight per page; stepping on while it runs asks for the
+  // newest position only (the server also drops this page's older waiting requests: `client`), and an
+  // answer is shown only if it names the position on the board now
+  const current = useRef(null);
+  const wanted = useRef(null);
+  const evaluating = useRef(false);
+  const requestEvaluation = useCallback(() => {
+    if (evaluating.current || !wanted.current) return;
+    const asked = wanted.current;
+    wanted.current = null;
+    evaluating.current = true;
     setBusy(true);
-    api("/api/evaluate", { json: { record: record.id, move, line } }).then(setEvaluation).catch(fail).finally(() => setBusy(false));
+    api("/api/evaluate", { json: { ...asked, client: CLIENT_ID } })
+      .then((ev) => {
+        const now = current.current;
+        if (!ev.superseded && now && ev.record === now.record && ev.move === now.move && JSON.stringify(ev.line) === JSON.stringify(now.line)) setEvaluation(ev);
+      })
+      .catch(fail)
+      .finally(() => { evaluating.current = false; setBusy(false); requestEvaluation(); });
+  }, []);
+  useEffect(() => {
+    current.current = record ? { record: record.id, move, line } : null;
+    setEvaluation((ev) => (ev && current.current && ev.record === current.current.record && ev.move === move && JSON.stringify(ev.line) === JSON.stringify(line) ? ev : null));
+    if (!record || !show.ownership) return;
+    wanted.current = current.current;
+    requestEvaluation();
   }, [record, move, line, show.ownership]);
 
   useEffect(() => {
     if (!record || !show.influence) return;
-    api(`/api/influence/${model}`, { json: { record: record.id, move, line } }).then(setInfluence).catch(fail);
+    let live = true;
+    api(`/api/influence/${model}`, { json: { record: record.id, move, line } }).then((inf) => live && setInfluence(inf)).catch((e) => live && fail(e));
+    return () => { live = false; };
   }, [record, move, line, show.influence, model]);
 
   const go = useCallback((n) => {
@@ -442,7 +479,7 @@ function App() {
       const v = vertexOf(pos.last_move, H);
       if (v && !markerMap[v[1]][v[0]]) markerMap[v[1]][v[0]] = { type: "circle" };
     }
-    board = h("div", { "data-testid": "board", "data-move": move, class: reviewed ? "review-marks" : "" },
+    board = h("div", { "data-testid": "board", "data-move": move, class: reviewed ? "review-marks" : "region-marks" },
       h(Goban, { vertexSize: Math.max(16, Math.min(40, Math.floor(Math.min(520, window.innerHeight - 180) / (Math.max(W, H) + 1)))),
         signMap: pos.stones, paintMap, markerMap, ghostStoneMap, heatMap: reviewHeat || heatMap,
         selectedVertices, showCoordinates: true,
@@ -454,8 +491,16 @@ function App() {
 
   return h("div", null,
     h("header", null, h("h1", null, "tengen"),
-      files.length ? h("select", { "data-testid": "file-select", onChange: (e) => e.target.value && openPath(e.target.value) },
-        h("option", { value: "" }, "open a file of the folder…"), files.map((f) => h("option", { key: f, value: f }, f))) : null,
+      listing && listing.folder ? h("span", { class: "files" },
+        h("input", { type: "search", placeholder: "search the folder", value: fileSearch, "data-testid": "file-search",
+          onInput: (e) => { setFileSearch(e.target.value); setFileOffset(0); } }),
+        h("select", { "data-testid": "file-select", onChange: (e) => e.target.value && openPath(e.target.value) },
+          h("option", { value: "" }, "open a file of the folder…"), listing.files.map((f) => h("option", { key: f, value: f }, f))),
+        h("span", { class: "muted", "data-testid": "file-count" }, listing.total
+          ? `${listing.offset + 1}–${listing.offset + listing.files.length} of ${listing.total}${listing.complete ? "" : "+ (the folder holds more than the server reads at once: search to narrow it)"}`
+          : "no matching file"),
+        h("button", { "data-testid": "file-prev", disabled: listing.offset === 0, onClick: () => setFileOffset(Math.max(0, listing.offset - PAGE)) }, "‹"),
+        h("button", { "data-testid": "file-next", disabled: listing.offset + listing.files.length >= listing.total, onClick: () => setFileOffset(listing.offset + PAGE) }, "›")) : null,
       h("label", null, "upload ", h("input", { type: "file", accept: ".sgf", onChange: upload, "data-testid": "upload" })),
       h("textarea", { ref: paste, placeholder: "or paste SGF here", "data-testid": "paste" }),
       h("button", { onClick: openPaste, "data-testid": "paste-open" }, "Open pasted")),
@@ -476,8 +521,13 @@ function App() {
           h("div", { class: "overlays" }, toggle("ownership"), toggle("influence"),
             h("select", { value: model, onChange: (e) => setModel(e.target.value), "data-testid": "influence-model" },
               ["zobrist", "bouzy", "cross"].map((m) => h("option", { key: m, value: m }, m))), toggle("regions")),
-          h("div", { class: "muted" }, tab === "review" ? "the review marks the move shown: see the legend in the review panel" :
-            "ownership paints the board (influence paints it when ownership is off); regions: heat = temperature, ▲ Black's best, ■ White's best, the ghost stone the recommended move")),
+          tab === "review" ? h("div", { class: "muted" }, "the review marks the move shown: see the legend in the review panel") :
+            h("div", { class: "legend", "data-testid": "board-legend" },
+              h("span", null, h("span", { class: "swatch own" }), "ownership (or influence): Black's ◼ dark, White's ◻ light"),
+              h("span", null, h("span", { class: "swatch region-hot" }), "a region's points, outlined: the stronger, the hotter"),
+              h("span", null, "▲ Black's best, ■ White's best"),
+              h("span", null, "A 2.5: region A, temperature 2.5"),
+              h("span", null, h("span", { class: "swatch ghost" }), "the recommended move"))),
         h("div", { class: "panel" },
           h("div", { class: "card" }, h("h2", null, `${record.black || "Black"} – ${record.white || "White"}`),
             h("div", null, `${record.width}×${record.height}, komi ${record.komi}, ${record.rules} rules${record.result ? ", result " + record.result : ""}`),
