@@ -94,6 +94,7 @@ def test_white_gains_are_counted_from_whites_side():
     (["--from", "x"], "expected a move number or 'auto'"),
     (["--from", "9"], "--from 9: the record has 5 moves"),
     (["--from", "4", "--to", "2"], "--from 4 comes after --to 2"),
+    (["--rules", "pirate"], "--rules pirate: not a rule set tengen knows"),
 ])
 def test_review_refuses_bad_ranges_in_one_line(tmp_path, capsys, argv, message):
     path = tmp_path / "dames.sgf"

@@ -37,12 +37,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fresh", action="store_true",
                         help="analyze every position afresh (no region reused between moves; slower, for comparison)")
     parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    parser.add_argument("--rules", metavar="NAME",
+                        help="review under these rules (chinese, japanese, ...) instead of the record's RU (Chinese "
+                             "when it names none); the record's komi is kept")
 
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
     from tengen.api import default_evaluator
-    from tengen.commands.common import progress_line, warn_forced
+    from tengen.commands.common import checked_rules, progress_line, warn_forced
     from tengen.endgame.evalcache import cached
     from tengen.endgame.options import AnalysisOptions
     from tengen.endgame.review import review_game
@@ -51,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
 
     outputs = _outputs(args)
     game = load_game(args.sgf)
+    rules = checked_rules(args)
+    if rules is not None:
+        game.override_rules(rules)
     warn_forced(game)
     total = len(game.moves)
     if total == 0:
@@ -64,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     options = AnalysisOptions().resolved()
     with progress_line(not args.quiet, "move", "reviewing", terminal_only=False, interval=3.0) as progress:
         review = review_game(game, evaluator, options, args.start, args.end, progress=progress, reuse=not args.fresh)
+    print(f"rules: {game.rules_said()}")
     print(review_text(review))
     _write(outputs, game, review, evaluator)
     return 0
