@@ -26,7 +26,7 @@ from typing import Iterator
 
 from tengen.go.rules import Rules
 from tengen.go.scoring import benson_dead_stones
-from tengen.io.gtp import GtpEngine
+from tengen.io.engines import gtp_engine
 from tengen.files import shared_data_path  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -103,7 +103,7 @@ def working_directory(path: Path):
 def run_suite(path: Path, verbose: bool = False, dead_stones=benson_dead_stones) -> SuiteResult:
     result = SuiteResult(path.name)
     rules = Rules.japanese()  # GNU Go's default rules: what its expected answers count by
-    engine = GtpEngine(rules=rules, dead_stones=dead_stones)
+    engine = gtp_engine(rules=rules, dead_stones=dead_stones)
     with working_directory(path.parent):
         for case in parse_suite(path.read_text(encoding="utf-8", errors="replace")):
             for command in case.setup:

@@ -68,9 +68,9 @@ def batch(path: Path, network, tmp_path: Path, monkeypatch) -> dict:
 
 
 def gtp(path: Path, network, tmp_path: Path, monkeypatch) -> dict:
-    from tengen.io.gtp import GtpEngine
+    from tengen.io.engines import gtp_engine
 
-    engine = GtpEngine(size=SIZE, load_evaluator=lambda: network)
+    engine = gtp_engine(size=SIZE, load_evaluator=lambda: network)
     assert engine.handle(f"loadsgf {path}").startswith("=")
     reply = engine.handle("tengen-endgame json")
     assert reply.startswith("= {"), reply

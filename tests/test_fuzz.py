@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from datapaths import REPO
 from tengen.files import shared_data_path
 from tengen.go.sgf import SgfError, load_game_bytes
-from tengen.io.gtp import GtpEngine
+from tengen.io.engines import gtp_engine
 
 sys.path.insert(0, str(REPO / "bench"))
 import fuzz  # noqa: E402
@@ -52,12 +52,12 @@ def check_gtp(stream: bytes) -> bytes:
     error; read through a strict UTF-8 text stream (what en_US.UTF-8 gives sys.stdin) the same bytes come
     out. Returns the engine's output."""
     out = io.BytesIO()
-    GtpEngine().run(io.BytesIO(stream), out)
+    gtp_engine().run(io.BytesIO(stream), out)
     tally = fuzz.Tally()
     fuzz.classify_gtp(stream, out.getvalue(), tally, "gtp")
     assert tally.failures() == 0, (stream[:300], tally.examples)
     strict = io.BytesIO()
-    GtpEngine().run(io.TextIOWrapper(io.BytesIO(stream), encoding="utf-8", errors="strict"), strict)
+    gtp_engine().run(io.TextIOWrapper(io.BytesIO(stream), encoding="utf-8", errors="strict"), strict)
     assert strict.getvalue() == out.getvalue()
     return out.getvalue()
 

@@ -20,7 +20,7 @@ from tengen.cli import main
 from tengen.go.board import MAX_MOVES, MAX_RECORD_MOVES, Board, MoveLimitError
 from tengen.go.sgf import SgfError, load_game_bytes
 from tengen.go.sgf_bytes import MAX_DEPTH, MAX_NODES, MAX_VALUES
-from tengen.io.gtp import GtpEngine
+from tengen.io.engines import gtp_engine
 
 REPO = Path(__file__).resolve().parents[1]
 CONSOLE_SCRIPT = Path(sys.executable).parent / "tengen"
@@ -137,7 +137,7 @@ def test_3_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path, capsys, argv
 def test_3_gtp_loadsgf_of_a_fifo_answers_and_the_engine_goes_on(tmp_path):
     fifo = tmp_path / "game.sgf"
     os.mkfifo(fifo)
-    engine = GtpEngine()
+    engine = gtp_engine()
     assert engine.handle(f"1 loadsgf {fifo}") == "?1 cannot load file\n\n"
     assert engine.handle("2 name") == "=2 tengen\n\n"
 
@@ -159,12 +159,12 @@ HUGE_NUMBERS = [  # (command, answer): the canonical error, or what any number p
 @pytest.mark.parametrize("command,answer", HUGE_NUMBERS, ids=[c.split()[0] + str(i) for i, (c, _) in enumerate(HUGE_NUMBERS)])
 def test_4_gtp_integers_past_the_digit_limit_get_a_clean_answer(monkeypatch, command, answer):
     monkeypatch.chdir(REPO)
-    assert GtpEngine().handle(command) == answer + "\n\n"
+    assert gtp_engine().handle(command) == answer + "\n\n"
 
 
 def test_4_a_huge_loadsgf_move_number_loads_the_whole_game(monkeypatch):
     monkeypatch.chdir(REPO)
-    huge, plain = GtpEngine(), GtpEngine()
+    huge, plain = gtp_engine(), gtp_engine()
     huge.handle(f"loadsgf tests/io/transcripts/data/finished7.sgf {HUGE}")
     plain.handle("loadsgf tests/io/transcripts/data/finished7.sgf")
     assert huge.board.moves == plain.board.moves and len(plain.board.moves) > 0
@@ -204,7 +204,7 @@ def test_5_an_invalid_byte_is_answered_and_the_session_goes_on(env):
 
 def test_5_the_engine_reads_bytes_itself():
     out = io.BytesIO()
-    GtpEngine().run(io.BytesIO(b"1 name\n2 play b \xff\n3 play b D4\n"), out)
+    gtp_engine().run(io.BytesIO(b"1 name\n2 play b \xff\n3 play b D4\n"), out)
     assert out.getvalue() == b"=1 tengen\n\n?2 invalid command: not UTF-8 text\n\n=3\n\n"
 
 
@@ -213,7 +213,7 @@ def test_5_a_line_past_the_length_limit_is_answered_and_skipped():
 
     out = io.BytesIO()
     long_comment = b"9 name # " + b"x" * (2 * MAX_LINE_BYTES)  # the command itself is short
-    GtpEngine().run(io.BytesIO(b"7 name " + b"x" * (2 * MAX_LINE_BYTES) + b"\n8 name\n" + long_comment + b"\n"), out)
+    gtp_engine().run(io.BytesIO(b"7 name " + b"x" * (2 * MAX_LINE_BYTES) + b"\n8 name\n" + long_comment + b"\n"), out)
     assert out.getvalue() == b"?7 command too long\n\n=8 tengen\n\n=9 tengen\n\n"
 
 
@@ -226,7 +226,7 @@ def test_6_a_closed_stdin_ends_the_session_cleanly():
 def test_6_the_engine_takes_a_closed_stdin_as_an_empty_session(monkeypatch):
     monkeypatch.setattr(sys, "stdin", None)
     out = io.StringIO()
-    GtpEngine().run(stdout=out)
+    gtp_engine().run(stdout=out)
     assert out.getvalue() == ""
 
 
@@ -273,7 +273,7 @@ def test_7_the_first_download_never_writes_to_gtp_stdout(tmp_path, monkeypatch, 
 
 # ---------------------------------------------------------------- 8. a very long GTP game
 def test_8_a_very_long_gtp_game_gets_a_clear_answer_at_the_cap():
-    engine = GtpEngine(size=2)  # the cap does not depend on the size; a small board keeps the test light
+    engine = gtp_engine(size=2)  # the cap does not depend on the size; a small board keeps the test light
     for _ in range(MAX_RECORD_MOVES):
         assert engine.handle("play b pass") == "=\n\n"
     too_long = f"the game is too long: a game holds at most {MAX_RECORD_MOVES} moves"

@@ -6,50 +6,22 @@ flag, without argparse's usage block) and exit status 2; never a traceback.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
-from typing import Callable
 
+from tengen.commands.base import CliError, Handler, finite_float  # noqa: F401 - the errors and types commands share
 from tengen.go.sgf import SgfError
 
-Handler = Callable[[argparse.Namespace], int]
-_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Handler, str]] = {}
 
+def command_table() -> list:
+    """Every subcommand's `add_arguments` function (named by `tengen.commands.base.command`), in the order
+    `tengen --help` lists them: the one place a new command is added."""
+    from tengen.commands import (analysis_cmd, analyze_cmd, batch_cmd, eval_cmd, gtp_cmd, influence_cmd,
+                                 models_cmd, review_cmd, score_cmd, serve_cmd, show_cmd, winner_cmd)
 
-class CliError(Exception):
-    """A user-facing error: printed as one line, exit status 2."""
-
-
-def finite_float(text: str) -> float:
-    """argparse type: a finite number (float() also takes 'nan' and 'inf')."""
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(text)
-    return value
-
-
-finite_float.__name__ = "finite number"  # argparse names the type in its message: "invalid finite number value"
-
-
-def command(name: str, help_text: str):
-    """Register a subcommand: the decorated function adds arguments; `handler` runs it."""
-
-    def register(add_arguments):
-        def with_handler(handler: Handler):
-            _COMMANDS[name] = (add_arguments, handler, help_text)
-            return handler
-
-        add_arguments.handler = with_handler
-        return add_arguments
-
-    return register
-
-
-def _load_commands() -> None:
-    from tengen.commands import (  # noqa: F401  (registration side effects)
-        analysis_cmd, analyze_cmd, batch_cmd, eval_cmd, gtp_cmd, influence_cmd, models_cmd, review_cmd, score_cmd,
-        show_cmd, serve_cmd, winner_cmd)
+    return [analysis_cmd.add_arguments, analyze_cmd.add_arguments, batch_cmd.add_arguments, eval_cmd.add_arguments,
+            gtp_cmd.add_arguments, influence_cmd.add_arguments, models_cmd.add_arguments, review_cmd.add_arguments,
+            score_cmd.add_arguments, show_cmd.add_arguments, serve_cmd.add_arguments, winner_cmd.add_arguments]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -62,13 +34,13 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    _load_commands()
     parser = OneLineParser(prog="tengen", description="Go endgame analysis, evaluation and play.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (add_arguments, handler, help_text) in _COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+    for add_arguments in command_table():
+        p = sub.add_parser(add_arguments.command_name, help=add_arguments.help_text,
+                           description=add_arguments.help_text)
         add_arguments(p)
-        p.set_defaults(handler=handler)
+        p.set_defaults(handler=add_arguments.run)
     return parser
 
 

@@ -10,8 +10,9 @@ import sys
 
 import pytest
 
-from tengen.go.coords import from_gtp
 from tengen.eval.gtp_client import GtpClient, find_gnugo
+from tengen.go.coords import from_gtp
+from tengen.io.gtp import GtpEngine
 
 from datapaths import REPO, shared_data
 
@@ -120,13 +121,13 @@ def _loadsgf_agrees(gnugo: GtpClient, folder, argument: str = "") -> int:
     """loadsgf every SGF under `folder` in tengen's engine and in GNU Go: both load it or both refuse, and
     the stones (but for an AE mixed into a move node, see above), the player to move and the prisoners
     agree. Returns the number of files compared."""
-    from tengen.io.gtp import GtpEngine
+    from tengen.io.engines import gtp_engine
 
     compared = 0
     checker = differential.Checker(gnugo, differential.Tally())
     for path in sorted(folder.rglob("*.sgf")):
         command = f"loadsgf {path} {argument}".strip()
-        engine = GtpEngine()
+        engine = gtp_engine()
         ours = engine.handle(command)
         theirs = gnugo.query(command)
         assert ours.startswith("=") == theirs.ok, (command, ours, theirs)

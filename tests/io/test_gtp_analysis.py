@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from standin_networks import StandInNetwork  # noqa: E402
-from tengen.io.gtp import GtpEngine  # noqa: E402
+from tengen.io.engines import gtp_engine  # noqa: E402
 from tengen.io.gtp_analysis import (AnalyzeArgsError, kata_number, lz_number,  # noqa: E402
                                     parse_analyze_args)
 from tengen.io.gtp_player import PlayerSettings, SearchPlayer  # noqa: E402
@@ -33,7 +33,7 @@ def make_engine(size: int = 9, visits: int = 12, analysis_visits: int = 12, **kw
     player = SearchPlayer(lambda: StandInNetwork("anywhere"),
                           {"visits": visits, "batch_size": 4, "root_symmetries": 1},
                           PlayerSettings(analysis_visits=analysis_visits))
-    return GtpEngine(size=size, player=player, **kwargs)
+    return gtp_engine(size=size, player=player, **kwargs)
 
 
 class GatedInput(io.RawIOBase):
@@ -224,7 +224,7 @@ def test_bad_arguments_are_one_error_line(command, message):
 
 
 def test_analysis_commands_need_the_search_player():
-    engine = GtpEngine(size=9)
+    engine = gtp_engine(size=9)
     assert engine.handle("kata-analyze b 50") == "? unknown command\n\n"
     assert "kata-analyze" not in engine.commands() and "tengen-endgame" in engine.commands()
     assert "kata-analyze" in make_engine().commands()
@@ -234,7 +234,7 @@ def test_a_network_that_cannot_load_is_an_error_before_the_stream():
     def broken():
         raise FileNotFoundError("nothing.bin.gz: no such model file")
 
-    engine = GtpEngine(size=9, player=SearchPlayer(broken, {"visits": 4}))
+    engine = gtp_engine(size=9, player=SearchPlayer(broken, {"visits": 4}))
     assert engine.handle("1 kata-analyze b 50") == "?1 cannot load the network: nothing.bin.gz: no such model file\n\n"
     assert engine.handle("2 genmove b") == "?2 cannot load the network: nothing.bin.gz: no such model file\n\n"
     assert engine.handle("3 name") == "=3 tengen\n\n"

@@ -13,13 +13,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from standin_networks import ONE_DAME, StandInNetwork  # noqa: E402
 from tengen.endgame.options import AnalysisOptions  # noqa: E402
 from tengen.endgame.tree import GrowthConfig  # noqa: E402
-from tengen.io.gtp import GtpEngine  # noqa: E402
+from tengen.io.engines import gtp_engine  # noqa: E402
+from tengen.io.gtp_gogui import GoGuiCommands  # noqa: E402
 
 
 @pytest.fixture
 def engine():
-    e = GtpEngine(size=5, load_evaluator=lambda: StandInNetwork())
-    e.endgame_options = AnalysisOptions(predictor="kata", growth=GrowthConfig(max_nodes=40, max_total_nodes=80))
+    e = gtp_engine(size=5, load_evaluator=lambda: StandInNetwork())
+    e.handler(GoGuiCommands).endgame_options = AnalysisOptions(predictor="kata", growth=GrowthConfig(max_nodes=40, max_total_nodes=80))
     rows = [r.split() for r in ONE_DAME.strip().splitlines()]
     for r, row in enumerate(rows):
         for c, cell in enumerate(row):
@@ -58,5 +59,5 @@ def test_bad_input_and_a_missing_network(engine):
     def broken():
         raise OSError("offline")
 
-    e = GtpEngine(size=5, load_evaluator=broken)
+    e = gtp_engine(size=5, load_evaluator=broken)
     assert e.handle("tengen-gfx_move") == "? cannot load the network: offline\n\n"

@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from standin_networks import StandInNetwork  # noqa: E402
 from tengen.go.coords import from_gtp  # noqa: E402
+from tengen.io.engines import gtp_engine
 from tengen.io.gtp import GtpEngine  # noqa: E402
 from tengen.io.gtp_player import PlayerSettings, SearchPlayer  # noqa: E402
 
@@ -54,7 +55,7 @@ def player(evaluator=None, seconds=None, dynamic_komi="none", temperature_early=
 
 
 def test_genmove_through_the_search_on_9x9_plays_legal_moves():
-    engine = GtpEngine(size=9, player=player())
+    engine = gtp_engine(size=9, player=player())
     for color in "bwbwbw":
         before = engine.board.copy()
         answer = engine.handle(f"genmove {color}")
@@ -66,7 +67,7 @@ def test_genmove_through_the_search_on_9x9_plays_legal_moves():
 
 
 def test_time_settings_and_time_left_change_the_seconds_given_to_the_search():
-    engine = GtpEngine(size=9, player=player())
+    engine = gtp_engine(size=9, player=player())
     Recording.runs = []
     engine.handle("genmove b")
     assert Recording.runs[-1]["seconds"] is None  # no clock: visits alone
@@ -84,7 +85,7 @@ def test_time_settings_and_time_left_change_the_seconds_given_to_the_search():
 
 
 def test_the_seconds_flag_caps_the_clock():
-    engine = GtpEngine(size=9, player=player(seconds=0.5))
+    engine = gtp_engine(size=9, player=player(seconds=0.5))
     Recording.runs = []
     engine.handle("genmove b")
     engine.handle("time_settings 3000 0 0")
@@ -93,7 +94,7 @@ def test_the_seconds_flag_caps_the_clock():
 
 
 def test_resignation_after_consecutive_lost_searches():
-    engine = GtpEngine(size=9, player=player(Losing("anywhere"), resign_threshold=0.1, resign_consecutive=2,
+    engine = gtp_engine(size=9, player=player(Losing("anywhere"), resign_threshold=0.1, resign_consecutive=2,
                                              min_resign_visits=4))
     first = engine.handle("genmove b")
     assert first != "= resign\n\n"
@@ -110,7 +111,7 @@ def test_final_status_list_and_score_from_the_search_ownership():
             return e
 
     p = player(WhiteOwnsAll("anywhere"))
-    engine = GtpEngine(size=5, player=p, dead_stones=p.dead_stones)
+    engine = gtp_engine(size=5, player=p, dead_stones=p.dead_stones)
     out = [engine.handle(c) for c in ("komi 0.5", "play b A1", "play w C3", "final_status_list dead",
                                       "final_status_list alive", "final_score")]
     assert out[3:] == ["= A1\n\n", "= C3\n\n", "= W+25.5\n\n"]
@@ -126,7 +127,7 @@ def test_cleanup_never_passes_while_dead_stones_stand_in_its_area():
             return e
 
     p = player(BlackOwnsAll("contested"), visits=2)
-    engine = GtpEngine(size=5, player=p)
+    engine = gtp_engine(size=5, player=p)
     for cmd in ("play b A4", "play b B4", "play b C4", "play b C5", "play w B5"):
         engine.handle(cmd)
     answer = engine.handle("kgs-genmove_cleanup b")
@@ -141,7 +142,7 @@ def test_dynamic_komi_moves_the_search_komi():
             e.win, e.loss = 0.9, 0.1
             return e
 
-    engine = GtpEngine(size=9, player=player(Ahead("anywhere"), dynamic_komi="vs"))
+    engine = gtp_engine(size=9, player=player(Ahead("anywhere"), dynamic_komi="vs"))
     Recording.runs = []
     engine.handle("genmove b")
     engine.handle("genmove b")
@@ -152,7 +153,7 @@ def test_dynamic_komi_moves_the_search_komi():
 @pytest.mark.parametrize("command", ["genmove", "genmove purple", "kgs-genmove_cleanup", "time_left b x 0",
                                      "final_status_list maybe"])
 def test_bad_input_is_one_error_line(command):
-    engine = GtpEngine(size=9, player=player())
+    engine = gtp_engine(size=9, player=player())
     answer = engine.handle(command)
     assert answer.startswith("? ") and answer.count("\n") == 2
 
@@ -192,7 +193,7 @@ def test_bad_flags_are_one_line(argv, capsys):
 
 
 def _opening(seed, temperature_early=0.5, visits=24):
-    engine = GtpEngine(size=9, player=player(visits=visits, temperature_early=temperature_early))
+    engine = gtp_engine(size=9, player=player(visits=visits, temperature_early=temperature_early))
     answers = []
     if seed is not None:
         assert engine.handle(f"set_random_seed {seed}") == "=\n\n"
@@ -218,6 +219,6 @@ def test_temperature_zero_plays_the_unseeded_game_whatever_the_seed():
 
 
 def test_set_random_seed_refuses_a_non_integer():
-    engine = GtpEngine(size=9, player=player())
+    engine = gtp_engine(size=9, player=player())
     assert engine.handle("set_random_seed x").startswith("? syntax error")
     assert engine.handle("set_random_seed").startswith("? syntax error")

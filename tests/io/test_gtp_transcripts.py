@@ -19,7 +19,7 @@ import pytest
 
 from tengen.go import BLACK, Board
 from tengen.go.coords import from_gtp, neighbours
-from tengen.io.gtp import GtpEngine
+from tengen.io.engines import gtp_engine
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -30,7 +30,7 @@ CONSOLE_SCRIPT = Path(sys.executable).parent / "tengen"
 def run_engine(commands: str) -> str:
     """Feed GTP commands to a fresh in-process engine (default: 19x19, Chinese rules, komi 7.5)."""
     out = io.StringIO()
-    GtpEngine().run(io.StringIO(commands, newline=""), out)
+    gtp_engine().run(io.StringIO(commands, newline=""), out)
     return out.getvalue()
 
 
@@ -142,7 +142,7 @@ def _repeats(board: Board, color: int, point, seen: set[int]) -> bool:
 @pytest.mark.parametrize("size,seed", [(9, 1), (9, 2), (13, 3), (19, 4)])
 def test_genmove_is_legal_and_never_fills_its_own_eye(size, seed):
     rng = random.Random(seed)
-    engine = GtpEngine(size=size)
+    engine = gtp_engine(size=size)
     checked = eyes_seen = 0
     for _ in range(6 * size * size):
         board = engine.board
@@ -173,7 +173,7 @@ def _finished_random_game(size: int, seed: int) -> GtpEngine | None:
     """An engine whose board holds a random game played until neither side has a move but its own
     single-point eyes, with no ko pending (None if the game had to be cut short by a capture cycle)."""
     rng = random.Random(seed)
-    engine = GtpEngine(size=size)
+    engine = gtp_engine(size=size)
     board = engine.board
     seen = {board.hash}
     for _ in range(3 * size * size):
@@ -218,7 +218,7 @@ def test_handicap_points_match_gnugo():
 
     if find_gnugo() is None:
         pytest.skip("GNU Go is not installed (/usr/games/gnugo)")
-    engine = GtpEngine()
+    engine = gtp_engine()
     with GtpClient.gnugo() as gnugo:
         for size in (7, 8, 9, 10, 13, 19):
             for stones in range(1, 11):
@@ -250,8 +250,8 @@ def test_final_score_uses_the_dead_stone_finder_it_is_given():
         engine.run(io.StringIO(commands), out)
         return [a.strip() for a in out.getvalue().split("\n\n") if a.strip()][-2:]
 
-    assert last_two(GtpEngine()) == ["=", "= W+0.5"]  # nothing provably dead: 1 - 1 - 0.5
-    assert last_two(GtpEngine(dead_stones=network_dead_stones(_FixedOwnership()))) == ["= A1", "= W+25.5"]
+    assert last_two(gtp_engine()) == ["=", "= W+0.5"]  # nothing provably dead: 1 - 1 - 0.5
+    assert last_two(gtp_engine(dead_stones=network_dead_stones(_FixedOwnership()))) == ["= A1", "= W+25.5"]
 
 
 @pytest.mark.parametrize("ru, scoring", [("", "territory"), ("RU[Chinese]", "area")])
@@ -260,6 +260,6 @@ def test_loadsgf_keeps_the_engines_rules_unless_the_file_names_its_own(tmp_path,
 
     path = tmp_path / "g.sgf"
     path.write_text(f"(;GM[1]FF[4]SZ[9]KM[6.5]{ru};B[ee];W[cc])")
-    engine = GtpEngine(size=9, rules=Rules.japanese())
+    engine = gtp_engine(size=9, rules=Rules.japanese())
     assert engine.handle(f"loadsgf {path}").startswith("= black")
     assert (engine.rules.scoring, engine.rules.komi) == (scoring, 6.5)

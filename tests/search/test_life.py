@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from tengen.go.diagram import board_from_diagram
-from tengen.io.gtp import GtpEngine
+from tengen.io.engines import gtp_engine
 from tengen.search.life import ALIVE, DEAD, LifeConfig, LifeSearch, analyze_group, analyze_region
 
 STRAIGHT_THREE = """
@@ -118,7 +118,7 @@ def test_results_count_nodes_not_seconds():
 
 
 def _engine(diagram: str) -> GtpEngine:
-    engine = GtpEngine()
+    engine = gtp_engine()
     engine.board = board_from_diagram(diagram)
     return engine
 

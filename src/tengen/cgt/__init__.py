@@ -45,7 +45,8 @@ solver), `orthodox` (hotstrat, sentestrat, tedomari, the ko rule, exact minimax)
 """
 from tengen.cgt.game import Game, STAR, ZERO_GAME, game_sum, le, negate, simplify, sum_games
 from tengen.cgt.ko import KoChain, UnsupportedKo, simple_ko
-from tengen.cgt.notation import GameSyntaxError, format_game, parse_game
+from tengen.cgt.notation import GameSyntaxError, parse_game
+from tengen.cgt.notation_write import format_game
 from tengen.cgt.numbers import INF, NEG_INF, Value, simplest_between, to_value
 from tengen.cgt.thermo import (BLACK_SENTE, GOTE, INFINITESIMAL, KINDS, KO, NUMBER, UNBOUNDED, WHITE_SENTE, Thermo,
                                combine, number_thermo, orthodox_indices)

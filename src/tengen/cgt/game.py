@@ -48,12 +48,12 @@ class Game:
         return self._hash
 
     def __repr__(self) -> str:
-        from tengen.cgt.notation import format_game
+        from tengen.cgt.notation_write import format_game
 
         return f"Game({format_game(self)!r})"
 
     def __str__(self) -> str:
-        from tengen.cgt.notation import format_game
+        from tengen.cgt.notation_write import format_game
 
         return format_game(self)
 

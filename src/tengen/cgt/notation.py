@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tengen.cgt.game import Game
-from tengen.cgt.numbers import format_value, to_value
+from tengen.cgt.notation_write import format_game  # noqa: F401 - the notation's writer, read and written here
+from tengen.cgt.numbers import to_value
 
 
 class GameSyntaxError(ValueError):
@@ -114,29 +115,3 @@ def _number(s: str):
         return to_value(s)
     except (ValueError, ZeroDivisionError) as exc:
         raise GameSyntaxError(f"not a number: {s!r}") from exc
-
-
-def format_game(g: Game, bars: bool = False) -> str:
-    """'{3 | {2 | 1}}' (every subgame braced, like the data files) or, with bars=True, '{3||2|1}'."""
-    if g.value is not None:
-        return format_value(g.value)
-    if bars:
-        return "{" + _bars(g)[0] + "}"
-    left = ", ".join(format_game(o) for o in g.left)
-    right = ", ".join(format_game(o) for o in g.right)
-    return "{" + (left + " " if left else "") + "|" + (" " + right if right else "") + "}"
-
-
-def _bars(g: Game) -> tuple[str, int]:
-    """Body text without outer braces and its number of bars."""
-    sides, width = [], 0
-    for opts in (g.left, g.right):
-        if len(opts) == 1 and opts[0].value is None and opts[0].left and opts[0].right:
-            text, n = _bars(opts[0])
-            width = max(width, n)
-            sides.append(text)
-        else:
-            sides.append(",".join(format_value(o.value) if o.value is not None else "{" + _bars(o)[0] + "}"
-                                  for o in opts))
-    width += 1
-    return sides[0] + "|" * width + sides[1], width

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from tengen.cli import CliError, command
+from tengen.commands.base import CliError, command
 
 TINY = "tiny"  # --model tiny: a tiny random network (tests, benches: no download, fast on CPU)
 

@@ -7,7 +7,7 @@ import re
 import sys
 from dataclasses import replace
 
-from tengen.cli import CliError, command, finite_float
+from tengen.commands.base import CliError, command, finite_float
 from tengen.commands.common import add_position_arguments, position_from_args, progress_line
 from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.move_check import DEFAULT_MARGIN

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tengen.cli import CliError, command
+from tengen.commands.base import CliError, command
 
 
 @command("batch", "analyze SGF collections (resumable; a local process pool or Ray)")

@@ -30,7 +30,7 @@ def position_from_args(args: argparse.Namespace) -> Position:
 
 def checked_rules(args: argparse.Namespace) -> Optional[str]:
     """`--rules` when a rule set tengen knows (CliError in one line otherwise), or None."""
-    from tengen.cli import CliError
+    from tengen.commands.base import CliError
     from tengen.go.rules import Rules
 
     name = getattr(args, "rules", None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from tengen.cli import CliError, command
+from tengen.commands.base import CliError, command
 from tengen.commands.common import add_position_arguments, checked_rules, progress_line
 
 

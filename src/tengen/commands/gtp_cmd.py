@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tengen.cli import CliError, command, finite_float
+from tengen.commands.base import CliError, command, finite_float
 
 DYNAMIC_KOMI = ("none", "ss", "vs", "mldk")  # tengen.search.dynamic_komi.DYNAMIC_KOMI_NAMES (not imported: GTP starts fast)
 LIZZIE_NAME = "KataGo-compatible tengen"  # Lizzie uses kata-analyze when `name` starts with "KataGo"
@@ -68,7 +68,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tengen.go.rules import Rules
     from tengen.go.scoring import benson_dead_stones
-    from tengen.io.gtp import ENGINE_NAME, GtpEngine
+    from tengen.io.engines import gtp_engine
+    from tengen.io.gtp import ENGINE_NAME
 
     if args.visits < 1:
         raise CliError("--visits must be at least 1")
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
               "search": lambda: player.dead_stones}[dead]
     finder = finder if dead == "benson" else finder()
     name = args.name or (LIZZIE_NAME if args.lizzie else ENGINE_NAME)
-    engine = GtpEngine(size=args.size, rules=rules, dead_stones=finder, player=player, name=name,
+    engine = gtp_engine(size=args.size, rules=rules, dead_stones=finder, player=player, name=name,
                        load_evaluator=load)
     protocol = sys.stdout
     sys.stdout = sys.stderr  # stdout carries GTP responses only: whatever else the session prints goes to stderr
@@ -185,7 +186,7 @@ def _lazy_network_finder(model):
         if not loaded:
             from tengen.api import default_evaluator
             from tengen.eval.katago.final_score import network_dead_stones
-            from tengen.io.gtp import GtpError
+            from tengen.io.gtp_base import GtpError
 
             try:
                 evaluator = default_evaluator(model)

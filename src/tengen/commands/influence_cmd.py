@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tengen.cli import command
+from tengen.commands.base import command
 from tengen.commands.common import add_position_arguments, position_from_args
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from tengen.cli import command
+from tengen.commands.base import command
 
 
 @command("models", "list cached KataGo networks")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from tengen.cli import CliError, command
+from tengen.commands.base import CliError, command
 
 
 def _start(text: str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from tengen.cli import CliError, command
+from tengen.commands.base import CliError, command
 
 
 @command("serve", "the web UI: open a record, step through it, see its regions, values and thermographs")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from tengen.cli import command
+from tengen.commands.base import command
 from tengen.commands.common import add_position_arguments, position_from_args
 
 
@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tengen.go.colors import BLACK, WHITE
     from tengen.go.coords import to_gtp
-    from tengen.go.diagram import render
+    from tengen.go.render import render
 
     position = position_from_args(args)
     game, board = position.game, position.board

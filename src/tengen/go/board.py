@@ -254,7 +254,7 @@ class Board:
 
     # ---------------------------------------------------------------- display
     def __str__(self) -> str:
-        from tengen.go.diagram import render
+        from tengen.go.render import render
 
         return render(self)
 

@@ -26,28 +26,18 @@ from typing import IO, Callable, Iterator, Optional
 from tengen.go.board import MAX_RECORD_MOVES, MAX_SIDE, MIN_SIDE, Board, IllegalMove, MoveLimitError
 from tengen.go.colors import BLACK, WHITE, parse_color
 from tengen.go.coords import CoordinateError, from_gtp, to_gtp
-from tengen.go.diagram import render
+from tengen.go.render import render
 from tengen.go.handicap import fixed_handicap_points, max_fixed_handicap
 from tengen.go.rules import Rules
 from tengen.go.scoring import benson_dead_stones, score
 from tengen.go.sgf import SgfError, load_game
-from tengen.io.gtp_analysis import AnalysisCommands, Streamed
-from tengen.io.gtp_gogui import GoGuiCommands
-from tengen.io.gtp_life import LifeCommands
+from tengen.io.gtp_base import RESIGN, GtpError, GtpHandler, Streamed, color_arg, command_methods, nargs, vertex_arg
 
 ENGINE_NAME = "tengen"
 MAX_LINE_BYTES = 64 * 1024  # one command line; a longer one is answered `? command too long` and skipped
 # Integers longer than this are read as +-10**MAX_DIGITS, past every range a command checks: never given to
 # int(), which refuses more than 4,300 digits (and is slow long before).
 MAX_DIGITS = 18
-# command name prefixes written with a hyphen (method cmd_kata_analyze answers kata-analyze)
-HYPHEN_PREFIXES = ("kgs", "kata", "lz", "gogui", "tengen")
-
-
-class GtpError(Exception):
-    """A command failure; the message is sent as `? message`."""
-
-
 MovePolicy = Callable[[Board, int, bool], Optional[tuple[int, int]]]
 DeadStoneFinder = Callable[[Board], list]
 
@@ -85,7 +75,7 @@ class _Lines:
                 self._ready.wait()
 
 
-class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
+class GtpEngine:
     """The state (board, rules, komi, clock) plus one method per command.
 
     player: a search player (`gtp_player.SearchPlayer`) for genmove, kgs-genmove_cleanup and the analysis
@@ -103,6 +93,7 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
         self.engine_name = name
         self.engine_version = version
         self.load_evaluator = load_evaluator
+        self.handlers: list[GtpHandler] = []  # command sets beyond the protocol's own (`register`)
         self.board = Board(size, rules=self.rules)
         self.handicap = 0
         self.time_settings: tuple[int, int, int] | None = None
@@ -120,17 +111,22 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
         """The GTP command names this engine answers (what list_commands prints)."""
         return sorted(self._command_table())
 
-    def _command_table(self) -> dict[str, str]:
-        table = {}
-        for attr in dir(self):
-            if attr.startswith("cmd_"):
-                name = attr[4:]
-                prefix = name.split("_", 1)[0]
-                if prefix in HYPHEN_PREFIXES and "_" in name:
-                    name = prefix + "-" + name[len(prefix) + 1:]
-                if self.player is None and name in self.ANALYSIS_COMMANDS:
-                    continue  # the analysis commands need the search
-                table[name] = attr
+    def register(self, *handlers: GtpHandler) -> "GtpEngine":
+        """Add handlers' commands (`tengen.io.engines.gtp_engine` registers every handler tengen ships); a
+        later handler's command of the same name wins."""
+        self.handlers.extend(handlers)
+        return self
+
+    def handler(self, kind: type) -> GtpHandler:
+        """The registered handler of class `kind` (its settings: `endgame_options`, `life_config`)."""
+        return next(h for h in self.handlers if isinstance(h, kind))
+
+    def _command_table(self) -> dict[str, Callable]:
+        table = dict(command_methods(self))
+        for handler in self.handlers:
+            for name, method in command_methods(handler):
+                if self.player is not None or name not in handler.needs_player:  # analysis needs the search
+                    table[name] = method
         return table
 
     def handle(self, line: str) -> Optional[str]:
@@ -147,10 +143,9 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
         if any("\udc80" <= ch <= "\udcff" for part in parts for ch in part):
             return f"?{cmd_id} invalid command: not UTF-8 text\n\n"
         name, args = parts[0], parts[1:]
-        attr = self._command_table().get(name)
-        if attr is None:
+        method = self._command_table().get(name)
+        if method is None:
             return f"?{cmd_id} unknown command\n\n"
-        method = getattr(self, attr)
         self._cmd_id, self._stream_parts, self._streaming = cmd_id, [], False
         try:
             result = method(args)
@@ -203,12 +198,12 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
         else:
             self._stream_parts.append(text)
 
-    def _stream_begin(self) -> None:
+    def stream_begin(self) -> None:
         """Start a streamed response: `=[id]` on a line of its own."""
         self._streaming = True
         self._emit(f"={self._cmd_id}\n")
 
-    def _stream_line(self, text: str) -> None:
+    def stream_line(self, text: str) -> None:
         self._emit(text + "\n")
 
     def _end_stream(self, message: str) -> str:
@@ -216,17 +211,17 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
         print(f"tengen gtp: {message}", file=sys.stderr)
         return "".join(self._stream_parts) + "\n"
 
-    def _input_pending(self) -> bool:
+    def input_pending(self) -> bool:
         """Whether the next input line (or the end of input) has arrived (False outside run())."""
         return self._lines is not None and self._lines.pending()
 
-    def _wait_for_input(self) -> None:
+    def wait_for_input(self) -> None:
         """Block until the next input line arrives (an analysis that finished before it); no-op outside run()."""
         if self._lines is not None:
             self.waiting_for_input.set()
             self._lines.wait_pending()
 
-    def _require_player(self):
+    def require_player(self):
         if self.player is None:
             raise GtpError("this command needs the search player (tengen gtp --player search)")
         return self.player
@@ -238,20 +233,14 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
     # ------------------------------------------------------------ argument helpers
     @staticmethod
     def _nargs(args: list[str], n: int) -> None:
-        if len(args) < n:
-            raise GtpError("syntax error")
+        nargs(args, n)
 
-    def _color(self, text: str) -> int:
-        try:
-            return parse_color(text)
-        except ValueError:
-            raise GtpError("syntax error") from None
+    @staticmethod
+    def _color(text: str) -> int:
+        return color_arg(text)
 
     def _vertex(self, text: str):
-        try:
-            return from_gtp(text, self.board.height, self.board.width)
-        except CoordinateError:
-            raise GtpError("invalid vertex" if text[:1].isalpha() else "syntax error") from None
+        return vertex_arg(text, self.board)
 
     # ------------------------------------------------------------ administrative
     def cmd_protocol_version(self, args):
@@ -375,14 +364,13 @@ class GtpEngine(AnalysisCommands, GoGuiCommands, LifeCommands):
         self._nargs(args, 1)
         color = self._color(args[0])
         if self.player is not None:
-            return self._search_genmove(color, cleanup)
+            return self.search_genmove(color, cleanup)
         point = self.policy(self.board, color, cleanup)
         self._play_on_record(color, point)
         return to_gtp(point, self.board.height)
 
-    def _search_genmove(self, color: int, cleanup: bool, on_progress=None, progress_every: float = 1.0) -> str:
+    def search_genmove(self, color: int, cleanup: bool, on_progress=None, progress_every: float = 1.0) -> str:
         """The search player's move for `color`, played on the board: a vertex, `pass` or `resign`."""
-        from tengen.io.gtp_player import RESIGN
         from tengen.search.time_control import TimeSettings
 
         if len(self.board.moves) >= MAX_RECORD_MOVES:
@@ -560,9 +548,3 @@ def _write(stream: IO, text: str) -> None:
     else:
         stream.write(text)
         stream.flush()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`tengen gtp`: speak GTP on stdin/stdout."""
-    GtpEngine().run()
-    return 0

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Optional
 from tengen.go.board import MAX_RECORD_MOVES, Board, MoveLimitError
 from tengen.go.colors import parse_color
 from tengen.go.coords import to_gtp
+from tengen.io.gtp_base import GtpError, GtpHandler, Streamed
 
 if TYPE_CHECKING:  # tengen.search loads the network's modules (torch): not when GTP starts
     from tengen.search.results import MoveStats, SearchResult
@@ -208,21 +209,12 @@ def analysis_line(result: SearchResult, board: Board, args: AnalyzeArgs, dialect
     return " ".join(parts)
 
 
-# ---------------------------------------------------------------------- the commands (a GtpEngine mixin)
-class Streamed:
-    """What a streaming command returns: it has written `=[id]` and its lines; `tail` ends the response
-    (before the closing empty line)."""
+# ---------------------------------------------------------------------- the commands (a GtpEngine handler)
+class AnalysisCommands(GtpHandler):
+    """The analysis commands Lizzie, Sabaki and KaTrain send (offered with a search player only): each
+    streams the search's lines through the engine until the next command arrives."""
 
-    def __init__(self, tail: str = ""):
-        self.tail = tail
-
-
-class AnalysisCommands:
-    """The analysis commands of GtpEngine (offered with a search player only). The engine provides
-    `player`, `board`, `_require_player()`, `_stream_begin()`, `_stream_line(text)`, `_input_pending()`,
-    `_wait_for_input()` and `_search_genmove(color, cleanup, on_progress, progress_every)`."""
-
-    ANALYSIS_COMMANDS = frozenset({"kata-analyze", "lz-analyze", "analyze", "kata-genmove_analyze",
+    needs_player = frozenset({"kata-analyze", "lz-analyze", "analyze", "kata-genmove_analyze",
                                    "lz-genmove_analyze", "genmove_analyze"})
 
     def cmd_kata_analyze(self, args):
@@ -244,51 +236,49 @@ class AnalysisCommands:
         return self._genmove_analyze(args, SABAKI)
 
     def _analysis_args(self, args, dialect) -> AnalyzeArgs:
-        from tengen.io.gtp import GtpError
-
         try:
             return parse_analyze_args(args, dialect)
         except AnalyzeArgsError as exc:
             raise GtpError(str(exc)) from None
 
     def _analyze(self, args, dialect):
-        player = self._require_player()
+        player = self.engine.require_player()
         opts = self._analysis_args(args, dialect)
         player.ensure_loaded()  # a network that cannot load is a plain `? ...` answer, before the stream
-        position = self.board.copy()
+        position = self.engine.board.copy()
         if opts.color is not None:
             position.to_play = opts.color
-        self._stream_begin()
+        self.engine.stream_begin()
 
         def report(result: SearchResult) -> None:
             line = analysis_line(result, position, opts, dialect)
             if line is not None:
-                self._stream_line(line)
+                self.engine.stream_line(line)
 
-        result = player.analyze(position, should_stop=self._input_pending,
+        result = player.analyze(position, should_stop=self.engine.input_pending,
                                 on_progress=report if opts.interval is not None else None,
                                 progress_every=opts.interval if opts.interval is not None else 1.0)
         report(result)
-        self._wait_for_input()
+        self.engine.wait_for_input()
         return Streamed("")
 
     def _genmove_analyze(self, args, dialect):
-        player = self._require_player()
+        player = self.engine.require_player()
         opts = self._analysis_args(args, dialect)
-        color = opts.color if opts.color is not None else self.board.to_play
-        if len(self.board.moves) >= MAX_RECORD_MOVES:
+        color = opts.color if opts.color is not None else self.engine.board.to_play
+        if len(self.engine.board.moves) >= MAX_RECORD_MOVES:
             raise MoveLimitError()
         player.ensure_loaded()
-        position = self.board.copy()
+        position = self.engine.board.copy()
         position.to_play = color
-        self._stream_begin()
+        self.engine.stream_begin()
 
         def report(result: SearchResult) -> None:
             line = analysis_line(result, position, opts, dialect)
             if line is not None:
-                self._stream_line(line)
+                self.engine.stream_line(line)
 
-        vertex = self._search_genmove(color, cleanup=False, on_progress=report if opts.interval is not None else None,
+        vertex = self.engine.search_genmove(color, cleanup=False, on_progress=report if opts.interval is not None else None,
                                       progress_every=opts.interval if opts.interval is not None else 1.0)
         if player.last_result is not None:
             report(player.last_result)

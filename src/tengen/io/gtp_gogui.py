@@ -20,6 +20,7 @@ from typing import Optional
 
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
+from tengen.io.gtp_base import GtpError, GtpHandler
 
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
            "#fabed4", "#469990", "#dcbeff", "#9a6324", "#800000", "#aaffc3", "#808000", "#000075")
@@ -106,12 +107,15 @@ def gfx_move(analysis) -> str:
     return f"{square}TEXT {who}: {to_gtp(move, h)} ({reason})"
 
 
-class GoGuiCommands:
-    """GoGui's analyze commands for GtpEngine (which provides `board`, `player`, `load_evaluator`)."""
+class GoGuiCommands(GtpHandler):
+    """GoGui's analyze commands and `tengen-endgame`, over one endgame analysis per position; the network
+    is the engine's `load_evaluator`, else its search player's, else the default."""
 
-    endgame_options = None  # AnalysisOptions for these commands (None: the defaults every front end shares)
-    _endgame_cache: Optional[tuple] = None
-    _endgame_evaluator_loaded = None
+    def __init__(self, engine):
+        super().__init__(engine)
+        self.endgame_options = None  # AnalysisOptions for these commands (None: the defaults every front end shares)
+        self._endgame_cache: Optional[tuple] = None
+        self._endgame_evaluator_loaded = None
 
     def cmd_gogui_analyze_commands(self, args):
         return "\n".join(f"{kind}/{label}/{command}" for kind, label, command in GOGUI_COMMANDS)
@@ -151,14 +155,12 @@ class GoGuiCommands:
 
     # ------------------------------------------------------------------ the analysis, once per position
     def _endgame_evaluator(self):
-        from tengen.io.gtp import GtpError
-
         if self._endgame_evaluator_loaded is None:
             try:
-                if self.load_evaluator is not None:
-                    self._endgame_evaluator_loaded = self.load_evaluator()
-                elif self.player is not None:
-                    self._endgame_evaluator_loaded = self.player.search.evaluator
+                if self.engine.load_evaluator is not None:
+                    self._endgame_evaluator_loaded = self.engine.load_evaluator()
+                elif self.engine.player is not None:
+                    self._endgame_evaluator_loaded = self.engine.player.search.evaluator
                 else:
                     from tengen.api import default_evaluator
 
@@ -170,11 +172,9 @@ class GoGuiCommands:
         return self._endgame_evaluator_loaded
 
     def _endgame_analysis(self, args):
-        from tengen.io.gtp import GtpError
-
         if args:
             raise GtpError(f"{len(args)} unexpected argument(s): this command analyzes the current position")
-        board = self.board
+        board = self.engine.board
         key = (board.hash, board.to_play, board.rules, len(board.moves), board.width, board.height)
         if self._endgame_cache is not None and self._endgame_cache[0] == key:
             return self._endgame_cache[1]

@@ -8,54 +8,54 @@ from typing import Optional
 
 from tengen.go.colors import EMPTY
 from tengen.go.coords import Point, to_gtp
+from tengen.io.gtp_base import GtpError, GtpHandler, nargs, vertex_arg
 from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch, analyze_group
 
 
-class LifeCommands:
-    """Life-and-death commands for GtpEngine (which provides `board`, `_vertex`, `_nargs`, GtpError)."""
+class LifeCommands(GtpHandler):
+    """Life-and-death commands: GNU Go's dragon_status and owl_attack / owl_defend, and the search's budget
+    (`life_config`)."""
 
-    life_config: LifeConfig = LifeConfig()
+    def __init__(self, engine):
+        super().__init__(engine)
+        self.life_config: LifeConfig = LifeConfig()
 
     def _life_point(self, args) -> Point:
         """The one vertex argument, which must hold a stone (GNU Go's errors otherwise)."""
-        from tengen.io.gtp import GtpError
-
-        self._nargs(args, 1)
+        nargs(args, 1)
         if len(args) > 1:
             raise GtpError("syntax error")
-        point = self._vertex(args[0])
+        point = vertex_arg(args[0], self.engine.board)
         if point is None:
             raise GtpError("invalid vertex")
-        if self.board.get(point) == EMPTY:
+        if self.engine.board.get(point) == EMPTY:
             raise GtpError("vertex must not be empty")
         return point
 
     def _gtp_move(self, move: Optional[Point]) -> str:
         """A key move as GNU Go writes it (a pass: PASS)."""
-        return "PASS" if move is None else to_gtp(move, self.board.height)
+        return "PASS" if move is None else to_gtp(move, self.engine.board.height)
 
     def cmd_dragon_status(self, args):
         """dragon_status VERTEX: alive, dead, critical ATTACK DEFENSE (ko included), or unknown."""
-        result = analyze_group(self.board, self._life_point(args), self.life_config)
+        result = analyze_group(self.engine.board, self._life_point(args), self.life_config)
         if result.status in ("critical", "ko"):
             return f"critical {self._gtp_move(result.attack)} {self._gtp_move(result.defense)}"
         return result.status
 
     def cmd_owl_attack(self, args):
         """owl_attack VERTEX: 0, or CODE MOVE (1 kills, 2 ko) with the attacker moving first."""
-        answer = LifeSearch(self.board, self._life_point(args), self.life_config).attack()
+        answer = LifeSearch(self.engine.board, self._life_point(args), self.life_config).attack()
         return _reply(answer.outcome, DEAD, answer.move, self._gtp_move)
 
     def cmd_owl_defend(self, args):
         """owl_defend VERTEX: 0, or CODE MOVE (1 saves, 2 ko) with the defender moving first."""
-        answer = LifeSearch(self.board, self._life_point(args), self.life_config).defend()
+        answer = LifeSearch(self.engine.board, self._life_point(args), self.life_config).defend()
         return _reply(answer.outcome, ALIVE, answer.move, self._gtp_move)
 
     def cmd_tengen_life_budget(self, args):
         """tengen-life_budget NODES [SECONDS]: the life-and-death search's budget per search."""
-        from tengen.io.gtp import GtpError
-
-        self._nargs(args, 1)
+        nargs(args, 1)
         try:
             nodes = int(args[0])
             seconds = float(args[1]) if len(args) > 1 else None

@@ -29,14 +29,13 @@ import numpy as np
 from tengen.go.board import Board
 from tengen.go.colors import BLACK
 from tengen.go.coords import Move, Point
-from tengen.io.gtp import GtpError
+from tengen.io.gtp_base import RESIGN, GtpError
 from tengen.search.move_choice import HALFLIFE_MOVES, TEMPERATURE_EARLY
 
 if TYPE_CHECKING:  # tengen.search imports the network's modules (torch): loaded with the network, not at start
     from tengen.search.results import SearchConfig, SearchResult
     from tengen.search.time_control import TimeSettings
 
-RESIGN = "resign"
 DEFAULT_VISITS = 64
 ANALYSIS_MAX_VISITS = 100_000
 # ML-DK with an evaluator whose leaves carry no komi curve (KataGo): the root's curve from a komi sweep over the
