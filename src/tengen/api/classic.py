@@ -1,4 +1,4 @@
-"""The classic evaluator's wiring (issue 26 part 3): `tengen.eval.classic` takes its life judge, sealed-region
+"""The classic evaluator's wiring: `tengen.eval.classic` takes its life judge, sealed-region
 valuer and orthodox chooser as injected callables (layer 2 may not import the search, the endgame solver or the
 CGT layer); here they are `tengen.search.life`, `tengen.endgame.exhaustive` and `tengen.cgt.orthodox`."""
 from __future__ import annotations

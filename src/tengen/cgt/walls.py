@@ -123,11 +123,6 @@ def _normalise(segs: tuple[Segment, ...]) -> tuple[Segment, ...]:
     return tuple(out)
 
 
-def _value_slope(w: Wall, t: Fraction) -> tuple[Value, Fraction]:
-    t0, v0, s = w.segs[w._index(t)]
-    return v0 + s * (t - t0), s
-
-
 def _merged(a: Wall, b: Wall):
     """Yield (start, end or None, value_a, slope_a, value_b, slope_b) over the common refinement."""
     sa, sb = a.segs, b.segs

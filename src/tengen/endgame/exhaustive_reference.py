@@ -1,5 +1,5 @@
 """A slow, obviously-correct reference for the exact local solver (`tengen.endgame.exhaustive`), and the
-random small regions the differential bench and tests check it on (issue 38 item 4).
+random small regions the differential bench and tests check it on.
 
 The reference walks the *full* local game tree of a region: every option of both colors at every node, no
 transposition table, no loop shortcuts, no interning, no pruning of dominated options. The rules of play

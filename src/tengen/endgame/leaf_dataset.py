@@ -1,4 +1,4 @@
-"""Leaves of real analyses as training data for the value network's ownership (issue 21).
+"""Leaves of real analyses as training data for the value network's ownership.
 
 The value network scores the leaves of local trees: positions after local sequences (stones in atari, dame,
 half-finished boundaries) that game records rarely hold. This builds their distribution directly: late

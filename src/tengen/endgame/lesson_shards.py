@@ -1,5 +1,5 @@
 """`python -m tengen.endgame.lesson_shards`: the solver-taught examples (`tengen.endgame.lessons`), shard by
-shard, for the local-move network's training (issue 39 item 2).
+shard, for the local-move network's training (the exact solver as its teacher).
 
 Shapes are drawn from one seeded generator per shard (shard k uses seed (seed, k)) and solved within a node
 budget alone (no clock), so a shard is the same on any machine whatever ran before it; a shard on disk is

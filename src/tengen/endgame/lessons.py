@@ -33,7 +33,7 @@ from tengen.go.coords import Point, neighbours
 from tengen.go.rules import Rules
 
 SIZE = 19
-MAX_EMPTY = 14  # the bound on a taught region's empty points
+MAX_EMPTY = 14  # a taught region's empty points at most: the regions the exact solver finishes in seconds
 MAX_STEPS = 10  # moves followed along one orthodox line
 
 

@@ -1,6 +1,6 @@
 """Local variation trees grown from a predictor, with the published thresholds (all configurable) but one.
 
-At each node: if P(no move) > 20 %, a leaf (the published 30 %, lowered after issue 39's sweep on shared
+At each node: if P(no move) > 20 %, a leaf (the published 30 %, lowered after the growth sweep (bench/growth_sweep.py) on shared
 material: with the trained network, dev set 27 -> 28 of 33, Lee Changho 6 -> 7 of 71, Fuego's uct_endgame
 15 -> 16 of 21, GNU Go's endgame1 14 of 16 either way; docs/BENCHMARKS.md; the kata predictor's "no move"
 is 0 or 1, so only the network's trees change); else if one color holds > 85 % of the local move mass, only
@@ -38,7 +38,7 @@ MISSING: Point = (-1, -1)  # the "move" of a threat leaf standing for a color th
 class GrowthConfig:
     """Tree-growth thresholds and budgets."""
 
-    leaf_no_move: float = 0.20  # the published 0.30 before issue 39's sweep (module docstring)
+    leaf_no_move: float = 0.20  # the published 0.30 before the growth sweep (module docstring)
     one_color_share: float = 0.85
     move_fraction: float = 0.30
     max_depth: int = 12

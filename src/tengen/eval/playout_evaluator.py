@@ -1,4 +1,4 @@
-"""`PlayoutEvaluator`: a cheap evaluator without a network, for searches that use no policy network (issue 25).
+"""`PlayoutEvaluator`: a cheap evaluator without a network, for searches that use no policy network.
 
 Policy: uniform over the legal points of the side to move, leaving out its own single-point eyes (an empty point
 whose on-board neighbours are all its stones), as the native playouts do; pass gets `PASS_PRIOR` (all of it when

@@ -20,8 +20,3 @@ def parse_color(text: str) -> int:
     if t in ("w", "white"):
         return WHITE
     raise ValueError(f"not a color: {text!r}")
-
-
-def color_letter(color: int) -> str:
-    """'B' or 'W' (SGF / GTP spelling)."""
-    return "B" if color == BLACK else "W"

@@ -48,34 +48,12 @@ def to_gtp(point: Move, height: int) -> str:
     return f"{GTP_COLUMNS[col]}{height - row}"
 
 
-def from_sgf(text: str, height: int | None = None, width: int | None = None) -> Move:
-    """'dd' -> (3, 3); '' (and 'tt' on boards up to 19) -> None."""
-    if text == "" or (text == "tt" and (height is None or height <= 19) and (width is None or width <= 19)):
-        return None
-    if len(text) != 2 or text[0] not in SGF_LETTERS or text[1] not in SGF_LETTERS:
-        raise CoordinateError(f"invalid SGF point {text!r}")
-    col, row = SGF_LETTERS.index(text[0]), SGF_LETTERS.index(text[1])
-    if (height is not None and row >= height) or (width is not None and col >= width):
-        raise CoordinateError(f"SGF point {text!r} is off the board")
-    return row, col
-
-
 def to_sgf(point: Move) -> str:
     """(3, 3) -> 'dd'; None -> '' (FF[4] pass)."""
     if point is None:
         return ""
     row, col = point
     return SGF_LETTERS[col] + SGF_LETTERS[row]
-
-
-def to_index(point: Point, width: int) -> int:
-    """(row, col) -> row-major flat index."""
-    return point[0] * width + point[1]
-
-
-def from_index(index: int, width: int) -> Point:
-    """Row-major flat index -> (row, col)."""
-    return divmod(index, width)
 
 
 def neighbours(point: Point, height: int, width: int) -> list[Point]:

@@ -337,10 +337,6 @@ def _raw_values(node, props: tuple[str, ...]) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def node_has(node, prop: str) -> bool:
-    return node.has_property(prop)
-
-
 def _lenient_float(raw: bytes, notes: list[str]) -> float:
     """A KM value sgfmill refused: a decimal comma is read as a point; anything else is komi 0, noted."""
     text = raw.decode("ascii", "replace").strip()

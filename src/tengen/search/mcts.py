@@ -10,7 +10,7 @@ the game, and the node is scored exactly: Tromp-Taylor area under area rules (wh
 counts; dead stones must be captured to count as dead, as in KataGo's search), the network's evaluation
 of the finished position under territory rules (where dead stones stay on the board).
 
-The additive move prior (issue 25, off unless `config.prior_weight > 0` and a `move_prior` is given): a child's
+The additive move prior (off unless `config.prior_weight > 0` and a `move_prior` is given): a child's
 selection score is
 
     score(i) = Q(i) + c_puct * P(i) * sqrt(N_parent) / (1 + n_i) + prior_weight * p_prior(i) / (1 + n_i)

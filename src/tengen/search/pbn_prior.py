@@ -1,4 +1,4 @@
-"""The PBN's move probabilities as the search's additive prior (issue 25): a `move_prior` for `Search`.
+"""The PBN's move probabilities as the search's additive prior: a `move_prior` for `Search`.
 
 The committed models are loaded once (`DEFAULT_MODELS`: the largest training size of each kind, 40,000 samples
 per net). For a 19x19 board, `predict_board` gives each region instance (4 corners, 4 sides,

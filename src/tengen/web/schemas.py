@@ -24,13 +24,6 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ErrorOut(BaseModel):
-    """Every error the API gives: one line saying what was wrong, and the HTTP status."""
-
-    error: str
-    status: int
-
-
 class PasteIn(Strict):
     """An SGF record pasted as text."""
 

@@ -1,4 +1,4 @@
-"""The classic evaluator (issue 26 part 3): an `Evaluator` without a network, from Benson, enclosed areas,
+"""The classic evaluator: an `Evaluator` without a network, from Benson, enclosed areas,
 life and death of weak groups, atari, sealed regions valued as local games, and influence for the rest."""
 from tengen.eval.classic.config import ClassicConfig
 from tengen.eval.classic.evaluator import ClassicEvaluator

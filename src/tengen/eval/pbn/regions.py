@@ -106,14 +106,6 @@ def region_stones(board: np.ndarray, to_play: int, kind: str) -> np.ndarray:
     return encode(signed[..., rk.board_index])
 
 
-def move_index(kind: str, point: tuple[int, int]) -> np.ndarray:
-    """For each instance of `kind`, the canonical index of board `point` in it, or -1 where it is outside."""
-    rk = region_kind(kind)
-    flat = point[0] * BOARD + point[1]
-    hit = rk.board_index == flat
-    return np.where(hit.any(axis=1), hit.argmax(axis=1), -1)
-
-
 def to_board(kind: str, values: np.ndarray) -> np.ndarray:
     """(instances, points) values spread onto a (instances, 19, 19) board, 0 outside each instance."""
     rk = region_kind(kind)

@@ -102,7 +102,7 @@ def render(weights: Path, logs: Optional[Path] = None, accuracy: Optional[Path] 
         f"| {val.get('no_move_precision', float('nan')):.3f} | {val.get('no_move_recall', float('nan')):.3f} "
         f"| {val.get('answer_auc', float('nan')):.3f} |",
         "",
-        "No-move is predicted when P(no move) > 0.30 (the published leaf threshold; the trees use 0.20 since issue 39's sweep).",
+        "No-move is predicted when P(no move) > 0.30 (the published leaf threshold; the trees use 0.20 since the growth sweep on the shared problems, bench/growth_sweep.py).",
     ]
     if accuracy is not None and accuracy.is_file():
         parts += ["", "## Held-out test games (`python bench/localnet_accuracy.py`)", "", "```",

@@ -1,2 +1,2 @@
-"""Training the PBN move predictor (issue 25): samples from the KGS 6d+ records, EM training per region kind,
+"""Training the PBN move predictor: samples from the KGS 6d+ records, EM training per region kind,
 size and stone-count bucket, the model card."""

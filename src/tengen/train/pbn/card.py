@@ -7,7 +7,7 @@ from pathlib import Path
 from tengen.eval.pbn.weights import load_model
 from tengen.files import write_atomic
 
-HEADER = """# PBN move predictor (issue 25): pyramidal Bayes nets for corners and sides
+HEADER = """# PBN move predictor: pyramidal Bayes nets for corners and sides
 
 What: P(next move | a region's stones) for the 9x9 corner quadrants (81 points), the 5x19 side strips (95) and
 "combined" (a corner's quadrant with its two strips, 181 points), as in the seed (Cortigo). Four levels: points

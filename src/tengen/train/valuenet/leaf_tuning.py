@@ -1,4 +1,4 @@
-"""Fine-tune the value network's KataGo-ownership channel on the leaves of real analyses (issue 21).
+"""Fine-tune the value network's KataGo-ownership channel on the leaves of real analyses.
 
 Data: the shards of `python -m tengen.endgame.leaf_dataset` (compact boards, KataGo's ownership, the region
 mask, the game). Loss: binary cross-entropy of channel 1 against KataGo's ownership, region points weighted

@@ -244,7 +244,7 @@ def _dead_stones_section(dead: dict[str, Any] | None, nets: dict[str, Any] | Non
 
 def _why_below_seed(index: dict[str, Any], gnugo: dict[str, Any] | None, nets: dict[str, Any] | None = None
                     ) -> list[str]:
-    """The note the issue asks for when the best model does not reach the seed's figures."""
+    """The model card's note when the best model does not reach the seed's figures: where it falls short, and why."""
     best = index.get("best", {})
     got = {q: index["models"][best[str(q)]]["test"][str(q)]["accuracy"] for q in PHASES if str(q) in best}
     short = [q for q in PHASES if q in got and got[q] < SEED_ACCURACY[q]]
