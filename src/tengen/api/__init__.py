@@ -89,10 +89,9 @@ def region_points(region: Optional[Union[str, Iterable[Point]]], board: Board, n
 
 
 def default_evaluator(model: Optional[str] = None):
-    """The KataGo evaluator on `model`, or on the cached default network (fetched on first use)."""
-    from tengen.eval.katago.evaluator import KataGoEvaluator
+    """The KataGo evaluator on `model`, or on the cached default network (fetched on first use):
+    `make_evaluator("katago", model=model)`."""
+    from tengen.api.evaluators import make_evaluator
 
-    if model is not None and not os.path.exists(model):
-        raise FileNotFoundError(f"{model}: no such model file")
-    return KataGoEvaluator(model)
+    return make_evaluator("katago", model=model)
 

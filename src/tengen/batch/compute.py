@@ -14,18 +14,12 @@ from typing import Any, Optional
 
 import numpy as np
 
-TINY = "tiny"  # --model tiny: a tiny random KataGo network (tests and benches; meaningless values)
-
 
 def make_evaluator(model: Optional[str], threads: Optional[int] = 1):
-    """The job's evaluator: the KataGo network at `model` (a resolved path), or a tiny random one."""
-    from tengen.eval.katago.evaluator import KataGoEvaluator
+    """The job's evaluator: the KataGo network at `model` (a resolved path), or a tiny random one (TINY)."""
+    from tengen.api.evaluators import make_evaluator
 
-    if model == TINY:
-        from tengen.eval.katago.tiny import random_model
-
-        return KataGoEvaluator(random_model(seed=0), threads=threads)
-    return KataGoEvaluator(model, threads=threads)
+    return make_evaluator("katago", model=model, threads=threads)
 
 
 _WORKER: dict[str, Any] = {}

@@ -5,9 +5,8 @@ import argparse
 import os
 import sys
 
+from tengen.api.evaluators import TINY  # --model tiny: a tiny random network (tests, benches: no download)
 from tengen.commands.base import CliError, command
-
-TINY = "tiny"  # --model tiny: a tiny random network (tests, benches: no download, fast on CPU)
 
 
 @command("analysis", "speak KataGo's JSON analysis protocol on stdin/stdout (KaTrain: set the engine "
@@ -95,16 +94,8 @@ def _lazy_evaluator(args: argparse.Namespace):
     """The KataGo evaluator of the flags (`--model tiny`: a tiny random network), made on first need."""
 
     def load():
-        import os
+        from tengen.api.evaluators import make_evaluator
 
-        from tengen.eval.katago.evaluator import KataGoEvaluator
-
-        model = args.model
-        if model == TINY and not os.path.exists(model):
-            from tengen.eval.katago.tiny import random_model
-
-            model = random_model(seed=0)
-        elif model is not None and not os.path.exists(model):
-            raise FileNotFoundError(f"{model}: no such model file")
-        return KataGoEvaluator(model, device=args.device, threads=args.threads, batch_size=args.batch)
+        return make_evaluator("katago", model=args.model, device=args.device, threads=args.threads,
+                              batch_size=args.batch)
     return load

@@ -128,27 +128,23 @@ def _once(make):
 
 def _katago_evaluator(args):
     """The KataGo evaluator of the flags."""
-    import os
+    from tengen.api.evaluators import make_evaluator
 
-    from tengen.eval.katago.evaluator import KataGoEvaluator
-
-    if args.model is not None and not os.path.exists(args.model):
-        raise FileNotFoundError(f"{args.model}: no such model file")
-    return KataGoEvaluator(args.model, device=args.device, threads=args.threads, batch_size=args.batch)
+    return make_evaluator("katago", model=args.model, device=args.device, threads=args.threads, batch_size=args.batch)
 
 
 def _playout_evaluator(args):
     """The playout evaluator of the flags (no network)."""
-    from tengen.eval.playout_evaluator import PlayoutEvaluator
+    from tengen.api.evaluators import make_evaluator
 
-    return PlayoutEvaluator(playouts=args.playouts, seed=0)
+    return make_evaluator("playouts", playouts=args.playouts)
 
 
 def _classic_evaluator(args):
     """The classic evaluator (no network)."""
-    from tengen.api import classic_evaluator
+    from tengen.api.evaluators import make_evaluator
 
-    return classic_evaluator()
+    return make_evaluator("classic")
 
 
 def _search_player(args, load):

@@ -36,10 +36,9 @@ def run(args: argparse.Namespace) -> int:
     factory = None
     if args.model == "tiny":
         def factory():
-            from tengen.eval.katago.evaluator import KataGoEvaluator
-            from tengen.eval.katago.tiny import random_model
+            from tengen.api.evaluators import make_evaluator
 
-            return KataGoEvaluator(random_model(seed=0))
+            return make_evaluator("katago", model="tiny")
     elif args.model is not None:
         if not os.path.isfile(args.model):
             raise CliError(f"--model {args.model}: no such model file")

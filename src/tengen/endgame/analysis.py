@@ -26,7 +26,7 @@ from tengen.endgame.regions import (Region, agreed_ownership, find_regions, keep
 from tengen.endgame.results import Analysis, RegionResult, region_label
 from tengen.endgame.sealed import SealedRules
 from tengen.endgame.tree import LocalTree, grow_trees
-from tengen.eval.evaluation import Evaluator
+from tengen.eval.evaluation import Evaluator, display_name
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point, to_gtp
@@ -141,7 +141,7 @@ class _NetworkOnDemand:
     def name(self) -> str:
         """What reports call the evaluator: its `display_name` ("classic evaluator"), else "network"."""
         inner = None if self.evaluator is None else self.evaluator.evaluator
-        return getattr(inner, "display_name", "network")
+        return display_name(inner)
 
 
 def _check_recommended_move(analysis: Analysis, evaluator, margin: float, judge: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional, Protocol, Sequence, Union
+from typing import Callable, Optional, Protocol, Sequence, Union, runtime_checkable
 
 import numpy as np
 
@@ -58,12 +58,32 @@ class PredictionRequest:
     rules_decide_terminal: bool = field(default=False, compare=False)  # the exact rules end lines, not ownership
 
 
+@runtime_checkable
 class LocalMovePredictor(Protocol):
+    """What grows a local tree: `name` (what reports and the tree record) and `predict`, batched. Optional
+    members, read by the analysis when present: `CountsEvaluations`, `ReportsProblems`."""
+
     name: str
 
     def predict(self, requests: Sequence[PredictionRequest]) -> list[LocalPrediction]:
         """Predictions for a batch of nodes (batched so network predictors evaluate once per level)."""
         ...
+
+
+@runtime_checkable
+class CountsEvaluations(Protocol):
+    """`evaluations_by_region`: region id -> network evaluations this predictor spent on it (charged to the
+    region's result)."""
+
+    evaluations_by_region: dict
+
+
+@runtime_checkable
+class ReportsProblems(Protocol):
+    """`problems`: region id -> what the predictor could not read there (an oracle's unreadable variations),
+    added to the region's notes."""
+
+    problems: dict
 
 
 class KataPolicyPredictor:

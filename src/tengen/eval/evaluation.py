@@ -60,3 +60,61 @@ class Evaluator(Protocol):
     def evaluate(self, positions: Sequence[Any]) -> list[Evaluation]:
         """Evaluate every position; the result list has one `Evaluation` per position, in order."""
         ...
+
+
+# ---------------------------------------------------------------------- the optional members, written down
+# An evaluator needs only `evaluate`. The callers below look for these members and do without them; an
+# evaluator that has one must give it exactly this shape (checked for every shipped evaluator by a test).
+
+@runtime_checkable
+class SweepsKomi(Protocol):
+    """`evaluate(positions, komi_sweep=[k, ...])` fills `Evaluation.winrate_by_komi` in the same call (the
+    KataGo evaluator: one batched pass per komi). The web's win-rate curve and `tengen eval` use it."""
+
+    def evaluate(self, positions: Sequence[Any], komi_sweep: Optional[Sequence[float]] = None) -> list[Evaluation]:
+        ...
+
+
+@runtime_checkable
+class Symmetric(Protocol):
+    """`symmetries`: how many board symmetries each evaluation averages; the search evaluates its root
+    with more when the evaluator can."""
+
+    symmetries: int
+
+
+@runtime_checkable
+class Caching(Protocol):
+    """`clear_cache()` drops remembered evaluations (the JSON protocol's `clear_cache` action)."""
+
+    def clear_cache(self) -> None:
+        ...
+
+
+@runtime_checkable
+class ReportsFresh(Protocol):
+    """`fresh`: for the last `evaluate` call, which positions needed the network (a cache in front of it),
+    so an analysis charges each region its own evaluations."""
+
+    fresh: list[bool]
+
+
+@runtime_checkable
+class Described(Protocol):
+    """`display_name`: what reports call the evaluator ("classic evaluator"; "network" for one without
+    it); `uses_network` False: `auto` settings mean its own policy and ownership (`AnalysisOptions.resolved`)."""
+
+    display_name: str
+    uses_network: bool
+
+
+def sweeps_komi(evaluator) -> bool:
+    """Whether `evaluator.evaluate` takes `komi_sweep` (`SweepsKomi`)."""
+    import inspect
+
+    return "komi_sweep" in inspect.signature(evaluator.evaluate).parameters
+
+
+def display_name(evaluator) -> str:
+    """What reports call `evaluator` (`Described`): its `display_name`, else "network"."""
+    return getattr(evaluator, "display_name", "network")

@@ -4,7 +4,6 @@ JSON error object `{"error": one line, "status": code}` with a 4xx status; nothi
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import logging
 import threading
@@ -22,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
+from tengen.eval.evaluation import sweeps_komi
 from tengen.go.board import Board, IllegalMove
 from tengen.go.colors import BLACK, parse_color
 from tengen.go.coords import from_gtp, to_gtp
@@ -298,7 +298,7 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
         try:
             ev_obj = shared_evaluator()
             kwargs = {}
-            if "komi_sweep" in inspect.signature(ev_obj.evaluate).parameters:
+            if sweeps_komi(ev_obj):
                 kwargs["komi_sweep"] = DEFAULT_KOMIS
             if not _acquire_unless(net_lock, superseded, None):
                 return EvaluationOut(**asked, superseded=True)
