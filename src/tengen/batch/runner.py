@@ -69,9 +69,6 @@ def run_batch(inputs: list[str], out_dir: str, settings: JobSettings, workers: i
               log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> BatchSummary:
     """Run (or resume) the job over `inputs` into `out_dir`; `stop_after` ends it after that many units
     (tests: an interrupted run). Per-query errors raise `BatchError` before any work starts."""
-    from tqdm import tqdm
-
-    from tengen.batch.backends import make_backend
     from tengen.files import check_output_dir
 
     start = time.perf_counter()
@@ -84,90 +81,118 @@ def run_batch(inputs: list[str], out_dir: str, settings: JobSettings, workers: i
         raise BatchError("no SGF records found in the inputs" +
                          (f" ({len(unreadable)} folders could not be read)" if unreadable else ""))
     os.makedirs(os.path.join(out_dir, "games"), exist_ok=True)
-    model = resolve_model(settings.model)
-    journal = Journal(out_dir, settings.fingerprint())
-    summary = BatchSummary(files=len(files))
-    shown = 0
-    if journal.torn:
-        log(f"tengen: batch: {journal.path}: its last line was cut short (a kill); that work is done again")
-
-    def report(line: str) -> None:
-        nonlocal shown
-        shown += 1
-        if shown <= SHOWN:
-            log(f"tengen: batch: {line}")
-
+    model = resolve_model(settings.model)  # a missing model file: one line, before any work
+    run = _BatchRun(out_dir, settings, log, BatchSummary(files=len(files)))
     for folder, reason in unreadable:
-        summary.skipped.append((folder, reason))
-        report(f"skipped: {folder}: {reason}")
-    by_id: dict[str, FileJob] = {}
-    for job in tqdm(files, desc="reading records", unit="file", disable=not progress or len(files) < 200,
-                    file=sys.stderr, leave=False):
-        if job.file_id in journal.skipped:
-            summary.skipped.append((job.path, journal.skipped[job.file_id]))
-            continue
-        try:
-            plan_file(job, settings)
-        except RecordSkipped as exc:
-            reason = str(exc)
-            journal.skip(job.file_id, reason)
-            summary.skipped.append((job.path, reason))
-            report(f"skipped: {reason}")
-            continue
-        by_id[job.file_id] = job
-    summary.units = sum(len(j.units) for j in by_id.values())
-    remaining = {fid: sum(u.id not in journal.units for u in j.units) for fid, j in by_id.items()}
-    summary.done_before = summary.units - sum(remaining.values())
+        run.skip(folder, reason, f"{folder}: {reason}")
+    run.plan(files, progress)
+    run.write_finished()  # finished before a kill, outputs not yet written
+    if sum(run.remaining.values()):
+        from tengen.batch.backends import make_backend
 
-    def finish(job: FileJob) -> None:
+        run.compute(make_backend(workers, ray, model, threads), threads, progress, stop_after)
+    else:
+        run.journal.close()
+    return run.close(start)
+
+
+class _BatchRun:
+    """One run of a job: its journal, the records planned (`by_id`), the units each still needs
+    (`remaining`), the summary, and the few lines it shows (at most SHOWN)."""
+
+    def __init__(self, out_dir: str, settings: JobSettings, log: Callable[[str], None], summary: BatchSummary):
+        self.out_dir, self.settings, self.log, self.summary = out_dir, settings, log, summary
+        self.journal = Journal(out_dir, settings.fingerprint())
+        self.by_id: dict[str, FileJob] = {}
+        self.remaining: dict[str, int] = {}
+        self.shown = 0
+        if self.journal.torn:
+            log(f"tengen: batch: {self.journal.path}: its last line was cut short (a kill); that work is done again")
+
+    def report(self, line: str) -> None:
+        self.shown += 1
+        if self.shown <= SHOWN:
+            self.log(f"tengen: batch: {line}")
+
+    def skip(self, path: str, reason: str, line: str) -> None:
+        self.summary.skipped.append((path, reason))
+        self.report(f"skipped: {line}")
+
+    def plan(self, files: list[FileJob], progress: bool) -> None:
+        """Each record's units (its selected turns), or why it is skipped (journaled, so a resume agrees)."""
+        from tqdm import tqdm
+
+        for job in tqdm(files, desc="reading records", unit="file", disable=not progress or len(files) < 200,
+                        file=sys.stderr, leave=False):
+            if job.file_id in self.journal.skipped:
+                self.summary.skipped.append((job.path, self.journal.skipped[job.file_id]))
+                continue
+            try:
+                plan_file(job, self.settings)
+            except RecordSkipped as exc:
+                self.journal.skip(job.file_id, str(exc))
+                self.skip(job.path, str(exc), str(exc))
+                continue
+            self.by_id[job.file_id] = job
+        self.summary.units = sum(len(j.units) for j in self.by_id.values())
+        self.remaining = {fid: sum(u.id not in self.journal.units for u in j.units) for fid, j in self.by_id.items()}
+        self.summary.done_before = self.summary.units - sum(self.remaining.values())
+
+    def finish(self, job: FileJob) -> None:
+        """Write a record's outputs from its journaled units."""
         from tengen.go.sgf_bytes import read_regular_file
 
-        entries = [journal.units[u.id] for u in job.units]
-        write_game_outputs(out_dir, job.name, job.path, read_regular_file(job.path), entries)
-        summary.games_written += 1
+        entries = [self.journal.units[u.id] for u in job.units]
+        write_game_outputs(self.out_dir, job.name, job.path, read_regular_file(job.path), entries)
+        self.summary.games_written += 1
 
-    for fid, job in by_id.items():  # finished before a kill, outputs not yet written
-        if remaining[fid] == 0 and not os.path.exists(game_paths(out_dir, job.name)[0]):
-            finish(job)
+    def write_finished(self) -> None:
+        for fid, job in self.by_id.items():
+            if self.remaining[fid] == 0 and not os.path.exists(game_paths(self.out_dir, job.name)[0]):
+                self.finish(job)
 
-    def tasks() -> Iterator[dict]:
+    def tasks(self, threads: Optional[int]) -> Iterator[dict]:
+        """The chunks still to compute: a record's pending turns, `settings.chunk` at a time."""
         from tengen.go.sgf_bytes import read_regular_file
 
         seq = 0
-        for fid, job in by_id.items():
-            pending = [u.turn for u in job.units if u.id not in journal.units]
+        for fid, job in self.by_id.items():
+            pending = [u.turn for u in job.units if u.id not in self.journal.units]
             if not pending:
                 continue
             data = read_regular_file(job.path)
-            for i in range(0, len(pending), settings.chunk):
+            for i in range(0, len(pending), self.settings.chunk):
                 seq += 1
                 yield {"seq": seq, "file_id": fid, "source": job.path, "data": data,
-                       "turns": pending[i:i + settings.chunk], "settings": settings.fingerprint(), "threads": threads}
+                       "turns": pending[i:i + self.settings.chunk], "settings": self.settings.fingerprint(),
+                       "threads": threads}
 
-    if sum(remaining.values()):
-        backend = make_backend(workers, ray, model, threads)
-        bar = tqdm(total=summary.units, initial=summary.done_before, desc=f"batch {settings.what}", unit="pos",
+    def compute(self, backend, threads: Optional[int], progress: bool, stop_after: Optional[int]) -> None:
+        """Run the pending chunks on `backend`, journaling each result and writing each record's outputs
+        as its last unit arrives; the steady rate (after the first chunk) goes to the summary."""
+        from tqdm import tqdm
+
+        summary = self.summary
+        bar = tqdm(total=summary.units, initial=summary.done_before, desc=f"batch {self.settings.what}", unit="pos",
                    file=sys.stderr, disable=not progress, smoothing=0.1, dynamic_ncols=True)
-        stopped = False
         first: Optional[float] = None
         try:
-            for task, results in backend.run(tasks()):
+            for task, results in backend.run(self.tasks(threads)):
                 if first is None:
                     first, before = time.perf_counter(), summary.computed + len(results)
                 if stop_after is not None:
                     results = results[:max(0, stop_after - summary.computed)]
-                for result in journal.record(results):
+                for result in self.journal.record(results):
                     summary.computed += 1
-                    remaining[result["file_id"]] -= 1
+                    self.remaining[result["file_id"]] -= 1
                     if "error" in result:
                         summary.errors += 1
                         bar.clear()
-                        report(f"{by_id[result['file_id']].path} turn {result['turn']}: {result['error']}")
-                stopped = stop_after is not None and summary.computed >= stop_after
+                        self.report(f"{self.by_id[result['file_id']].path} turn {result['turn']}: {result['error']}")
                 bar.update(len(results))
-                if remaining[task["file_id"]] == 0:
-                    finish(by_id[task["file_id"]])
-                if stopped:
+                if self.remaining[task["file_id"]] == 0:
+                    self.finish(self.by_id[task["file_id"]])
+                if stop_after is not None and summary.computed >= stop_after:
                     break
             if first is not None:
                 summary.steady_seconds = time.perf_counter() - first
@@ -175,13 +200,16 @@ def run_batch(inputs: list[str], out_dir: str, settings: JobSettings, workers: i
         finally:
             bar.close()
             backend.close()
-            journal.close()
-    else:
-        journal.close()
-    summary.errors = sum("error" in e for e in journal.units.values())
-    if shown > SHOWN:
-        log(f"tengen: batch: {shown - SHOWN} more records skipped or positions not analyzed (see summary.json)")
-    summary.complete = all(v == 0 for v in remaining.values())
-    summary.seconds = time.perf_counter() - start
-    write_summary(out_dir, summary.as_json())
-    return summary
+            self.journal.close()
+
+    def close(self, start: float) -> BatchSummary:
+        """The summary, written atomically."""
+        summary = self.summary
+        summary.errors = sum("error" in e for e in self.journal.units.values())
+        if self.shown > SHOWN:
+            self.log(f"tengen: batch: {self.shown - SHOWN} more records skipped or positions not analyzed "
+                     "(see summary.json)")
+        summary.complete = all(v == 0 for v in self.remaining.values())
+        summary.seconds = time.perf_counter() - start
+        write_summary(self.out_dir, summary.as_json())
+        return summary

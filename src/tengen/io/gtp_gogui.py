@@ -20,6 +20,7 @@ from typing import Optional
 
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
+from tengen.io.figures import figure
 from tengen.io.gtp_base import GtpError, GtpHandler
 
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
@@ -35,18 +36,12 @@ GOGUI_COMMANDS = (
 )
 
 
-def _num(x: Optional[float]) -> str:
-    from tengen.io.report import _num as report_num
-
-    return report_num(x)
-
-
 # ---------------------------------------------------------------------- gfx text from an Analysis
 def gfx_temperatures(analysis) -> str:
     h = analysis.board.height
     cells = []
     for r in analysis.regions:
-        label = _num(r.temperature) if r.temperature is not None else "-"
+        label = figure(r.temperature) if r.temperature is not None else "-"
         for p in r.region.sorted_points():
             if analysis.board.get(p) == 0:
                 cells.append(f"{to_gtp(p, h)} {label}")

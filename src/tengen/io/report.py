@@ -10,6 +10,7 @@ from tengen.endgame.results import UNSOLVED, UNSUPPORTED, Analysis, RegionResult
 from tengen.endgame.tree import MISSING, LocalNode
 from tengen.go.colors import BLACK
 from tengen.go.coords import Move, to_gtp
+from tengen.io.figures import figure
 
 KIND_TEXT = {
     GOTE: "gote",
@@ -42,14 +43,6 @@ def answered_by(r: RegionResult) -> str:
     return ""
 
 
-def _num(x: Optional[float], digits: int = 2) -> str:
-    if x is None or x != x:
-        return "-"
-    if x in (math.inf, -math.inf):
-        return "inf" if x > 0 else "-inf"
-    return f"{x:.{digits}f}".rstrip("0").rstrip(".") if x != int(x) else f"{int(x)}"
-
-
 def _moves(points, height: int) -> str:
     return " ".join(to_gtp(p, height) for p in points) or "-"
 
@@ -68,7 +61,7 @@ def _follow_up(line: list[tuple[int, Move]], follow: Optional[float], height: in
         return f" ({after}: a threat that must be answered)"
     if follow < 0:
         return f" ({after}: settled)"
-    return f" ({after}: no gain left, temperature 0)" if follow == 0 else f" ({after}: temperature {_num(follow)})"
+    return f" ({after}: no gain left, temperature 0)" if follow == 0 else f" ({after}: temperature {figure(follow)})"
 
 
 def where(points, height: int) -> str:
@@ -106,9 +99,9 @@ def text_report(analysis: Analysis, explain: bool = False) -> str:
     rows = [("region", "where", "points", "count", "temp", "miai", "deiri", "type", "Black plays", "White plays")]
     for i, r in enumerate(analysis.regions):
         cold = _cold(r)
-        rows.append((region_label(i), where(r.region.points, h), str(len(r.region)), _num(r.count),
-                     "-" if cold else _num(r.temperature), "-" if cold else _num(r.miai_value),
-                     "-" if cold else _num(r.deiri_value), table_type(r), _moves(r.best_black, h),
+        rows.append((region_label(i), where(r.region.points, h), str(len(r.region)), figure(r.count),
+                     "-" if cold else figure(r.temperature), "-" if cold else figure(r.miai_value),
+                     "-" if cold else figure(r.deiri_value), table_type(r), _moves(r.best_black, h),
                      _moves(r.best_white, h)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
@@ -129,16 +122,16 @@ def text_report(analysis: Analysis, explain: bool = False) -> str:
     lines += shared_best_moves(analysis)
     lines += region_map(analysis)
     if analysis.board_count is not None and analysis.ownership is None:  # no network: nothing counts the rest
-        lines.append(f"count of the analyzed regions (area, Black's side): {_num(analysis.board_count)} "
+        lines.append(f"count of the analyzed regions (area, Black's side): {figure(analysis.board_count)} "
                      "(the rest of the board is not counted without the network, so no board count or komi)")
     elif analysis.board_count is not None:
         komi = analysis.board.rules.komi
-        lines.append(f"board count (area, Black's side): {_num(analysis.board_count)}; after komi {komi:g}: {_num(analysis.board_count - komi)}")
+        lines.append(f"board count (area, Black's side): {figure(analysis.board_count)}; after komi {komi:g}: {figure(analysis.board_count - komi)}")
     name = analysis.evaluator_name
     if analysis.network_counts is not None:
         b_first, w_first = analysis.network_counts
-        lines.append(f"the {name}'s own count (its ownership summed): {_num(b_first)} with Black to move, "
-                     f"{_num(w_first)} with White to move (a count with no one's move lies between)")
+        lines.append(f"the {name}'s own count (its ownership summed): {figure(b_first)} with Black to move, "
+                     f"{figure(w_first)} with White to move (a count with no one's move lies between)")
         if analysis.count_outside_network():
             lines.append(f"warning: the board count lies outside the {name}'s range: a region is probably "
                          f"misjudged (a cut tree, a probe, or walls the {name} doubts); check the notes above")
@@ -146,7 +139,7 @@ def text_report(analysis: Analysis, explain: bool = False) -> str:
         if underread is not None:
             hottest = ("no region has a temperature" if underread[1] is None else
                        "no region has a move that gains (the table's temperatures are all '-')" if underread[1] < 0
-                       else f"the hottest region's temperature is {_num(underread[1])}")
+                       else f"the hottest region's temperature is {figure(underread[1])}")
             lines.append(f"warning: the {name}'s two counts differ by {2 * underread[0]:.1f} (a move worth about "
                          f"{underread[0]:.1f}), but {hottest}: a region is probably under-read (a tree cut by its budget?)")
     color_name = "Black" if analysis.board.to_play == BLACK else "White"
@@ -413,7 +406,7 @@ def annotate_sgf(game, node, analysis: Analysis) -> None:
             end.set_raw_list("SQ", node.get_raw_list("SQ"))  # a marked region stays marked for a re-analysis
     for i, r, line, who in lines:
         add_variation(node, line, comment=f"{SGF_LINE_MARK}{region_label(i)}: {who} first "
-                      f"(count {_num(r.count)}, temperature {_num(r.temperature)}, {kind_text(r)})", size=h)
+                      f"(count {figure(r.count)}, temperature {figure(r.temperature)}, {kind_text(r)})", size=h)
 
 
 def _remove_previous_analysis(node) -> None:
