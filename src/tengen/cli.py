@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 
-from tengen.commands.base import CliError, Handler, finite_float  # noqa: F401 - the errors and types commands share
+from tengen.commands.base import CliError
 from tengen.go.sgf import SgfError
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from tengen.cgt.game import Game
-from tengen.cgt.notation_write import format_game  # noqa: F401 - the notation's writer, read and written here
 from tengen.cgt.numbers import to_value
 
 

@@ -24,7 +24,7 @@ from collections import deque
 from typing import IO, Callable, Iterator, Optional
 
 from tengen.go.board import MAX_RECORD_MOVES, MAX_SIDE, MIN_SIDE, Board, IllegalMove, MoveLimitError
-from tengen.go.colors import BLACK, WHITE, parse_color
+from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import CoordinateError, from_gtp, to_gtp
 from tengen.go.render import render
 from tengen.go.handicap import fixed_handicap_points, max_fixed_handicap
