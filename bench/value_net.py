@@ -28,7 +28,7 @@ from tengen.eval.valuenet.curve import curve_at
 from tengen.go import IllegalMove
 from tengen.eval.valuenet.model import KOMIS, VARIANTS
 from tengen.eval.valuenet.weights import default_weights, variant_weights
-from tengen.train.records.store import split_of
+from tengen.train.splits import split_of
 from tengen.train.valuedata.build import game_board
 from tengen.train.valuedata.pack import GamesPack, pack_path
 

@@ -28,7 +28,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from tengen.train.records.store import COLLECTIONS, PHASES, dataset_dir, load_split  # noqa: E402
+from tengen.train.archives import COLLECTIONS  # noqa: E402
+from tengen.train.records.store import PHASES, dataset_dir, load_split  # noqa: E402
 from tengen.eval.influence import MODELS as INFLUENCE_MODELS  # noqa: E402
 from tengen.train.winner.features import (assemble_inputs, board_features, cached_board_features,  # noqa: E402
                                           clean_features, is_clean)

@@ -13,7 +13,8 @@ from tengen.train.records.__main__ import main
 from tengen.train.records.build import build
 from tengen.train.records.game import SkipGame, parse_game
 from tengen.train.records.replay import extract_positions
-from tengen.train.records.store import PHASES, SPLITS, load_split, split_of
+from tengen.train.records.store import PHASES, load_split
+from tengen.train.splits import SPLITS, split_of
 
 from train_fixtures import capture_game, write_archive
 

@@ -14,7 +14,7 @@ from tengen.train.localdata.dataset import load
 from tengen.train.localdata.extract import UNASSIGNED, assign_moves, partition, sequence_examples, LocalSequence
 from tengen.train.localdata.games import finished_games, prepare_game, snapshot_moves
 from tengen.train.records.game import move_key, parse_game
-from tengen.train.records.store import split_of
+from tengen.train.splits import split_of
 
 from train_fixtures import write_archive
 

@@ -16,6 +16,7 @@ from typing import Iterator, Optional
 from tengen.files import shared_data_path
 
 # Archive name prefix -> collection (MANIFEST.md names the archives).
+COLLECTIONS: dict[str, int] = {"pro_aeb": 0, "tom": 1, "kgs": 2, "yenw_ai": 3, "fox_pro": 4, "other": 5}  # ids in datasets
 ARCHIVE_COLLECTIONS: dict[str, str] = {"pro_aeb": "pro_aeb", "tom_9d": "tom", "kgs_6d": "kgs",
                                        "yenw_ai": "yenw_ai", "fox_pro": "fox_pro"}
 

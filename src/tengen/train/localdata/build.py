@@ -27,7 +27,7 @@ from tengen.train.labeller import labelling_evaluator
 from tengen.train.localdata.extract import position_examples
 from tengen.train.localdata.games import DEFAULT_PHASES, PreparedGame, finished_games, prepare_game, start_board
 from tengen.files import atomic_savez
-from tengen.train.records.store import default_cache_dir
+from tengen.files import datasets_cache_dir as default_cache_dir
 
 DATASET = "localmoves-v1"
 

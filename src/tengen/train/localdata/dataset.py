@@ -11,7 +11,7 @@ import numpy as np
 from tengen.eval.localnet.compact import NO_MOVE, POINTS, CompactBatch
 from tengen.eval.localnet.compact import EXAMPLE_FIELDS
 from tengen.train.localdata.build import dataset_dir, shard_paths
-from tengen.train.records.store import split_of
+from tengen.train.splits import split_of
 
 SPLIT_NAMES = ("train", "val", "test")
 

@@ -12,7 +12,7 @@ from tengen.go import Board, IllegalMove, Rules
 from tengen.train.archives import collection_of
 from tengen.train.records.game import GameRecord, SkipGame, move_key, parse_game
 from tengen.train.records.replay import record_board
-from tengen.train.records.store import split_of
+from tengen.train.splits import split_of
 
 FINISHED_LIST = "finished_19x19_scored_games.txt"
 DEFAULT_PHASES: tuple[float, ...] = (0.7, 0.8, 0.9)

@@ -27,7 +27,8 @@ from tengen.train.archives import games_dir, iter_archive
 from tengen.train.records.game import SkipGame, move_key, parse_game
 from tengen.train.records.replay import record_board
 from tengen.files import atomic_savez
-from tengen.train.records.store import default_cache_dir, split_of
+from tengen.files import datasets_cache_dir as default_cache_dir
+from tengen.train.splits import split_of
 
 log = logging.getLogger(__name__)
 DATASET = "pbn-v1"

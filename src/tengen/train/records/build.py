@@ -17,8 +17,9 @@ from tengen.train.archives import collection_of, games_dir, iter_archive, manife
 from tengen.train.records.game import SkipGame, move_key, parse_game
 from tengen.train.records.replay import extract_positions
 from tengen.files import atomic_savez
-from tengen.train.records.store import (BOARD_SIZE, CHUNK_SIZE, COLLECTIONS, DATASET, PHASES, SPLITS, dataset_dir,
-                                        split_of)
+from tengen.train.archives import COLLECTIONS
+from tengen.train.records.store import BOARD_SIZE, CHUNK_SIZE, DATASET, PHASES, dataset_dir
+from tengen.train.splits import SPLITS, split_of
 
 log = logging.getLogger("tengen.train.records")
 

@@ -1,5 +1,5 @@
-"""The winner dataset on disk: its constants (phases, splits, collections), where it is cached, the split of a
-game (a pure function of its moves), and one split loaded as a `PositionSet`."""
+"""The winner dataset on disk: its constants (phases, chunks), where it is cached, and one split (as
+`tengen.train.splits` splits every dataset) loaded as a `PositionSet`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,16 +8,13 @@ from pathlib import Path
 import numpy as np
 
 from tengen.files import datasets_cache_dir
+from tengen.train.splits import SPLITS
 
 PHASES: tuple[int, ...] = (30, 80, 130, 180)
-SPLITS: tuple[str, ...] = ("train", "val", "test")
-# Split by hash of the moves: bucket = key % 100; [0, 15) test, [15, 25) val, the rest train.
-TEST_PERCENT, VAL_PERCENT = 15, 10
 BOARD_SIZE = 19
 # v3: an even game that states no komi (or 0) takes its collection's default komi (records.komi); v2 kept 0
 DATASET = "winner-v3"
 CHUNK_SIZE = 2000
-COLLECTIONS: dict[str, int] = {"pro_aeb": 0, "tom": 1, "kgs": 2, "yenw_ai": 3, "fox_pro": 4, "other": 5}
 
 
 def default_cache_dir() -> Path:
@@ -28,21 +25,6 @@ def default_cache_dir() -> Path:
 def dataset_dir(cache_dir: Path | str | None = None) -> Path:
     """Folder of this dataset version inside the cache."""
     return (Path(cache_dir).expanduser() if cache_dir else default_cache_dir()) / DATASET
-
-
-def split_of(key: int) -> int:
-    """0 = train, 1 = val, 2 = test, from the move hash (15 % test, 10 % validation)."""
-    bucket = key % 100
-    if bucket < TEST_PERCENT:
-        return 2
-    if bucket < TEST_PERCENT + VAL_PERCENT:
-        return 1
-    return 0
-
-
-def split_note() -> str:
-    """The split's proportions in words (for the model card)."""
-    return f"{TEST_PERCENT} % test, {VAL_PERCENT} % validation, the rest training"
 
 
 @dataclass

@@ -28,7 +28,7 @@ from tengen.train.labeller import labelling_evaluator
 from tengen.train.localdata.games import next_to_play
 from tengen.train.records.replay import record_board
 from tengen.files import atomic_savez
-from tengen.train.records.store import default_cache_dir
+from tengen.files import datasets_cache_dir as default_cache_dir
 from tengen.train.valuedata.pack import GamesPack, PackedGame, pack_path
 
 DATASET = "value-v1"

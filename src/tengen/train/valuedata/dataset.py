@@ -9,7 +9,7 @@ from typing import Optional
 
 import numpy as np
 
-from tengen.train.records.store import split_of
+from tengen.train.splits import split_of
 from tengen.train.valuedata.build import dataset_dir, shard_paths
 
 POSITION_FIELDS = ("codes", "ko", "to_play", "move", "kata_own", "kata_lead", "kata_win")

@@ -22,7 +22,8 @@ from tengen.train.archives import collection_of, iter_archive
 from tengen.train.localdata.games import FINISHED_LIST
 from tengen.train.records.game import GameRecord, SkipGame, move_key, parse_game
 from tengen.files import atomic_savez
-from tengen.train.records.store import COLLECTIONS, default_cache_dir
+from tengen.files import datasets_cache_dir as default_cache_dir
+from tengen.train.archives import COLLECTIONS
 
 PACK = "games-finished-v1.npz"
 PASS_INDEX = 361

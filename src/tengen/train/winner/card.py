@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from tengen.eval.influence import MODELS as INFLUENCE_MODELS
-from tengen.train.records.store import PHASES, dataset_dir, load_split, split_note
+from tengen.train.records.store import PHASES, dataset_dir, load_split
+from tengen.train.splits import split_note
 from tengen.train.winner.features import CLEAN_SOURCES, cached_board_features, clean_features, is_clean
 from tengen.train.winner.metrics import SEED_ACCURACY, naive_count
 from tengen.train.winner.model import MODELS_DIR, load_index, split_name
