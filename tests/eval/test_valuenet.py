@@ -1,4 +1,4 @@
-"""The value network: each of the seed's four variants as a configuration (output shapes, losses, a few steps
+"""The value network: each of Wu et al.'s four variants (docs/ARCHITECTURE.md, Sources) as a configuration (output shapes, losses, a few steps
 that fit a batch), its input planes, the komi-curve helpers, and the committed BV-ML-VN on three 19x19
 diagrams whose ownership and winner are obvious (striped finished boards, a dead stone, colours swapped)."""
 from __future__ import annotations

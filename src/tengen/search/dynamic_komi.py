@@ -1,5 +1,5 @@
 """Dynamic komi: the komi each search of tengen's runs under, moved away from the game's real komi so that
-the search sees a balanced game (handicap games, one-sided positions), as in the seed paper.
+the search sees a balanced game (handicap games, one-sided positions), as in Wu et al. (2018).
 
 Source: Ti-Rong Wu, I-Chen Wu, Guan-Wun Chen, Ting-han Wei, Hung-Chun Wu, Tung-Yi Lai, Li-Cheng Lan,
 "Multi-Labelled Value Networks for Computer Go", IEEE Transactions on Games 10(4), 2018 (arXiv 1705.10701),
@@ -7,11 +7,11 @@ its dynamic-komi section: SS (score-situational) and VS (value-situational) afte
 by dynamically adjusting the komi value", ICGA Journal 2011, implemented in Pachi's `uct/dynkomi.c`), and
 its own ML-DK (multi-labelled dynamic komi) over the 41-komi win-rate curve.
 
-The paper's text on dynamic komi could not be retrieved while this was written (the stored copies reachable
+Wu et al.'s text on dynamic komi could not be retrieved while this was written (the stored copies reachable
 held only its abstract and introduction), so the formulas are the best-documented forms, each with where it
 comes from:
 
-* komi rate  r(t) = (1 + exp(-c*s)) / (1 + exp(c*(t/B - s))),  c = 8, s = 0.45, B = 361 (the paper's
+* komi rate  r(t) = (1 + exp(-c*s)) / (1 + exp(c*(t/B - s))),  c = 8, s = 0.45, B = 361 (Wu et al.'s
   constants). It is Pachi's sigmoid adapter (`adapter_sigmoid` in `uct/dynkomi.c`: 1 / (1 + exp(-rate *
   (game portion - phase)))) with the game portion t/B, turned to fall with t and scaled so that r(0) = 1:
   whole steps at the start, almost none past the end of a game (r(B) ~ 0.012). The form handed down with
@@ -22,7 +22,7 @@ comes from:
 * VS   k' = k + 1 when Black's root win rate is above u, k - 1 when it is below l, (l, u) = (45 %, 55 %)
   (Pachi's `komi_by_value`, whose defaults are 2 points and (45 %, 60 %), here without its komi latch).
 * ML-DK  when the win rate at the current komi k leaves (l, u), the label k* where the 41-komi curve comes
-  back into the interval (the paper's worked example: k = 7.5, w_10.5 = 57 %, w_11.5 = 53 % -> k* = 11.5),
+  back into the interval (Wu et al.'s worked example: k = 7.5, w_10.5 = 57 %, w_11.5 = 53 % -> k* = 11.5),
   then k' = k + r(t) * (k* - k).
 
 Everything above is from Black's side (Black's win rate falls as komi rises). The code works from the
@@ -32,13 +32,13 @@ behind one that helps it (a White player behind at the real komi gets a higher k
 `winrate` and `score_lead` are the side to move's at the root (`result.to_play`), its `winrate_by_komi`
 Black's; each is turned into the player's view before use.
 
-Choices where the paper (as far as it could be read) leaves things open: a komi moved by SS or ML-DK lands
+Choices where Wu et al. (as far as their text could be read) leave things open: a komi moved by SS or ML-DK lands
 on the labels' half-point grid (x.5: the values the multi-labelled network is trained on, and no jigo),
 and a move of less than half a point is no move (ties go towards the current komi); VS moves whole points
 from the current komi. ML-DK takes the furthest label when the curve never comes back into the interval.
 No method has a bound of its own beyond ML-DK's labels; SS and VS take an optional `komi_range`.
 
-Rollouts are not used: the network's value replaces them (the paper's lambda = 1), so every win rate and
+Rollouts are not used: the network's value replaces them (Wu et al.'s lambda = 1), so every win rate and
 score here is the search's backed-up network value.
 """
 from __future__ import annotations
@@ -147,7 +147,7 @@ class NoDynamicKomi:
     name: str = field(default="none", init=False)
 
     def next_komi(self, komi: float, color: int, move_number: int, result: SearchResult | None) -> float:
-        """The game's komi, whatever the position (the baseline the paper compares against)."""
+        """The game's komi, whatever the position (the baseline Wu et al. compare against)."""
         _check_color(color)
         return self.game_komi
 
@@ -160,7 +160,7 @@ class ScoreSituational:
     board_points: int = KOMI_RATE_B
     c: float = KOMI_RATE_C
     s: float = KOMI_RATE_S
-    komi_range: tuple[float, float] | None = None  # no bound in the paper; (lo, hi) keeps the komi inside
+    komi_range: tuple[float, float] | None = None  # no bound in Wu et al.; (lo, hi) keeps the komi inside
     name: str = field(default="ss", init=False)
 
     def __post_init__(self) -> None:
@@ -186,7 +186,7 @@ class ValueSituational:
     game_komi: float
     board_points: int = KOMI_RATE_B
     interval: tuple[float, float] = WIN_INTERVAL
-    komi_range: tuple[float, float] | None = None  # no bound in the paper; (lo, hi) keeps the komi inside
+    komi_range: tuple[float, float] | None = None  # no bound in Wu et al.; (lo, hi) keeps the komi inside
     name: str = field(default="vs", init=False)
 
     def __post_init__(self) -> None:
@@ -213,7 +213,7 @@ class ValueSituational:
 
 @dataclass(frozen=True)
 class MultiLabelledKomi:
-    """ML-DK (the paper's own): the label where the komi curve re-enters (l, u), reached at the komi rate."""
+    """ML-DK (Wu et al.'s own): the label where the komi curve re-enters (l, u), reached at the komi rate."""
 
     game_komi: float
     board_points: int = KOMI_RATE_B
@@ -227,11 +227,11 @@ class MultiLabelledKomi:
         _check_interval(self.interval)
 
     def target_label(self, komi: float, color: int, result: SearchResult) -> float | None:
-        """The label k* the paper moves towards, or None when the win rate at `komi` is inside (l, u).
+        """The label k* Wu et al. move towards, or None when the win rate at `komi` is inside (l, u).
 
         In Black's terms (w_k, Black's win rate at komi k, falls as k rises): above u, k* is the first label
         above the komi with w_k* <= u (so w_(k*-1) > u; the worked example: w_10.5 = 57 %, w_11.5 = 53 % ->
-        11.5). Below l the paper prints "w_k >= l and w_(k-1) < l", which cannot hold for a falling curve
+        11.5). Below l Wu et al. print "w_k >= l and w_(k-1) < l", which cannot hold for a falling curve
         (w_(k-1) >= w_k); its evident intent, implemented here, is the first label below the komi with
         w_k* >= l (so w_(k*+1) < l). From the player's side both read: the nearest label, in the direction
         that helps a player below l or hinders a player above u, whose win rate is back on the near side of

@@ -1,11 +1,11 @@
 """The pyramidal Bayes net (PBN): its four-level structure over a region, its parameters, and EM per subnet.
 
-Levels (the seed's sizes are the defaults): level 1 = the region's points (3 values: empty, own, opponent, see
+Levels (Cortigo's sizes are the defaults): level 1 = the region's points (3 values: empty, own, opponent, see
 `regions`); level 2 = nodes with 12 values, each over a 3x3 field of level 1; level 3 = nodes with 7 values, each
 over a 3x3 field of level 2; level 4 = one top node whose values are the region's points (the next move).
 
-Decisions the seed leaves open, written down here:
-- Tiling. Every field is a 3x3 window at stride 2 (so neighbouring fields share one row or column: the seed's
+Decisions Cortigo leaves open, written down here:
+- Tiling. Every field is a 3x3 window at stride 2 (so neighbouring fields share one row or column: Cortigo's
   "1-point overlap"), clipped to the grid and to the region. A 9x9 corner gives 4x4 level-2 nodes (windows at
   rows/cols 0, 2, 4, 6); the same rule on a 4x4 level 2 gives 2x2 level-3 nodes over level-2 rows/cols {0,1,2}
   and {2,3} (fields 3x3, 3x2, 2x3 and 2x2). A 5x19 strip gives 2x9 level-2 nodes and 1x4 level-3 nodes (fields
@@ -14,13 +14,13 @@ Decisions the seed leaves open, written down here:
   windows holding any of them (fields of 9, 8, 6, 6, 8, 4, 6, 6 level-2 nodes).
 - Dependence. Inside a subnet (a node and its field below) the children are independent given the node (a
   mixture of categoricals); the top node's children are the level-3 nodes, each depending on the move alone.
-- Parameters are per node (no sharing between positions), one net per stone-count bucket: the seed's separate
+- Parameters are per node (no sharing between positions), one net per stone-count bucket: Cortigo's separate
   models per count 0..20, with counts 0..5 alone and 6-7, 8-9, 10-12, 13-16, 17-20 pooled (11 nets; the
   moves change fastest with the count when there are few stones). Pooling halves the training cost at a given
-  size per net (a training size is samples per net, as in the seed); the data would allow one net per count.
+  size per net (a training size is samples per net, as in Cortigo); the data would allow one net per count.
   Measured (`bench/pbn_buckets.py`, 5,000 samples per net, every kind): one net per count changes held-out top-k
   at all counts by at most 0.4 points at any k reported (top-20 within 0.2), inside the sampling noise.
-  Regions with more than 20 stones are not modelled (as in the seed). `PBNConfig.bucket_starts` changes it.
+  Regions with more than 20 stones are not modelled (as in Cortigo). `PBNConfig.bucket_starts` changes it.
 - EM subnet by subnet, bottom up, vectorised over all nodes of a level at once: level 2 on the region's points;
   level 3 on level-2 values *sampled* from each level-2 node's posterior given its field; the top on level-3
   values sampled from each level-3 node's posterior given its (sampled) field. The top node's value (the move) is
@@ -49,7 +49,7 @@ DTYPE = np.float32
 
 @dataclass(frozen=True)
 class PBNConfig:
-    """The net's sizes and EM settings (the seed's sizes by default)."""
+    """The net's sizes and EM settings (Cortigo's sizes by default)."""
 
     level2_values: int = 12
     level3_values: int = 7
@@ -57,7 +57,7 @@ class PBNConfig:
     restarts: int = 1
     alpha_hidden: float = 0.1  # pseudo-count on level-2 / level-3 counts
     alpha_top: float = 0.5  # pseudo-count on the move prior and P(level 3 | move)
-    max_stones: int = 20  # samples with more stones in the region are not modelled (the seed's 0..20)
+    max_stones: int = 20  # samples with more stones in the region are not modelled (Cortigo's 0..20)
     bucket_starts: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 8, 10, 13, 17)  # stone-count buckets: one net each
     seed: int = 0
 

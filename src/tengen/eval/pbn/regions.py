@@ -1,7 +1,7 @@
 """The PBN's regions on a 19x19 board: the 9x9 corner quadrants, the 5x19 side strips and "combined" (a corner's
 quadrant with its two strips), each read in one canonical orientation with the player to move as +1.
 
-Decisions (the seed leaves them open):
+Decisions (Cortigo leaves them open):
 - Canonical frames. `corner`: a 9x9 grid, the corner point at canonical (0, 0) (rows and columns 0..8 of the
   board for the top-left corner, mirrored for the others). `side`: a 5x19 grid, canonical row 0 on the edge,
   canonical row r = distance r from that edge, canonical column c = the board's column (top, bottom) or row

@@ -1,7 +1,7 @@
-"""`ValueNet`: the seed's four value networks as configurations of one model. A residual trunk (the local-move
+"""`ValueNet`: Wu et al.'s four value networks as configurations of one model. A residual trunk (the local-move
 network's blocks) feeds a value head with 41 outputs (Black's win rate for komi -12.5 .. 27.5: "ML") or one
 (the game's komi: plain "VN"), and, in the "BV" variants, an ownership head with two maps: the final
-position's owner (the seed's auxiliary target) and KataGo's ownership of this position (distilled; what leaf
+position's owner (Wu et al.'s auxiliary target) and KataGo's ownership of this position (distilled; what leaf
 scoring reads).
 """
 from __future__ import annotations

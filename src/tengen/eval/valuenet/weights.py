@@ -1,6 +1,6 @@
 """Saving and loading value-network weights: one torch file with the config, the state dict and metadata (loaded
 with `weights_only`, so a weights file cannot run code). The shipped BV-ML-VN lives at
-``models/valuenet/bvmlvn.pt``; the other variants of the seed's comparison (trained together with it on the
+``models/valuenet/bvmlvn.pt``; the other variants of Wu et al.'s comparison (trained together with it on the
 same data) sit in ``models/valuenet/comparison/``."""
 from __future__ import annotations
 

@@ -10,12 +10,12 @@ from tengen.files import write_atomic
 HEADER = """# PBN move predictor: pyramidal Bayes nets for corners and sides
 
 What: P(next move | a region's stones) for the 9x9 corner quadrants (81 points), the 5x19 side strips (95) and
-"combined" (a corner's quadrant with its two strips, 181 points), as in the seed (Cortigo). Four levels: points
+"combined" (a corner's quadrant with its two strips, 181 points), as in Cortigo. Four levels: points
 (3 values) -> 12-valued nodes over 3x3 fields (stride 2) -> 7-valued nodes over 3x3 fields of those -> the move.
-Code: `tengen.eval.pbn` (structure, EM, inference, the choices the seed leaves open in its docstrings) and
+Code: `tengen.eval.pbn` (structure, EM, inference, the choices Cortigo leaves open in its docstrings) and
 `tengen.train.pbn` (extraction, training, this card). Files: `pbn-<kind>-<size>.npz`, `size` = training samples
 per stone-count bucket (at most; fewer where the data ran out). Buckets: stone counts 0, 1, 2, 3, 4, 5, 6-7, 8-9,
-10-12, 13-16, 17-20 (more stones: no prediction). The seed's one net per count 0..20 scores the same within 0.4
+10-12, 13-16, 17-20 (more stones: no prediction). Cortigo's one net per count 0..20 scores the same within 0.4
 points of top-k (top-20 within 0.2), at 5,000 samples per net for each kind (`python bench/pbn_buckets.py`).
 
 Data: KGS games with a 7d+ player or two 6d+ players (`kgs_6d_godmoves_36692.tar.xz` of the shared games folder,

@@ -1,9 +1,9 @@
 """PBN samples from the KGS 6d+ records (`kgs_6d_godmoves_*.tar.xz` in the shared games folder): each move of a
 replayed game gives, for every region instance (corner, side, combined) holding the move, the region's stones
 before it (canonical orientation, mover as "black") and the move's canonical index; a sample is kept only when
-the move lies in the region and the region holds at most 20 stones (the seed's 0..20). Passes give nothing.
+the move lies in the region and the region holds at most 20 stones (Cortigo's 0..20). Passes give nothing.
 
-The archive already holds only games with a 7d+ player or two 6d+ players (u-go.net's selection, the seed's
+The archive already holds only games with a 7d+ player or two 6d+ players (u-go.net's selection, Cortigo's
 filter), so no rank filter is applied; handicap games are kept (their setup stones are on the board). The split
 is by game, the records' split (`records.store.split_of` of the move hash: 15 % test, 10 % validation, unused
 here, 75 % training); samples are capped per (kind, stone-count bucket, split) and games are read in archive order

@@ -1,5 +1,5 @@
 """The training loop of the value network's variants: every variant sees the same batches (same positions, same
-symmetries), so the seed's comparison (VN, ML-VN, BV-VN, BV-ML-VN) is repeated on equal terms. Positions live
+symmetries), so Wu et al.'s comparison (VN, ML-VN, BV-VN, BV-ML-VN) is repeated on equal terms. Positions live
 on the training device in compact form; AdamW with warm-up and cosine decay over steps or minutes; bf16 autocast
 on CUDA; validation by game; each variant's best weights (lowest validation value + ownership loss) written to
 `out_dir/<variant>.pt`; checkpoints and resume."""
@@ -92,7 +92,7 @@ def _game_komi_win(logits: torch.Tensor, komi: torch.Tensor) -> np.ndarray:
 
 
 def evaluate(models: dict[str, ValueNet], data: DeviceData, rows: torch.Tensor, batch: int = 2048) -> dict[str, dict]:
-    """Per variant: validation value loss, MSE at the game's komi (the seed's: half the mean of (z - v)^2 with
+    """Per variant: validation value loss, MSE at the game's komi (Wu et al.'s: half the mean of (z - v)^2 with
     v = 2p - 1), and for BV variants the ownership loss and sign agreement with KataGo's ownership."""
     sums: dict[str, dict[str, float]] = {v: {"loss": 0.0, "mse": 0.0, "own_loss": 0.0, "own_agree": 0.0} for v in models}
     count = 0

@@ -1,7 +1,7 @@
-"""Winner prediction from influence maps: the seed's MLP (363-200-1, sigmoid) and a logistic baseline.
+"""Winner prediction from influence maps: NN-Influence's MLP (363-200-1, sigmoid) and a logistic baseline.
 
 Inputs are an influence map (361 values, + = Black) and the two prisoner counts; the "all" models add the
-move number (`features`). One network per phase (moves 30, 80, 130, 180) as in the seed, and one for all
+move number (`features`). One network per phase (moves 30, 80, 130, 180) as in NN-Influence, and one for all
 phases with the move number as an input (`model`). Training uses the 8 board symmetries as augmentation and
 stops early on the validation log loss (`training`; accuracy and log loss in `metrics`). Weights are stored
 as small ``.npz`` files (float16) with an ``index.json`` that names, per phase, the model that did best on

@@ -32,7 +32,7 @@ def write_model_card(models_dir: Path | str = MODELS_DIR, cache_dir: Path | str 
         "# Winner prediction from influence maps (`models/winner/`)",
         "",
         "Predicts P(Black wins) of a 19x19 position at moves 30, 80, 130 and 180 from an influence map",
-        "(`tengen.eval.influence`: zobrist, bouzy 5/21, cross) plus the two prisoner counts: the seed's MLP",
+        "(`tengen.eval.influence`: zobrist, bouzy 5/21, cross) plus the two prisoner counts: NN-Influence's MLP",
         "363-200-1 with sigmoid units (`mlp-<map>-<phase>`), one network over all phases with the move number",
         "as a 364th input (`mlp-<map>-all`), and logistic-regression baselines (`logreg-*`, also on the raw",
         "stones). Inputs are standardized with training statistics stored in each file. Weights are float16",
@@ -245,18 +245,18 @@ def _dead_stones_section(dead: dict[str, Any] | None, nets: dict[str, Any] | Non
 
 def _why_below_seed(index: dict[str, Any], gnugo: dict[str, Any] | None, nets: dict[str, Any] | None = None
                     ) -> list[str]:
-    """The model card's note when the best model does not reach the seed's figures: where it falls short, and why."""
+    """The model card's note when the best model does not reach NN-Influence's figures: where it falls short, and why."""
     best = index.get("best", {})
     got = {q: index["models"][best[str(q)]]["test"][str(q)]["accuracy"] for q in PHASES if str(q) in best}
     short = [q for q in PHASES if q in got and got[q] < SEED_ACCURACY[q]]
     if not short:
-        return ["## Against the seed", "", "The best model reaches the seed's figure at every phase.", ""]
+        return ["## Against NN-Influence", "", "The best model reaches NN-Influence's figure at every phase.", ""]
     g = gnugo["accuracy"] if gnugo else {}
     gtxt = ", ".join(f"{g[str(q)]['accuracy']:.1f} % at {q}" for q in PHASES if str(q) in g)
     return [
-        "## Why the best model stays below the seed's figures",
+        "## Why the best model stays below NN-Influence's figures",
         "",
-        "Below the seed at moves " + ", ".join(map(str, short)) + " (best: " +
+        "Below NN-Influence at moves " + ", ".join(map(str, short)) + " (best: " +
         ", ".join(f"{got[q]:.1f} %" for q in PHASES if q in got) + "). The numbers above say why:",
         "",
         "- These are strong players' games (professionals, Tom.com 9d, KGS 6d+, top bots), and a position at",
@@ -264,7 +264,7 @@ def _why_below_seed(index: dict[str, Any], gnugo: dict[str, Any] | None, nets: d
         "  (lopsided games end by resignation earlier). The Black win rate is 48-49 % at every phase.",
         "- The board carries little that an influence map can see. GNU Go 3.8, which reads life and death,",
         f"  gets only {gtxt} on a fixed sample of the same test positions (its estimate_score sign),",
-        "  below the seed's 61.8 / 76.7 / 89.3 % from move 80 on.",
+        "  below NN-Influence's 61.8 / 76.7 / 89.3 % from move 80 on.",
         "- Influence models treat every stone as alive, so a dead group still on the board counts for its",
         "  owner: simple counting (sign of the summed influence minus komi, rows `count ...` above) is at",
         "  chance for zobrist and bouzy at every phase, and the plain trained models get only a few points more.",
@@ -272,7 +272,7 @@ def _why_below_seed(index: dict[str, Any], gnugo: dict[str, Any] | None, nets: d
         "  network calls dead (`count *-clean` rows, `*-clean` models, *Dead stones* above) is what lifts them;",
         "  what is left is unsettled boundaries and territory in close games, which influence does not read.",
         *_networks_bullet(nets, index),
-        "- The seed's data are not documented; they were presumably easier (weaker players, games decided by",
+        "- NN-Influence's data are not documented; they were presumably easier (weaker players, games decided by",
         "  large captures, which the prisoner inputs see).",
         "",
     ]

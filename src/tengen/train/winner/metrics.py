@@ -1,4 +1,4 @@
-"""How well P(Black wins) predicts the winners (accuracy, log loss), the seed's published accuracies, and
+"""How well P(Black wins) predicts the winners (accuracy, log loss), NN-Influence's published accuracies, and
 the no-training counting baseline."""
 from __future__ import annotations
 
