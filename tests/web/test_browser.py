@@ -33,13 +33,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("records")
-    (folder / "one_dame.sgf").write_text(ONE_DAME_SGF)
-    (folder / "review.sgf").write_text(REVIEW_SGF)
+def serve(folder, evaluator):
+    """`tengen serve`'s app on `folder` and `evaluator` in a thread; yields its URL, stops it after."""
     port = free_port()
-    config = uvicorn.Config(create_app(folder=str(folder), evaluator=CurveStandIn(), workers=1), host="127.0.0.1",
+    config = uvicorn.Config(create_app(folder=str(folder), evaluator=evaluator, workers=1), host="127.0.0.1",
                             port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -51,6 +48,14 @@ def server(tmp_path_factory):
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("records")
+    (folder / "one_dame.sgf").write_text(ONE_DAME_SGF)
+    (folder / "review.sgf").write_text(REVIEW_SGF)
+    yield from serve(folder, CurveStandIn())
 
 
 @pytest.fixture(scope="module")
@@ -220,18 +225,7 @@ def forty_moves_sgf() -> str:
 def slow_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("stepping")
     (folder / "forty.sgf").write_text(forty_moves_sgf())
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(folder=str(folder), evaluator=MoveCountStandIn(), workers=1),
-                                        host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    yield from serve(folder, MoveCountStandIn())
 
 
 def test_fast_stepping_shows_the_current_moves_evaluation_and_no_4xx(slow_server, browser):
