@@ -26,7 +26,8 @@ def test_score_with_benson_only(capsys):
 def test_score_with_network_dead_stones_matches_the_record(capsys):
     assert main(["score", EXAMPLE]) == 0
     out = capsys.readouterr().out
-    assert "recorded result: W+10.5" in out and out.strip().endswith("score: W+10.5")
+    assert "recorded result: W+10.5" in out and out.strip().endswith(
+        "score: W+10.5\ncomparison: the score agrees with the recorded result")
 
 
 @pytest.mark.parametrize("argv,message", [

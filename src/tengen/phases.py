@@ -77,6 +77,11 @@ class PhaseClock:
 _RUNNING: ContextVar[Optional[PhaseClock]] = ContextVar("tengen_phase_clock", default=None)
 
 
+def running_clock() -> Optional[PhaseClock]:
+    """The clock phases are charged to here (None outside an analysis): a progress line reads its counts."""
+    return _RUNNING.get()
+
+
 @contextmanager
 def running(clock: PhaseClock) -> Iterator[PhaseClock]:
     """Make `clock` the one phases are charged to inside this block."""

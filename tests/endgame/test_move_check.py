@@ -9,6 +9,7 @@ import pytest
 
 from tengen.endgame.analysis import analyze_board
 from tengen.endgame.move_check import check_move
+from tengen.endgame.options import AnalysisOptions
 from tengen.go import BLACK, WHITE
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import board_from_diagram
@@ -121,7 +122,8 @@ def test_the_real_network_overrules_a_self_atari_in_a_fuego_endgame(real_evaluat
     (case,) = [c for c in parse_suite(suite) if c.number == 50]
     board = load_game(case.sgf).board_at(case.move - 1, strict=False)
     board.to_play = parse_color(case.args[0])
-    analysis = analyze_board(board, real_evaluator)
+    # KataGo's policy grows the trees and its ownership scores the leaves: the check is what catches J1 there
+    analysis = analyze_board(board, real_evaluator, AnalysisOptions(predictor="kata", leaf_scoring="evaluator"))
     check = analysis.move_check
     assert check is not None and check.orthodox == from_gtp("J1", 9) and check.overruled
     assert analysis.recommended == (BLACK, from_gtp("F1", 9))

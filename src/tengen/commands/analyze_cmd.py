@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if args.sgf_out:
         warn_other_games(args.sgf)
     with progress_line(not args.no_progress, "region", "analyzing", terminal_only=False, interval=3.0) as update:
-        progress = None if update is None else (lambda stage, done, total: update(done, total))
+        progress = None if update is None else (lambda stage, done, total: update(done, total, _evaluations_note()))
         analysis = analyze(position, region=points, model=args.model, options=options, progress=progress,
                            evaluator=evaluator)
     print(f"rules: {position.game.rules_said()}")
@@ -214,3 +214,13 @@ def write_plots(analysis, directory: str) -> None:
         path = os.path.join(directory, name)
         if PLOT_NAME.fullmatch(name) and name not in written and os.path.isfile(path) and not os.path.islink(path):
             os.remove(path)
+
+
+def _evaluations_note() -> str:
+    """The network evaluations the running analysis has made so far, for its progress line."""
+    from tengen.phases import running_clock
+
+    clock = running_clock()
+    stat = clock.by_leaf_name().get("katago") if clock is not None else None
+    return f"{stat.rows if stat else 0} network evaluations"
+

@@ -75,9 +75,11 @@ def progress_line(enabled: bool, unit: str, desc: str, terminal_only: bool = Tru
 
     bar = tqdm(total=0, unit=unit, desc=desc, file=sys.stderr, mininterval=0.1, dynamic_ncols=True)
 
-    def update(done: int, total: int) -> None:
+    def update(done: int, total: int, note: str = "") -> None:
         bar.total = total
         bar.n = done
+        if note:
+            bar.set_postfix_str(note, refresh=False)
         bar.update(0)  # redraws only when `mininterval` has passed (refresh() would every time)
 
     try:
@@ -88,34 +90,36 @@ def progress_line(enabled: bool, unit: str, desc: str, terminal_only: bool = Tru
 
 
 class PlainProgress:
-    """Progress for a log: "tengen: analyzing: 3/11 regions, 12 s, about 30 s left", at most one line every
+    """Progress for a log: "tengen: analyzing: 3/11 regions, 40 network evaluations, 12 s, about 30 s left" (the
+    note the caller gives), at most one line every
     `interval` seconds (the clock is injectable for tests), and a last line when closed after any update."""
 
-    def __init__(self, unit: str, desc: str, interval: float, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, unit: str, desc: str, interval: float, clock: Optional[Callable[[], float]] = None,
                  stream=None):
-        self.unit, self.desc, self.interval, self.clock = unit, desc, interval, clock
+        self.unit, self.desc, self.interval = unit, desc, interval
+        self.clock = clock or time.monotonic
         self.stream = stream if stream is not None else sys.stderr
-        self.started = clock()
+        self.started = self.clock()
         self.printed_at: Optional[float] = None
-        self.last: Optional[tuple[int, int]] = None
+        self.last: Optional[tuple[int, int, str]] = None
 
-    def update(self, done: int, total: int) -> None:
-        self.last = (done, total)
+    def update(self, done: int, total: int, note: str = "") -> None:
+        self.last = (done, total, note)
         now = self.clock()
         if self.printed_at is None and now - self.started < self.interval:
             return  # quick work prints nothing until it has run `interval` seconds
         if self.printed_at is not None and now - self.printed_at < self.interval:
             return
         self.printed_at = now
-        self._print(done, total, now)
+        self._print(done, total, note, now)
 
     def close(self) -> None:
         if self.last is not None and self.printed_at is not None:
             self._print(*self.last, self.clock())
 
-    def _print(self, done: int, total: int, now: float) -> None:
+    def _print(self, done: int, total: int, note: str, now: float) -> None:
         elapsed = now - self.started
-        text = f"tengen: {self.desc}: {done}/{total} {self.unit}s, {elapsed:.0f} s"
+        text = f"tengen: {self.desc}: {done}/{total} {self.unit}s" + (f", {note}" if note else "") + f", {elapsed:.0f} s"
         if 0 < done < total:
             text += f", about {elapsed / done * (total - done):.0f} s left"
         print(text, file=self.stream, flush=True)

@@ -352,6 +352,8 @@ def _analyze_auto(board: Board, regions: Sequence[Region], network: _NetworkOnDe
         elif result.declined and (region.source == "mask" or not result.declined.startswith("region not sealed")):
             declined[i] = result.declined  # a user's mask, or a sealed region the solver could not value
     rest = [region for region, result in zip(regions, results) if result is None]
+    if progress and not rest:
+        progress("region", len(regions), len(regions))  # every region solved exactly
     if rest:
         try:
             evaluator = network.get()

@@ -1,0 +1,1 @@
+"""The pieces of `bench/fuzz.py`: inputs, outcomes, workers and named cases."""
