@@ -38,20 +38,10 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from fuzzing.inputs import GTP_ARGS, HANG_SECONDS, LOCALES, MEMORY_LIMIT, QUEUED_SLACK, REPO, SGF_COMMANDS, bundled_sgf_files, comparable, corpus_files, expected_ids, gtp_paths, gtp_sessions, sgf_inputs
 from fuzzing.outcomes import FAILURES, Tally, classify_gtp
-from fuzzing.workers import Pool, Worker, worker_main
+from fuzzing.workers import Pool, Worker, locale_available, worker_main
 from fuzzing.cases import named_cases
 
 # ================================================================ locales and memory per move
-def locale_available(name: str) -> bool:
-    """Whether the C library has the locale (`locale -a` spells en_US.UTF-8 as en_US.utf8)."""
-    try:
-        names = subprocess.run(["locale", "-a"], capture_output=True, text=True, timeout=30).stdout.split()
-    except (OSError, subprocess.SubprocessError):
-        return False
-    wanted = name.lower().replace("-", "")
-    return any(n.lower().replace("-", "") == wanted for n in names)
-
-
 MEMORY_PROBE = """
 import gc, sys
 from tengen.go.board import Board

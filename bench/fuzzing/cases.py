@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Optional
 
 from fuzzing.inputs import HANG_SECONDS, HUGE, REPO, SGF_COMMANDS, expected_ids, parse_responses
 from fuzzing.outcomes import classify_cli
-from fuzzing.workers import _limit_memory, run_tengen, tengen_argv
+from fuzzing.workers import _limit_memory, locale_available, run_tengen, tengen_argv
 
 
 # ================================================================ the nine reproducers

@@ -16,7 +16,7 @@ from tengen.go.sgf_bytes import MAX_SGF_BYTES  # the SGF file limit the bombs fi
 from tengen.io.gtp import MAX_LINE_BYTES  # the GTP engine's limit on one command line
 
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]  # bench/fuzzing/ -> the repository
 MEMORY_LIMIT = 2_000_000_000  # bytes of address space per child
 HANG_SECONDS = 60
 QUEUED_SLACK = 45  # seconds kept back from --budget: the jobs already queued when a phase's time is up finish

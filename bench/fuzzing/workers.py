@@ -262,3 +262,13 @@ def run_real(job: dict) -> dict:
             result = run_tengen(list(GTP_ARGS), stdin=job["data"], env=job["env"])
     result["detail"] = result["err"].strip()[-300:]
     return result
+
+
+def locale_available(name: str) -> bool:
+    """Whether the C library has the locale (`locale -a` spells en_US.UTF-8 as en_US.utf8)."""
+    try:
+        names = subprocess.run(["locale", "-a"], capture_output=True, text=True, timeout=30).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return False
+    wanted = name.lower().replace("-", "")
+    return any(n.lower().replace("-", "") == wanted for n in names)
