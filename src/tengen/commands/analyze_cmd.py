@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "scores every leaf)")
     parser.add_argument("--no-sealed-rules", action="store_true",
                         help="in sealed regions (local diagrams) let the network end lines and count leaves too "
-                             "(the KataGo-policy baseline); by default the exact rules do where they can")
+                             "(Frejlak 2024's KataGo baseline); by default the exact rules do where they can")
     parser.add_argument("--move-check", type=finite_float, default=DEFAULT_MARGIN, metavar="POINTS",
                         help="on a whole board, recommend the network's policy move instead of the orthodox one when "
                              f"the orthodox move is worse by more than POINTS one move later (default {DEFAULT_MARGIN:g}; a negative "

@@ -1,4 +1,4 @@
-"""Local variation trees grown from a predictor, with the published thresholds (all configurable) but one.
+"""Local variation trees grown from a predictor, with Frejlak (2024)'s published thresholds (all configurable) but one.
 
 At each node: if P(no move) > 20 %, a leaf (the published 30 %, lowered after the growth sweep (bench/growth_sweep.py) on shared
 material: with the trained network, dev set 27 -> 28 of 33, Lee Changho 6 -> 7 of 71, Fuego's uct_endgame

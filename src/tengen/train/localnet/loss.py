@@ -1,5 +1,5 @@
 """The local-move loss: cross-entropy over the 723 outputs; on "no move" targets, lambda times the move
-probabilities' sum (the seed's lambda = 6, so a settled region is not left with plausible moves); binary
+probabilities' sum (Frejlak 2024's lambda = 6, so a settled region is not left with plausible moves); binary
 cross-entropy for the answer head where the example has an answer label."""
 from __future__ import annotations
 
