@@ -15,77 +15,17 @@ from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
 from tengen.go.sgf import Game
 from tengen.web.jobs import Job
-from tengen.web.schemas import (MAX_REVIEW_MOVES, AnalysisIn, JobOut, RecommendedOut, ReviewIn, ThermographOut)
+from tengen.web.schemas import MAX_REVIEW_MOVES, AnalysisIn, JobOut, RecommendedOut, ReviewIn, ThermographOut
 from tengen.web.state import WebState, analysis_options
 
 if TYPE_CHECKING:
     from tengen.endgame.options import AnalysisOptions
 
 
-def jobs_router(state: WebState) -> APIRouter:
-    """/api/analyses/... and /api/reviews/... over `state`."""
+def analyses_router(state: WebState) -> APIRouter:
+    """/api/analyses/...: start an analysis, the job routes, and a finished analysis's regions and move."""
     router = APIRouter()
 
-    def job_routes(prefix: str, kind: str, result_doc: str) -> Callable[[str], Job]:
-        """The routes every kind of job has, one code for all kinds: `prefix`/{job_id} (status; DELETE
-        cancels), .../events (SSE) and .../result (the job's JSON report, described by `result_doc`). A job
-        of another kind is not found under `prefix`. Returns the lookup of a finished job of this kind, for
-        the kind's own routes."""
-
-        def job_of(job_id: str) -> Job:
-            job = state.jobs.get(job_id)
-            if job is None or job.kind != kind:
-                raise HTTPException(404, f"no {kind} {job_id[:64]!r}")
-            return job
-
-        def finished(job_id: str) -> Job:
-            job = job_of(job_id)
-            if job.status != "done":
-                raise HTTPException(409, f"{kind} {job_id} is {job.status}" + (f" ({job.error})" if job.error else ""))
-            return job
-
-        @router.get(prefix + "/{job_id}", response_model=JobOut, name=f"{kind}_status",
-                 summary=f"{kind.capitalize()} status")
-        def job_status(job_id: str) -> JobOut:
-            """The job's status and progress."""
-            return JobOut(**job_of(job_id).as_dict())
-
-        @router.delete(prefix + "/{job_id}", response_model=JobOut, name=f"{kind}_cancel", summary=f"Cancel the {kind}")
-        def cancel(job_id: str) -> JobOut:
-            """Cancel the job: a queued one never starts, a running one stops at its next evaluation."""
-            job_of(job_id)
-            return JobOut(**state.jobs.cancel(job_id).as_dict())
-
-        @router.get(prefix + "/{job_id}/events", name=f"{kind}_events", summary=f"{kind.capitalize()} progress events")
-        async def events(job_id: str, request: Request) -> StreamingResponse:
-            """Server-sent events: `progress` at each change, then one `end` with the final status."""
-            return StreamingResponse(job_events(job_of(job_id), request), media_type="text/event-stream",
-                                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-        @router.get(prefix + "/{job_id}/result", name=f"{kind}_result", summary=f"{kind.capitalize()} result",
-                 description=result_doc)
-        def result(job_id: str) -> dict[str, Any]:
-            """The finished job's JSON report (409 until it is done)."""
-            return finished(job_id).report
-
-        return finished
-
-    async def job_events(job: Job, request: Request) -> AsyncIterator[str]:
-        """A job's state as SSE: a `progress` event whenever it changed, an `end` event once it is final."""
-        seen = -1
-        while True:
-            final = job.is_final
-            if job.version != seen:
-                seen = job.version
-                yield f"event: progress\ndata: {json.dumps(job.as_dict())}\n\n"
-            if final:
-                yield f"event: end\ndata: {json.dumps(job.as_dict())}\n\n"
-                return
-            if await request.is_disconnected():
-                return
-            await asyncio.sleep(0.1)
-
-    # ------------------------------------------------------------------ analyses
     @router.post("/api/analyses", response_model=JobOut, status_code=202)
     def start_analysis(req: AnalysisIn) -> JobOut:
         """Start an endgame analysis job (429 when the queue is full); follow it at .../events."""
@@ -109,15 +49,8 @@ def jobs_router(state: WebState) -> APIRouter:
         job = state.jobs.submit(work, req.time_limit_s, kind="analysis")
         return JobOut(**job.as_dict())
 
-    finished_analysis = job_routes("/api/analyses", "analysis", "The analysis as `tengen analyze --json` writes it.")
-
-    def region_index(job: Job, label: str) -> int:
-        from tengen.endgame.results import region_label
-
-        for i in range(len(job.result.regions)):
-            if region_label(i) == label:
-                return i
-        raise HTTPException(404, f"no region {label[:20]!r} in this analysis")
+    finished_analysis = job_routes(router, state, "/api/analyses", "analysis",
+                                   "The analysis as `tengen analyze --json` writes it.")
 
     @router.get("/api/analyses/{job_id}/regions/{label}/thermograph", response_model=ThermographOut)
     def thermograph(job_id: str, label: str) -> ThermographOut:
@@ -162,6 +95,14 @@ def jobs_router(state: WebState) -> APIRouter:
         return RecommendedOut(color=color, move=move, reason=a.recommended_reason or "no region to play in")
 
     # ------------------------------------------------------------------ reviews
+
+    return router
+
+
+def reviews_router(state: WebState) -> APIRouter:
+    """/api/reviews/...: start a game review, and the job routes."""
+    router = APIRouter()
+
     @router.post("/api/reviews", response_model=JobOut, status_code=202)
     def start_review(req: ReviewIn) -> JobOut:
         """Start a game review job over moves `from`..`to` (429 when the queue is full); follow it at
@@ -218,7 +159,81 @@ def jobs_router(state: WebState) -> APIRouter:
             raise ValueError(f"the endgame starts at move {start}: moves {start}-{end} are more than "
                              f"{MAX_REVIEW_MOVES}; ask for a shorter range with from and to")
 
-    job_routes("/api/reviews", "review", "The review as `tengen.io.review_report.review_json` writes it: the "
-               "moves reviewed, the mistakes (move numbers, largest loss first), the totals per colour.")
+    job_routes(router, state, "/api/reviews", "review", "The review as `tengen.io.review_report.review_json` writes "
+               "it: the moves reviewed, the mistakes (move numbers, largest loss first), the totals per colour.")
 
     return router
+
+
+def job_routes(router: APIRouter, state: WebState, prefix: str, kind: str,
+               result_doc: str) -> Callable[[str], Job]:
+    """The routes every kind of job has, one code for all kinds: `prefix`/{job_id} (status; DELETE
+    cancels), .../events (SSE) and .../result (the job's JSON report, described by `result_doc`). A job
+    of another kind is not found under `prefix`. Returns the lookup of a finished job of this kind, for
+    the kind's own routes."""
+
+    def job_of(job_id: str) -> Job:
+        job = state.jobs.get(job_id)
+        if job is None or job.kind != kind:
+            raise HTTPException(404, f"no {kind} {job_id[:64]!r}")
+        return job
+
+    def finished(job_id: str) -> Job:
+        job = job_of(job_id)
+        if job.status != "done":
+            raise HTTPException(409, f"{kind} {job_id} is {job.status}" + (f" ({job.error})" if job.error else ""))
+        return job
+
+    @router.get(prefix + "/{job_id}", response_model=JobOut, name=f"{kind}_status",
+             summary=f"{kind.capitalize()} status")
+    def job_status(job_id: str) -> JobOut:
+        """The job's status and progress."""
+        return JobOut(**job_of(job_id).as_dict())
+
+    @router.delete(prefix + "/{job_id}", response_model=JobOut, name=f"{kind}_cancel", summary=f"Cancel the {kind}")
+    def cancel(job_id: str) -> JobOut:
+        """Cancel the job: a queued one never starts, a running one stops at its next evaluation."""
+        job_of(job_id)
+        return JobOut(**state.jobs.cancel(job_id).as_dict())
+
+    @router.get(prefix + "/{job_id}/events", name=f"{kind}_events", summary=f"{kind.capitalize()} progress events")
+    async def events(job_id: str, request: Request) -> StreamingResponse:
+        """Server-sent events: `progress` at each change, then one `end` with the final status."""
+        return StreamingResponse(job_events(job_of(job_id), request), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    @router.get(prefix + "/{job_id}/result", name=f"{kind}_result", summary=f"{kind.capitalize()} result",
+             description=result_doc)
+    def result(job_id: str) -> dict[str, Any]:
+        """The finished job's JSON report (409 until it is done)."""
+        return finished(job_id).report
+
+    return finished
+
+
+async def job_events(job: Job, request: Request) -> AsyncIterator[str]:
+    """A job's state as SSE: a `progress` event whenever it changed, an `end` event once it is final."""
+    seen = -1
+    while True:
+        final = job.is_final
+        if job.version != seen:
+            seen = job.version
+            yield f"event: progress\ndata: {json.dumps(job.as_dict())}\n\n"
+        if final:
+            yield f"event: end\ndata: {json.dumps(job.as_dict())}\n\n"
+            return
+        if await request.is_disconnected():
+            return
+        await asyncio.sleep(0.1)
+
+# ------------------------------------------------------------------ analyses
+
+
+def region_index(job: Job, label: str) -> int:
+    """The index of the region labelled `label` in a finished analysis (404 when there is none)."""
+    from tengen.endgame.results import region_label
+
+    for i in range(len(job.result.regions)):
+        if region_label(i) == label:
+            return i
+    raise HTTPException(404, f"no region {label[:20]!r} in this analysis")
