@@ -316,3 +316,17 @@ def test_cli_runs_and_reports(folder: Path, tmp_path: Path, capsys):
     captured = capsys.readouterr()
     assert code == 0 and "3 records" not in captured.out and "5 records, 2 skipped, 3 positions" in captured.out
     assert os.path.exists(tmp_path / "o" / "summary.json")
+
+
+def test_each_result_says_what_rules_it_assumed():
+    from tengen.batch.compute import compute_chunk
+    from tengen.eval.katago.evaluator import KataGoEvaluator
+    from tengen.eval.katago.tiny import random_model
+
+    task = {"file_id": "f", "source": "norules.sgf", "data": b"(;GM[1]SZ[9]KM[6.5];B[ee];W[cc])", "turns": [1, 2],
+            "settings": {"what": "eval", "maps": False, "model": None, "visits": 1}}
+    units = compute_chunk(task, KataGoEvaluator(random_model(seed=0)))
+    said = [u["result"]["rules_said"] for u in units]
+    assert len(said) == 2 and all(
+        s.startswith("chinese rules (area scoring) assumed: the record names no rules (RU)")
+        and s.endswith("komi 6.5 as the record says (KM)") for s in said)

@@ -79,6 +79,10 @@ def compute_chunk(task: dict, evaluator=None) -> list[dict]:
                 out.append({**head, "result": result})
             except Exception as exc:  # noqa: BLE001  (one position's failure is reported, the job goes on)
                 out.append({**head, "error": " ".join(str(exc).split()) or type(exc).__name__})
+    said = game.rules_said()  # what each result assumes: the record's rules, or what was assumed and why
+    for unit in out:
+        if "result" in unit:
+            unit["result"]["rules_said"] = said
     out.sort(key=lambda r: r["turn"])
     return out
 
