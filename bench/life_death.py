@@ -1,8 +1,10 @@
 """Life and death by search (issue 26 part 1): GNU Go's owl suites and Cho Chikun's problems.
 
-GNU Go's `ld_owl.tst` (190 tests) and `owl.tst` (261) run unchanged through `tengen gtp --player simple`
-(dragon_status / owl_attack / owl_defend answered by `tengen.search.life` at `--nodes` nodes per search)
-with GNU Go 3.8 (its default level) run on the same tests as the anchor (by its own marks it passes 171 and
+GNU Go's `ld_owl.tst` (190 tests) and `owl.tst` (261) run unchanged through `tengen gtp --player simple` in
+two modes: the network's (dragon_status / owl_attack / owl_defend judged one move deep by KataGo's
+ownership, `tengen.search.life_net`) and the classic one (`--evaluator classic`: `tengen.search.life`'s
+search without a network at `--nodes` nodes per search), with GNU Go 3.8 (its default level) run on the
+same tests as the anchor (by its own marks it passes 171 and
 237). Then Cho Chikun's life-and-death collections from the sanderland tsumego archive: the side to move's
 first move, by the search (the side to move kills the opponent's weakest chain or saves its own), counted
 solved when it is one of the accepted first moves; `--with-network` adds KataGo's policy move as a second
@@ -12,7 +14,8 @@ reported for information.
     python bench/life_death.py [--suites ld_owl,owl] [--limit N] [--nodes N] [--problems N]
                                [--no-gnugo] [--with-network]
 
-Last line: `ld_owl: N/190` (tests passed by tengen; N of the tests run when `--limit` cuts the suite).
+Last line: `ld_owl: N/190` (tests passed by tengen's network mode; N of the tests run when `--limit` cuts
+the suite).
 """
 from __future__ import annotations
 
@@ -123,23 +126,29 @@ def main(argv: list[str] | None = None) -> int:
         suites = []
     gnugo = None if args.no_gnugo or find_gnugo() is None else GtpClient.gnugo(level=10, rules="japanese",
                                                                                timeout=args.timeout)
-    tengen = GtpClient([sys.executable, "-m", "tengen", "gtp", "--player", "simple"], timeout=args.timeout)
-    tengen.send(f"tengen-life_budget {args.nodes}")
+    engines = {"network": GtpClient([sys.executable, "-m", "tengen", "gtp", "--player", "simple"], timeout=args.timeout),
+               "classic": GtpClient([sys.executable, "-m", "tengen", "gtp", "--player", "simple", "--evaluator",
+                                     "classic"], timeout=args.timeout)}
+    engines["classic"].send(f"tengen-life_budget {args.nodes}")
     try:
         for name in suites:
             cases = parse_suite(SUITES_DIR / f"{name}.tst")
             if args.limit:
                 cases = cases[: args.limit]
-            ours, seconds = run_cases(tengen, cases, args.timeout)
-            line = f"{name}: tengen {sum(ours)}/{len(cases)} in {seconds:.1f}s"
+            parts, network_passed = [], 0
+            for mode, client in engines.items():
+                ours, seconds = run_cases(client, cases, args.timeout)
+                parts.append(f"tengen {mode} {sum(ours)}/{len(cases)} in {seconds:.1f}s")
+                network_passed = sum(ours) if mode == "network" else network_passed
             if gnugo is not None:
                 theirs, their_seconds = run_cases(gnugo, cases, args.timeout)
-                line += f"; GNU Go 3.8 {sum(theirs)}/{len(cases)} in {their_seconds:.1f}s"
-            print(line, flush=True)
+                parts.append(f"GNU Go 3.8 {sum(theirs)}/{len(cases)} in {their_seconds:.1f}s")
+            print(f"{name}: " + "; ".join(parts), flush=True)
             if name == "ld_owl":
-                last = f"ld_owl: {sum(ours)}/{len(cases)}"
+                last = f"ld_owl: {network_passed}/{len(cases)}"
     finally:
-        tengen.close()
+        for client in engines.values():
+            client.close()
         if gnugo is not None:
             gnugo.close()
     if args.problems > 0 and ARCHIVE.is_file():

@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
               "search": lambda: player.dead_stones}[dead]
     finder = finder if dead == "benson" else finder()
     name = args.name or (LIZZIE_NAME if args.lizzie else ENGINE_NAME)
-    engine = gtp_engine(size=args.size, rules=rules, dead_stones=finder, player=player, name=name,
+    engine = gtp_engine(life_network=load if args.evaluator == "katago" else None, size=args.size, rules=rules, dead_stones=finder, player=player, name=name,
                        load_evaluator=load)
     protocol = sys.stdout
     sys.stdout = sys.stderr  # stdout carries GTP responses only: whatever else the session prints goes to stderr

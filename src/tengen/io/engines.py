@@ -8,10 +8,10 @@ from tengen.io.gtp_analysis import AnalysisCommands
 from tengen.io.gtp_gogui import GoGuiCommands
 from tengen.io.gtp_life import LifeCommands
 
-HANDLERS = (AnalysisCommands, GoGuiCommands, LifeCommands)
 
-
-def gtp_engine(**settings) -> GtpEngine:
-    """A `GtpEngine(**settings)` with every handler of HANDLERS registered."""
+def gtp_engine(life_network=None, **settings) -> GtpEngine:
+    """A `GtpEngine(**settings)` with every handler registered; `life_network` (a loader of the
+    evaluator) makes the life-and-death commands judge by the network instead of searching without one."""
     engine = GtpEngine(**settings)
-    return engine.register(*(handler(engine) for handler in HANDLERS))
+    engine.register(AnalysisCommands(engine), GoGuiCommands(engine), LifeCommands(engine, network=life_network))
+    return engine

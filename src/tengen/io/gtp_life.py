@@ -1,24 +1,31 @@
-"""GNU Go's life-and-death GTP commands over `tengen.search.life`: dragon_status, owl_attack, owl_defend
-(GNU Go's reply formats, so its regression suites run unchanged) and `tengen-life_budget` to set the
-search's node budget (and an optional seconds cap) per query."""
+"""GNU Go's life-and-death GTP commands: dragon_status, owl_attack, owl_defend (GNU Go's reply formats, so its
+regression suites run unchanged), judged by the network one move deep (`tengen.search.life_net`) when the
+engine has one for them (`network`), else by `tengen.search.life`'s search without a network;
+`tengen-life_budget` sets that search's node budget (and an optional seconds cap) per query."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
+from typing import Callable, Optional
 
 from tengen.go.colors import EMPTY
 from tengen.go.coords import Point, to_gtp
 from tengen.io.gtp_base import GtpError, GtpHandler, nargs, vertex_arg
 from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch, analyze_group
+from tengen.search.life_net import network_status
 
 
 class LifeCommands(GtpHandler):
     """Life-and-death commands: GNU Go's dragon_status and owl_attack / owl_defend, and the search's budget
     (`life_config`)."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, network: Optional[Callable[[], object]] = None):
         super().__init__(engine)
         self.life_config: LifeConfig = LifeConfig()
+        self.network = network  # loads the evaluator the network mode judges with (None: the search)
+
+    def _judged(self, args, key_moves: bool = False):
+        """The network's status of the group at the argument (`tengen.search.life_net`)."""
+        return network_status(self.engine.board, self._life_point(args), self.network(), key_moves=key_moves)
 
     def _life_point(self, args) -> Point:
         """The one vertex argument, which must hold a stone (GNU Go's errors otherwise)."""
@@ -38,18 +45,27 @@ class LifeCommands(GtpHandler):
 
     def cmd_dragon_status(self, args):
         """dragon_status VERTEX: alive, dead, critical ATTACK DEFENSE (ko included), or unknown."""
-        result = analyze_group(self.engine.board, self._life_point(args), self.life_config)
+        if self.network is not None:
+            result = self._judged(args)
+        else:
+            result = analyze_group(self.engine.board, self._life_point(args), self.life_config)
         if result.status in ("critical", "ko"):
             return f"critical {self._gtp_move(result.attack)} {self._gtp_move(result.defense)}"
         return result.status
 
     def cmd_owl_attack(self, args):
         """owl_attack VERTEX: 0, or CODE MOVE (1 kills, 2 ko) with the attacker moving first."""
+        if self.network is not None:
+            result = self._judged(args, key_moves=True)
+            return f"1 {self._gtp_move(result.attack)}" if result.attack_code else "0"
         answer = LifeSearch(self.engine.board, self._life_point(args), self.life_config).attack()
         return _reply(answer.outcome, DEAD, answer.move, self._gtp_move)
 
     def cmd_owl_defend(self, args):
         """owl_defend VERTEX: 0, or CODE MOVE (1 saves, 2 ko) with the defender moving first."""
+        if self.network is not None:
+            result = self._judged(args, key_moves=True)
+            return f"1 {self._gtp_move(result.defense)}" if result.defense_code else "0"
         answer = LifeSearch(self.engine.board, self._life_point(args), self.life_config).defend()
         return _reply(answer.outcome, ALIVE, answer.move, self._gtp_move)
 

@@ -1,0 +1,108 @@
+"""Life and death judged by the network one move deep (`tengen.search.life_net`), with a stand-in network
+whose ownership follows liberties: a chain lives when, after the opponent's next move, it would still have
+two liberties. Diagrams: X Black, O White."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tengen.eval.evaluation import Evaluation
+from tengen.go.coords import from_gtp
+from tengen.go.diagram import board_from_diagram
+from tengen.io.engines import gtp_engine
+from tengen.search.life_net import dragon, network_status
+
+
+class LibertyNetwork:
+    """Ownership from liberties, one move deep: a chain is its colour's (+-1) when its liberties, less one if
+    the opponent is to move, are at least two; else the opponent's. A uniform policy; counts its rows."""
+
+    def __init__(self):
+        self.rows = 0
+
+    def evaluate(self, boards):
+        self.rows += len(boards)
+        return [self._one(b) for b in boards]
+
+    @staticmethod
+    def _one(board) -> Evaluation:
+        grid = board.array()
+        own = np.zeros(grid.shape, dtype=np.float32)
+        for r, c in zip(*np.nonzero(grid)):
+            color = int(grid[r, c])
+            liberties = len(board.chain_liberties((int(r), int(c)))) - (1 if board.to_play == -color else 0)
+            own[r, c] = color if liberties >= 2 else -color
+        policy = (grid == 0).astype(np.float32)
+        policy /= max(policy.sum(), 1.0)
+        return Evaluation(to_play=board.to_play, komi=0.5, policy=policy, pass_policy=0.0, ownership=own,
+                          score_mean=0.0, score_stdev=0.0, score_lead=0.0, win=0.5, loss=0.5)
+
+
+# the black pair C4-D4 has two liberties (B4 and E4): whoever moves first decides
+CRITICAL = """
+    . . . . . .
+    . . O O . .
+    . . X X . .
+    . . O O . .
+    . . . . . .
+    . . . . . .
+"""
+# three liberties (E5, E3, F4): alive even if White moves first
+ALIVE = """
+    . . . . . .
+    . . O O . .
+    . O X X X .
+    . . O O . .
+    . . . . . .
+    . . . . . .
+"""
+# one liberty (B4): dead even if Black moves first
+DEAD = """
+    . . . . . .
+    . . O O . .
+    . . X X O .
+    . . O O . .
+    . . . . . .
+    . . . . . .
+"""
+
+
+def test_the_dragon_joins_chains_that_share_a_liberty():
+    board = board_from_diagram("""
+        X . X . .
+        . . . . .
+        . . . . X
+        . . . . .
+        . . . . .
+    """)
+    assert dragon(board, (0, 0)) == {(0, 0), (0, 2)}  # A5 and C5 share the liberty B5; E3 stands apart
+
+
+@pytest.mark.parametrize("diagram, status", [(ALIVE, "alive"), (DEAD, "dead"), (CRITICAL, "critical")])
+def test_statuses_follow_the_ownership_with_each_side_to_move(diagram, status):
+    board = board_from_diagram(diagram)
+    result = network_status(board, (2, 2), LibertyNetwork())
+    assert result.status == status
+
+
+def test_a_critical_group_gets_the_moves_that_decide_it():
+    board = board_from_diagram(CRITICAL)
+    h, w = board.height, board.width
+    network = LibertyNetwork()
+    result = network_status(board, (2, 2), network)
+    # among the likeliest moves (a uniform policy: board order), B4 takes a liberty and B4 extends to four
+    assert result.attack == from_gtp("B4", h, w) and result.attack_code == 1
+    assert result.defense == from_gtp("B4", h, w) and result.defense_code == 1
+    assert result.nodes == network.rows  # every evaluation counted
+
+
+def test_gtp_answers_in_gnu_gos_formats_when_the_engine_judges_by_the_network():
+    network = LibertyNetwork()
+    engine = gtp_engine(size=6, life_network=lambda: network)
+    board = board_from_diagram(CRITICAL)
+    for (r, c) in zip(*np.nonzero(board.array())):
+        color = "b" if board.array()[r, c] == 1 else "w"
+        assert engine.handle(f"play {color} {'ABCDEF'[c]}{6 - r}").startswith("=")
+    assert engine.handle("dragon_status C4") == "= critical B4 B4\n\n"
+    assert engine.handle("owl_attack C4") == "= 1 B4\n\n"
+    assert engine.handle("owl_defend C4") == "= 1 B4\n\n"
