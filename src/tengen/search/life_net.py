@@ -22,8 +22,8 @@ from tengen.go.coords import Point, neighbours
 from tengen.search.life import LifeResult
 
 DEFAULT_MARGIN = 0.5
-DEFAULT_CANDIDATES = 6
-REACH = 2  # candidate moves lie within this many points (Manhattan) of a dragon stone
+DEFAULT_CANDIDATES = 10  # ld_owl: 6 candidates within 2 points 139/190, 10 within 3 144, 16 within 3 144
+REACH = 3  # candidate moves lie within this many points (Manhattan) of a dragon stone
 
 
 def dragon(board: Board, point: Point) -> set[Point]:
