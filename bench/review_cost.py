@@ -18,7 +18,6 @@ import os
 import platform
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -144,9 +144,7 @@ def endgame_result(board, evaluator, maps: bool) -> dict:
     from tengen.api import analyze
     from tengen.io.report import strict_json_report
 
-    report = strict_json_report(analyze(board, evaluator=evaluator))
-    for region in report["regions"]:
-        region.pop("tree", None)
+    report = strict_json_report(analyze(board, evaluator=evaluator), trees=False)
     if not maps:
         report.pop("ownership", None)
     report.pop("seconds", None)  # results must not depend on how busy the machine is

@@ -146,7 +146,7 @@ def classic_flags(args: argparse.Namespace) -> None:
 
 def options_from_args(args: argparse.Namespace):
     """The analysis settings the flags give (one AnalysisOptions), each flag checked with its own name."""
-    from tengen.endgame.options import AnalysisOptions
+    from tengen.endgame.options import AnalysisOptions, leaf_scoring_of_flag
     from tengen.endgame.tree import GrowthConfig
 
     if args.max_nodes < 1 or args.max_total_nodes < 0:
@@ -156,7 +156,7 @@ def options_from_args(args: argparse.Namespace):
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
                           missing_color=args.missing)
     return replace(AnalysisOptions(), predictor=args.predictor, threshold=args.threshold, margin=args.margin,
-                   growth=growth, leaf_scoring={"network": "evaluator"}.get(args.leaves, args.leaves),
+                   growth=growth, leaf_scoring=leaf_scoring_of_flag(args.leaves),
                    value_model=args.value_model,
                    leaf_confidence=DEFAULT_LEAF_CONFIDENCE if args.leaf_confidence is None else args.leaf_confidence,
                    sealed_rules=not args.no_sealed_rules,

@@ -18,6 +18,7 @@ from tengen.endgame.tree import GrowthConfig
 PREDICTORS = ("auto", "kata", "oracle", "exhaustive", "net")
 LEAF_SCORINGS = ("auto", "evaluator", "exact", "valuenet")
 LEAF_BATCHES = ("board", "region")
+LEAVES_FLAG_NAMES = {"evaluator": "network"}  # leaf_scoring as `tengen analyze --leaves` names it (else the same)
 DEFAULT_MAX_NODES = 800  # per region's tree (the CLI's --max-nodes)
 DEFAULT_MAX_TOTAL_NODES = 1000  # shared by the trees of one position (--max-total-nodes)
 
@@ -114,7 +115,7 @@ class AnalysisOptions:
         flag names."""
         growth = self.growth or GrowthConfig()
         return {"predictor": self.predictor_name,
-                "leaves": {"evaluator": "network"}.get(self.leaf_scoring, self.leaf_scoring),
+                "leaves": LEAVES_FLAG_NAMES.get(self.leaf_scoring, self.leaf_scoring),
                 "max_nodes": growth.max_nodes, "max_total_nodes": growth.max_total_nodes or 0,
                 "threshold": self.threshold, "margin": self.margin,
                 "move_check": -1 if self.move_check_margin is None else self.move_check_margin,
@@ -139,3 +140,9 @@ def _network_free(evaluator) -> bool:
             return True
         evaluator = getattr(evaluator, "evaluator", None) or getattr(evaluator, "inner", None)
     return False
+
+
+def leaf_scoring_of_flag(leaves: str) -> str:
+    """`leaf_scoring` for a `--leaves` value (the CLI's and the web's name `network` is `evaluator`)."""
+    return {flag: name for name, flag in LEAVES_FLAG_NAMES.items()}.get(leaves, leaves)
+

@@ -123,9 +123,7 @@ class GoGuiCommands(GtpHandler):
         from tengen.io.report import strict_json_report, text_report
 
         if args[:1] == ["json"]:
-            report = strict_json_report(self._endgame_analysis(args[1:]))
-            for region in report["regions"]:
-                region.pop("tree", None)
+            report = strict_json_report(self._endgame_analysis(args[1:]), trees=False)
             return json.dumps(report, separators=(",", ":"))
         return "\n" + text_report(self._endgame_analysis(args))
 

@@ -364,10 +364,14 @@ def write_json_atomic(data: Any, path: str) -> None:
     write_atomic(path, (json.dumps(_strict(data), indent=1, allow_nan=False) + "\n").encode())
 
 
-def strict_json_report(analysis: Analysis) -> dict[str, Any]:
+def strict_json_report(analysis: Analysis, trees: bool = True) -> dict[str, Any]:
     """The analysis as `tengen analyze --json` writes it (non-finite values as "inf" / "-inf" strings), as
-    data: what the web app and batch analysis return."""
-    return _strict(json_report(analysis))
+    data: what the web app and batch analysis return; without the regions' trees unless `trees`."""
+    report = _strict(json_report(analysis))
+    if not trees:
+        for region in report["regions"]:
+            region.pop("tree", None)
+    return report
 
 
 def _strict(data: Any) -> Any:

@@ -164,7 +164,7 @@ def analysis_options(predictor: str = "auto", max_nodes: int = DEFAULT_MAX_NODES
     """The AnalysisOptions of the web's jobs (analyses and reviews alike): the defaults every front end
     shares with the request's settings, named as `tengen analyze`'s flags (`leaves` "network": the
     evaluator's ownership)."""
-    from tengen.endgame.options import AnalysisOptions
+    from tengen.endgame.options import AnalysisOptions, leaf_scoring_of_flag
 
-    return AnalysisOptions(predictor=predictor, leaf_scoring={"network": "evaluator"}.get(leaves, leaves)
-                           ).with_budgets(max_nodes, max_total_nodes)
+    return AnalysisOptions(predictor=predictor, leaf_scoring=leaf_scoring_of_flag(leaves)).with_budgets(
+        max_nodes, max_total_nodes)
