@@ -22,7 +22,7 @@ from tengen.go.coords import Point, neighbours
 from tengen.search.life import LifeResult
 
 DEFAULT_MARGIN = 0.5
-DEFAULT_CANDIDATES = 10  # ld_owl: 6 candidates within 2 points 139/190, 10 within 3 144, 16 within 3 144
+DEFAULT_CANDIDATES = 10  # chosen on GNU Go's ld_owl with REACH 3 (fewer and nearer read less; more, no better)
 REACH = 3  # candidate moves lie within this many points (Manhattan) of a dragon stone
 
 
