@@ -1,23 +1,24 @@
 """The PBN as an additive search prior (issue 25): tengen's playout search with and without it against GNU Go 3.8.
 
-Both arms run `tengen gtp --player search --evaluator playouts --playouts N --visits V --batch B` (no network: a
-uniform policy over legal non-eye points, value = the fraction of N native random playouts Black wins under area
-counting); the "prior" arm adds `--prior pbn --prior-weight W` (score += W * p_pbn / (1 + n), see
-`tengen.search.mcts`). Everything else is equal: GNU Go 3.8 at `--level L` (default 10) with Chinese rules, 19x19,
+Both arms run `tengen gtp --evaluator playouts --playouts-per-move N [--threads T] [--fpu V]` (no network: the
+native playout search `tengen.search.native_uct`, UCT with RAVE over Mogo-style heavy playouts in C); the "prior"
+arm adds `--prior pbn --prior-weight W` (value += W * p_pbn / (1 + n), Rosin's additive prior, asked near the
+root). Everything else is equal: GNU Go 3.8 at `--level L` (default 10) with Chinese rules, 19x19,
 even games, komi 7.5, colours alternating (tengen Black in odd games), GNU Go's final_score as referee, the
 move cap 3 x 361. The arms are played in blocks of `--block` games each, alternately, so a run stopped at any
 point leaves them about equally long; each arm is a resumable match folder (`tengen.play.match`), and running
 the same command again continues. The result is read back from disk: each arm's win rate with its 95 % interval
 (1.96 sqrt(p(1-p)/n)), and a two-proportion z-test (pooled, two-sided).
 
-    python bench/pbn_play.py [--games 100] [--visits 200] [--playouts 8] [--prior-weight 1.0] [--level 10]
-        [--batch 1] [--fpu-reduction X] [--handicap N --komi K] [--parallel 1] [--block 10] [--out DIR] [--report]
+    python bench/pbn_play.py [--games 100] [--playouts-per-move 10000] [--threads 1] [--fpu V] [--prior-weight 1.0]
+        [--level 10] [--handicap N --komi K] [--parallel 1] [--block 10] [--out DIR] [--report]
 
 `--handicap N` gives tengen N fixed handicap stones and Black in every game (both arms alike): the way to a
 setting where the plain arm wins some games, so that a difference between the arms can show (a playout search
 far below GNU Go loses every even game with or without the prior).
 
-Last line `delta: X`: the prior arm's win rate minus the plain arm's (from what is on disk).
+Last line `delta: X +- Y`: the prior arm's win rate minus the plain arm's (from what is on disk), Y the half-width
+of its 95 % interval, 1.96 sqrt(p1(1-p1)/n1 + p2(1-p2)/n2).
 """
 from __future__ import annotations
 
@@ -49,12 +50,19 @@ def two_proportion_test(w1: float, n1: int, w2: float, n2: int) -> tuple[float, 
     return z, math.erfc(abs(z) / math.sqrt(2.0))
 
 
+def delta_interval(p1: float, n1: int, p2: float, n2: int) -> tuple[float, float]:
+    """(p1 - p2, half-width of its 95 % interval 1.96 sqrt(p1(1-p1)/n1 + p2(1-p2)/n2)); nan when an arm is empty."""
+    if n1 <= 0 or n2 <= 0:
+        return math.nan, math.nan
+    return p1 - p2, 1.96 * math.sqrt(p1 * (1.0 - p1) / n1 + p2 * (1.0 - p2) / n2)
+
+
 def tengen_command(args: argparse.Namespace, prior: bool) -> str:
     """The `tengen gtp` command line of one arm."""
     cmd = (f"{shlex.quote(sys.executable)} -m tengen gtp --player search --evaluator playouts "
-           f"--playouts {args.playouts} --visits {args.visits} --batch {args.batch}")
-    if args.fpu_reduction is not None:
-        cmd += f" --fpu-reduction {args.fpu_reduction:g}"
+           f"--playouts-per-move {args.playouts_per_move} --threads {args.threads}")
+    if args.fpu is not None:
+        cmd += f" --fpu {args.fpu:g}"
     if prior:
         cmd += f" --prior pbn --prior-weight {args.prior_weight:g}"
     return cmd
@@ -63,9 +71,9 @@ def tengen_command(args: argparse.Namespace, prior: bool) -> str:
 def arm_folder(args: argparse.Namespace, arm: str) -> Path:
     """The match folder of one arm (its name carries the settings that decide its games)."""
     base = Path(args.out or Path.home() / ".cache" / "tengen" / "matches").expanduser()
-    name = f"pbn-{arm}-v{args.visits}-p{args.playouts}-b{args.batch}-l{args.level}"
-    if args.fpu_reduction is not None:
-        name += f"-fpu{args.fpu_reduction:g}"
+    name = f"pbn-{arm}-uct{args.playouts_per_move}-t{args.threads}-l{args.level}"
+    if args.fpu is not None:
+        name += f"-fpu{args.fpu:g}"
     if args.handicap:
         name += f"-h{args.handicap}"
     if args.komi != 7.5:
@@ -78,11 +86,11 @@ def arm_folder(args: argparse.Namespace, arm: str) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per arm (default 100)")
-    parser.add_argument("--visits", type=int, default=200, help="search visits per move (default 200)")
-    parser.add_argument("--playouts", type=int, default=8, help="random playouts per leaf (default 8)")
+    parser.add_argument("--playouts-per-move", "--visits", dest="playouts_per_move", type=int, default=10_000,
+                        help="native search playouts per move (default 10000)")
+    parser.add_argument("--threads", type=int, default=1, help="native search threads per engine (default 1)")
     parser.add_argument("--prior-weight", type=float, default=1.0, help="W of the prior arm (default 1.0)")
-    parser.add_argument("--batch", type=int, default=1, help="leaves per evaluator call (default 1)")
-    parser.add_argument("--fpu-reduction", type=float, default=None, help="both arms' FPU reduction (default 0.2)")
+    parser.add_argument("--fpu", type=float, default=None, help="both arms' first-play urgency (default the engine's, 1.0)")
     parser.add_argument("--level", type=int, default=10, help="GNU Go's level (default 10)")
     parser.add_argument("--komi", type=float, default=7.5)
     parser.add_argument("--handicap", type=int, default=0,
@@ -93,8 +101,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per GTP answer")
     parser.add_argument("--report", action="store_true", help="play nothing: report what is on disk")
     args = parser.parse_args()
-    if args.games < 1 or args.block < 1:
-        parser.error("--games and --block must be at least 1")
+    if args.games < 1 or args.block < 1 or args.playouts_per_move < 1 or args.threads < 1:
+        parser.error("--games, --block, --playouts-per-move and --threads must be at least 1")
     if args.handicap and not 2 <= args.handicap <= 9:
         parser.error("--handicap: 0 (even games) or 2..9 stones")
 
@@ -138,8 +146,8 @@ def main() -> int:
     plain, prior = summaries["plain"], summaries["prior"]
     z, p = two_proportion_test(prior.a_wins, prior.games, plain.a_wins, plain.games)
     print(f"two-proportion z-test (prior vs plain): z = {z:.3f}, two-sided p = {p:.4f}")
-    delta = prior.winrate - plain.winrate if prior.games and plain.games else math.nan
-    print(f"delta: {delta:.3f}")
+    delta, half = delta_interval(prior.winrate, prior.games, plain.winrate, plain.games)
+    print(f"delta: {delta:.3f} +- {half:.3f}")
     return 0
 
 

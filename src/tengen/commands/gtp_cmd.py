@@ -18,13 +18,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--player", choices=("search", "simple"), default="search",
                         help="genmove by the Monte Carlo tree search over the KataGo network (default; also "
                              "brings the analysis commands kata-analyze, lz-analyze, analyze and their genmove "
-                             "variants), or by the rule-based policy (simple: no network)")
+                             "variants; with --evaluator playouts: the native playout search), or by the "
+                             "rule-based policy (simple: no network)")
     parser.add_argument("--visits", type=int, default=64, help="search visits per move (default 64)")
     parser.add_argument("--seconds", type=finite_float, default=None,
                         help="at most this many seconds per move (default: visits alone; a GTP clock, "
                              "time_settings / time_left, can shorten it)")
     parser.add_argument("--batch", type=int, default=16, help="positions per network call (default 16)")
-    parser.add_argument("--threads", type=int, default=None, help="CPU threads for the network (default: torch's)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="CPU threads for the network (default: torch's), or with --evaluator playouts the "
+                             "native search's threads (root parallelism, default 1)")
     parser.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
                         help="where the network runs (default cpu; auto: CUDA when present)")
     parser.add_argument("--dynamic-komi", choices=DYNAMIC_KOMI, default="none",
@@ -49,12 +52,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "only, the network's raw ownership, or the search's ownership")
     parser.add_argument("--model", default=None, help="KataGo model file (default: the cached katrain network)")
     parser.add_argument("--evaluator", choices=("katago", "playouts", "classic"), default="katago",
-                        help="the search's evaluator: the KataGo network (default), playouts (no network: a "
-                             "uniform policy over legal non-eye points, value and ownership from --playouts native "
-                             "random games per leaf), or classic (no network: Benson, life and death by search, "
-                             "atari, sealed regions solved exactly, influence; tengen.api.classic_evaluator)")
-    parser.add_argument("--playouts", type=int, default=16, help="random games per leaf with --evaluator playouts "
-                                                                 "(default 16)")
+                        help="the search's evaluator: the KataGo network (default), playouts (no network: the "
+                             "native playout search tengen.search.native_uct, UCT with RAVE over Mogo-style "
+                             "heavy playouts in C, --playouts-per-move a move), or classic (no network: Benson, "
+                             "life and death by search, atari, sealed regions solved exactly, influence; "
+                             "tengen.api.classic_evaluator)")
+    parser.add_argument("--playouts-per-move", type=int, default=10_000, metavar="N",
+                        help="with --evaluator playouts: playouts a move (default 10000; --seconds can cut it short)")
+    parser.add_argument("--rave-equivalence", type=finite_float, default=1000.0, metavar="E",
+                        help="with --evaluator playouts: RAVE's equivalence parameter, beta = na / (n + na + n na / E) "
+                             "(default 1000)")
+    parser.add_argument("--expand-threshold", type=int, default=4, metavar="K",
+                        help="with --evaluator playouts: visits before a leaf is expanded (default 4)")
+    parser.add_argument("--fpu", type=finite_float, default=1.0, metavar="V",
+                        help="with --evaluator playouts: first-play urgency, the value of an unvisited move without "
+                             "AMAF samples (one with samples takes its AMAF value; default 1.0: each move tried once)")
+    parser.add_argument("--playouts", type=int, default=None,
+                        help="(removed: random games per leaf of the former Python playout search; use "
+                             "--playouts-per-move)")
     parser.add_argument("--prior", choices=("none", "pbn"), default="none",
                         help="an additive move prior in the search's selection (pbn: the pyramidal Bayes nets of "
                              "models/pbn/, 19x19 only; default none)")
@@ -87,15 +102,25 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--resign-threshold must lie in [0, 0.5)")
     if args.dead_stones == "search" and args.player != "search":
         raise CliError("--dead-stones search needs --player search")
-    if args.playouts < 1:
-        raise CliError("--playouts must be at least 1")
+    if args.playouts is not None:
+        raise CliError("--playouts is gone: --evaluator playouts runs the native search, --playouts-per-move N")
+    native = args.evaluator == "playouts" and args.player == "search"
+    if native and args.fpu_reduction is not None:
+        raise CliError("--fpu-reduction is the network search's; the native search takes --fpu")
+    if args.playouts_per_move < 1 or args.expand_threshold < 0 or not args.rave_equivalence > 0:
+        raise CliError("--playouts-per-move must be at least 1, --expand-threshold at least 0, "
+                       "--rave-equivalence positive")
     if args.prior_weight is not None and (args.prior == "none" or args.prior_weight < 0):
         raise CliError("--prior-weight needs --prior pbn and must be at least 0")
     rules = Rules.from_name(args.rules, args.komi)
     load = _once(lambda: _katago_evaluator(args))
-    search_load = {"katago": load, "playouts": _once(lambda: _playout_evaluator(args)),
-                   "classic": _once(lambda: _classic_evaluator(args))}[args.evaluator]
-    player = _search_player(args, search_load) if args.player == "search" else None
+    search_load = {"katago": load, "playouts": load, "classic": _once(lambda: _classic_evaluator(args))}[args.evaluator]
+    version = None
+    if native:
+        player = _uct_player(args)
+        version = _uct_version(player.config)
+    else:
+        player = _search_player(args, search_load) if args.player == "search" else None
     dead = args.dead_stones
     if dead == "auto":
         dead = "search" if player is not None else "benson"
@@ -103,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
               "search": lambda: player.dead_stones}[dead]
     finder = finder if dead == "benson" else finder()
     name = args.name or (LIZZIE_NAME if args.lizzie else ENGINE_NAME)
-    engine = gtp_engine(life_network=load if args.evaluator == "katago" else None, size=args.size, rules=rules, dead_stones=finder, player=player, name=name,
-                       load_evaluator=load)
+    engine = gtp_engine(life_network=load if args.evaluator == "katago" else None, size=args.size, rules=rules,
+                        dead_stones=finder, player=player, name=name, load_evaluator=load, version=version)
     protocol = sys.stdout
     sys.stdout = sys.stderr  # stdout carries GTP responses only: whatever else the session prints goes to stderr
     try:
@@ -133,13 +158,6 @@ def _katago_evaluator(args):
     return make_evaluator("katago", model=args.model, device=args.device, threads=args.threads, batch_size=args.batch)
 
 
-def _playout_evaluator(args):
-    """The playout evaluator of the flags (no network)."""
-    from tengen.api.evaluators import make_evaluator
-
-    return make_evaluator("playouts", playouts=args.playouts)
-
-
 def _classic_evaluator(args):
     """The classic evaluator (no network)."""
     from tengen.api.evaluators import make_evaluator
@@ -164,6 +182,34 @@ def _search_player(args, load):
                                        temperature_early=args.temperature_early,
                                        temperature_halflife=args.temperature_halflife),
                         search_factory=factory)
+
+
+def _uct_player(args):
+    """The native playout player of the flags (`tengen.io.gtp_uct_player`; nothing loads until genmove)."""
+    from tengen.io.gtp_uct_player import UctPlayer
+    from tengen.search.native_uct import UctConfig
+
+    config = UctConfig(playouts=args.playouts_per_move, threads=args.threads or 1,
+                       rave_equivalence=args.rave_equivalence, expand_threshold=args.expand_threshold, fpu=args.fpu,
+                       prior_weight=1.0 if args.prior_weight is None else args.prior_weight)
+    factory = _pbn_board_prior if args.prior == "pbn" else None
+    resign = {} if args.resign_threshold is None else {"resign_threshold": args.resign_threshold}
+    return UctPlayer(config, prior_factory=factory, seconds=args.seconds, verbose=True, **resign)
+
+
+def _uct_version(config) -> str:
+    """GTP `version` of the native player: tengen's version and the search's settings (FPU stated)."""
+    from tengen import __version__
+
+    return f"{__version__} {config.describe()}"
+
+
+def _pbn_board_prior():
+    """The PBN's move prior as the native search's callback (the models loaded once, on the first genmove)."""
+    from tengen.search.native_uct import board_move_prior
+    from tengen.search.pbn_prior import pbn_move_prior
+
+    return board_move_prior(pbn_move_prior())
 
 
 def _pbn_search_factory(evaluator, config):

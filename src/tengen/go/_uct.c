@@ -1,0 +1,609 @@
+/* tengen.go._uct: a native playout Monte Carlo tree search for Go, of the classic computer-Go kind (Mogo,
+ * Fuego, Pachi): UCT with RAVE, heavy playouts with the Mogo heuristics, root parallelism, tree reuse.
+ *
+ * One concern per header: _uct_board.h (the fast board), _uct_patterns.h (the 3x3 pattern table),
+ * _uct_playout.h (the playout policy), _uct_tree.h (nodes, selection). This file is the search loop and the
+ * Python API. tengen.search.native_uct is the public wrapper; nothing else should call this module.
+ *
+ * Parallelism: root parallelism (Cazenave and Jouandeau 2007, "On the parallelization of UCT"; Chaslot,
+ * Winands and van den Herik 2008, "Parallel Monte-Carlo tree search"): each of T threads grows its own tree
+ * from the same root with its own random numbers; the root children's statistics are summed. No locks in the
+ * search; the GIL is released while searching and taken only to call the Python prior.
+ *
+ * Python API (positions: `stones` a buffer of height * width int8, 1 Black, -1 White, 0 empty, row-major;
+ * points as flat indices row * width + col, -1 for a pass; colours 1 / -1):
+ *   policy_move(stones, width, height, to_play, last=None, ko=-1, seed=0) -> (point, rule)
+ *   pattern_match(stones, width, height, point) -> bool
+ *   playouts(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None)
+ *       -> (Black's wins (a tie counts 1/2), moves played, seconds, mean final ownership as float64 bytes, Black's view)
+ *   Engine(width, height, threads=1, seed=0, max_nodes=..., rave_equivalence=1000, expand_threshold=4,
+ *          fpu=1.0, exploration=0, prior=None, prior_weight=0, prior_depth=2, prior_visits=200)
+ *     .search(stones, to_play, komi, playouts, seconds=0, ko=-1, last=None, path=None, early_stop=True) -> dict
+ *     .clear()
+ * Bad arguments raise ValueError (or TypeError); nothing crashes. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "_uct_board.h"
+#include "_uct_patterns.h"
+#include "_uct_playout.h"
+#include "_uct_tree.h"
+
+#define UCT_MAX_DEPTH 512
+#define UCT_SEQ_CAP (3 * UB_MAX_SIDE * UB_MAX_SIDE + UCT_MAX_DEPTH + 8)
+#define UCT_MAX_THREADS 256
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ positions from Python */
+
+/* Fill `b` from a stones buffer; ValueError (returns -1) on a bad size, value, colour, ko or last move. */
+static int parse_position(UBoard *b, Py_buffer *stones, int w, int h, int to_play, int ko, PyObject *last) {
+    if (w < 2 || h < 2 || w > UB_MAX_SIDE || h > UB_MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError, "board size %dx%d out of range 2..%d", w, h, UB_MAX_SIDE); return -1;
+    }
+    if (stones->len != (Py_ssize_t)w * h) {
+        PyErr_Format(PyExc_ValueError, "stones: %zd values for a %dx%d board", stones->len, w, h); return -1;
+    }
+    if (to_play != 1 && to_play != -1) { PyErr_SetString(PyExc_ValueError, "to_play must be 1 (Black) or -1 (White)"); return -1; }
+    ub_clear(b, w, h);
+    const int8_t *v = (const int8_t *)stones->buf;
+    for (int r = 0; r < h; r++)
+        for (int c = 0; c < w; c++) {
+            int8_t x = v[r * w + c];
+            if (x != 0 && x != 1 && x != -1) { PyErr_SetString(PyExc_ValueError, "stones must be 1, -1 or 0"); return -1; }
+            if (x) ub_put(b, ub_point(b, r, c), x == 1 ? UB_BLACK : UB_WHITE);
+        }
+    for (int p = 0; p < b->N; p++)
+        if ((b->color[p] == UB_BLACK || b->color[p] == UB_WHITE) && b->plibs[b->head[p]] == 0) {
+            PyErr_SetString(PyExc_ValueError, "stones: a chain without liberties"); return -1;
+        }
+    for (int p = 0; p < b->N; p++)
+        if ((b->color[p] == UB_BLACK || b->color[p] == UB_WHITE) && b->head[p] == p && ub_in_atari(b, p)) ub_note_atari(b, p);
+    b->to_play = to_play == 1 ? UB_BLACK : UB_WHITE;
+    if (ko != -1) {
+        if (ko < 0 || ko >= w * h) { PyErr_SetString(PyExc_ValueError, "ko point off the board"); return -1; }
+        b->ko = ub_point(b, ko / w, ko % w);
+        if (b->color[b->ko] != UB_EMPTY) { PyErr_SetString(PyExc_ValueError, "ko point is not empty"); return -1; }
+    }
+    if (last && last != Py_None) {
+        long m = PyLong_AsLong(last);
+        if (m == -1 && PyErr_Occurred()) return -1;
+        if (m < -1 || m >= (long)w * h) { PyErr_SetString(PyExc_ValueError, "last move off the board"); return -1; }
+        b->last = m == -1 ? UB_PASS : ub_point(b, (int)m / w, (int)m % w);
+        if (m == -1) b->npass = 1;
+    }
+    return 0;
+}
+
+static int get_stones(PyObject *obj, Py_buffer *view) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) {
+        PyErr_SetString(PyExc_TypeError, "stones must be a contiguous buffer of int8 (bytes or a numpy int8 array)");
+        return -1;
+    }
+    if (view->itemsize != 1) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "stones must be int8");
+        return -1;
+    }
+    return 0;
+}
+
+static inline long flat(const UBoard *b, int p) { return p < 0 ? -1 : (long)(p / b->S - 1) * b->w + (p % b->S - 1); }
+
+/* ------------------------------------------------------------------ module functions */
+
+static PyObject *py_policy_move(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"stones", "width", "height", "to_play", "last", "ko", "seed", NULL};
+    PyObject *obj, *last = Py_None; int w, h, to_play, ko = -1; unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiii|OiK", kwlist, &obj, &w, &h, &to_play, &last, &ko, &seed)) return NULL;
+    Py_buffer view;
+    if (get_stones(obj, &view) < 0) return NULL;
+    UBoard b;
+    int err = parse_position(&b, &view, w, h, to_play, ko, last);
+    PyBuffer_Release(&view);
+    if (err < 0) return NULL;
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+    int rule, p = up_policy(&b, &rng, &rule);
+    return Py_BuildValue("ls", flat(&b, p), RULE_NAMES[rule]);
+}
+
+static PyObject *py_pattern_match(PyObject *self, PyObject *args) {
+    PyObject *obj; int w, h, point;
+    if (!PyArg_ParseTuple(args, "Oiii", &obj, &w, &h, &point)) return NULL;
+    Py_buffer view;
+    if (get_stones(obj, &view) < 0) return NULL;
+    UBoard b;
+    int err = parse_position(&b, &view, w, h, 1, -1, NULL);
+    PyBuffer_Release(&view);
+    if (err < 0) return NULL;
+    if (point < 0 || point >= w * h) { PyErr_SetString(PyExc_ValueError, "point off the board"); return NULL; }
+    int p = ub_point(&b, point / w, point % w);
+    if (b.color[p] != UB_EMPTY) Py_RETURN_FALSE;
+    return PyBool_FromLong(up_match(&b, p));
+}
+
+static PyObject *py_playouts(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"stones", "width", "height", "to_play", "komi", "n", "seed", "ko", "last", NULL};
+    PyObject *obj, *last = Py_None; int w, h, to_play, ko = -1; double komi; long n; unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiiidl|KiO", kwlist, &obj, &w, &h, &to_play, &komi, &n, &seed, &ko, &last))
+        return NULL;
+    if (n < 0) { PyErr_SetString(PyExc_ValueError, "n must be at least 0"); return NULL; }
+    if (!isfinite(komi)) { PyErr_SetString(PyExc_ValueError, "komi must be finite"); return NULL; }
+    Py_buffer view;
+    if (get_stones(obj, &view) < 0) return NULL;
+    UBoard root;
+    int err = parse_position(&root, &view, w, h, to_play, ko, last);
+    PyBuffer_Release(&view);
+    if (err < 0) return NULL;
+    double *own = (double *)PyMem_Calloc((size_t)w * h, sizeof(double));
+    if (!own) return PyErr_NoMemory();
+    int16_t *seq = (int16_t *)PyMem_Malloc(UCT_SEQ_CAP * sizeof(int16_t));
+    uint8_t *seq_color = (uint8_t *)PyMem_Malloc(UCT_SEQ_CAP);
+    if (!seq || !seq_color) { PyMem_Free(own); PyMem_Free(seq); PyMem_Free(seq_color); return PyErr_NoMemory(); }
+    long wins2 = 0, moves = 0;
+    double t0 = now_seconds();
+    Py_BEGIN_ALLOW_THREADS
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+    UBoard *b = (UBoard *)malloc(sizeof(UBoard));
+    for (long i = 0; b && i < n; i++) {
+        memcpy(b, &root, sizeof(UBoard));
+        int nseq = 0;
+        wins2 += up_playout(b, komi, &rng, seq, seq_color, &nseq, UCT_SEQ_CAP);
+        moves += nseq;
+        for (int r = 0; r < h; r++)
+            for (int c = 0; c < w; c++) own[r * w + c] += ub_owner(b, ub_point(b, r, c));
+    }
+    free(b);
+    Py_END_ALLOW_THREADS
+    double seconds = now_seconds() - t0;
+    for (int i = 0; i < w * h; i++) own[i] = n ? own[i] / n : 0.0;
+    PyObject *bytes = PyBytes_FromStringAndSize((const char *)own, (Py_ssize_t)w * h * (Py_ssize_t)sizeof(double));
+    PyMem_Free(own); PyMem_Free(seq); PyMem_Free(seq_color);
+    if (!bytes) return NULL;
+    return Py_BuildValue("(dldN)", 0.5 * wins2, moves, seconds, bytes);
+}
+
+/* ------------------------------------------------------------------ the engine */
+
+typedef struct {
+    UTree tree;
+    UBoard root;        /* the position at the tree's root (what tree reuse compares against) */
+    int has_root;
+    double komi;
+    uint64_t rng;
+    int64_t done;       /* playouts of the current search */
+    int16_t seq[UCT_SEQ_CAP];
+    uint8_t seq_color[UCT_SEQ_CAP];
+} UThread;
+
+typedef struct {
+    PyObject_HEAD
+    int w, h, nthreads;
+    int64_t max_nodes;
+    UParams P;
+    PyObject *prior;    /* callable(stones bytes, to_play) -> float64 buffer of height * width, or NULL */
+    UThread **th;
+    uint64_t seed, searches;
+    int busy;
+    /* the current search */
+    atomic_int stop;
+    int64_t budget;     /* playouts per thread (0: time only) */
+    int early_stop;     /* stop a thread when its most visited root move cannot be overtaken */
+    double deadline;    /* 0: none */
+    PyObject *err_type, *err_value, *err_tb;
+} EngineObject;
+
+typedef struct { EngineObject *E; int index; } WorkerArg;
+
+/* Ask the Python prior for the children of node `ni` at position b (takes the GIL). */
+static void ask_prior(EngineObject *E, UTree *t, int64_t ni, const UBoard *b) {
+    UNode *node = &t->pool[ni];
+    node->has_prior = 1;
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (E->err_type) { PyGILState_Release(g); return; }
+    int w = b->w, h = b->h;
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)w * h), *res = NULL;
+    if (bytes) {
+        int8_t *v = (int8_t *)PyBytes_AS_STRING(bytes);
+        for (int r = 0; r < h; r++)
+            for (int c = 0; c < w; c++) {
+                int cp = b->color[ub_point(b, r, c)];
+                v[r * w + c] = cp == UB_BLACK ? 1 : cp == UB_WHITE ? -1 : 0;
+            }
+        res = PyObject_CallFunction(E->prior, "Oi", bytes, b->to_play == UB_BLACK ? 1 : -1);
+        Py_DECREF(bytes);
+    }
+    if (res) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(res, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {
+            if (view.len != (Py_ssize_t)w * h * (Py_ssize_t)sizeof(double) || !view.format || strcmp(view.format, "d") != 0)
+                PyErr_Format(PyExc_ValueError, "the prior must return %d float64 values", w * h);
+            else {
+                const double *p = (const double *)view.buf;
+                UNode *ch = &t->pool[node->children];
+                for (int i = 0; i < node->nchildren; i++) {
+                    int m = ch[i].move;
+                    double x = m < 0 ? 0.0 : p[flat(b, m)];
+                    ch[i].prior = isfinite(x) ? (float)x : 0.0f;
+                }
+            }
+            PyBuffer_Release(&view);
+        }
+        Py_DECREF(res);
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Fetch(&E->err_type, &E->err_value, &E->err_tb);
+        atomic_store(&E->stop, 1);
+    }
+    PyGILState_Release(g);
+}
+
+/* Expand node ni at position b: one child per legal move that fills no own eye, and a pass. */
+static void expand(EngineObject *E, UTree *t, int64_t ni, const UBoard *b) {
+    int c = b->to_play, moves[UB_MAXP], n = 0;
+    for (int r = 0; r < b->h; r++)
+        for (int col = 0; col < b->w; col++) {
+            int p = ub_point(b, r, col);
+            if (ub_legal(b, p, c) && !ub_is_eye(b, p, c)) moves[n++] = p;
+        }
+    moves[n++] = UB_PASS;
+    if (t->used + n > t->cap) return;  /* the pool is full: the tree stops growing */
+    int64_t first = t->used;
+    t->used += n;
+    for (int i = 0; i < n; i++) {
+        UNode *ch = &t->pool[first + i];
+        memset(ch, 0, sizeof(UNode));
+        ch->children = -1; ch->move = (int16_t)moves[i];
+    }
+    t->pool[ni].children = (int32_t)first;
+    t->pool[ni].nchildren = (int16_t)n;
+    t->pool[ni].has_prior = 0;
+}
+
+/* One playout through the tree of thread th. */
+static void run_one(EngineObject *E, UThread *th) {
+    UTree *t = &th->tree;
+    const UParams *P = &E->P;
+    UBoard b;
+    memcpy(&b, &th->root, sizeof(UBoard));
+    int64_t path[UCT_MAX_DEPTH + 1];
+    int depth = 0, nseq = 0;
+    path[0] = t->root;
+    int64_t ni = t->root;
+    while (depth < UCT_MAX_DEPTH && b.npass < 2) {
+        UNode *node = &t->pool[ni];
+        if (node->children < 0) {
+            if (depth > 0 && node->visits < (uint32_t)P->expand_threshold) break;
+            expand(E, t, ni, &b);
+            node = &t->pool[ni];
+            if (node->children < 0) break;
+        }
+        if (E->prior && !node->has_prior && (depth <= P->prior_depth || node->visits >= (uint32_t)P->prior_visits)) {
+            ask_prior(E, t, ni, &b);
+            if (atomic_load(&E->stop) && E->err_type) return;
+        }
+        int64_t ci = ut_select(t, P, ni, &th->rng);
+        th->seq[nseq] = t->pool[ci].move; th->seq_color[nseq] = (uint8_t)b.to_play; nseq++;
+        ub_play(&b, t->pool[ci].move);
+        path[++depth] = ci;
+        ni = ci;
+    }
+    int r;
+    if (b.npass >= 2) {
+        double score = ub_area(&b) - th->komi;
+        r = score > 0 ? 2 : score < 0 ? 0 : 1;
+    } else r = up_playout(&b, th->komi, &th->rng, th->seq, th->seq_color, &nseq, UCT_SEQ_CAP);
+    /* back up the result and the all-moves-as-first statistics */
+    uint8_t first[UB_MAXP];
+    memset(first, 0, sizeof(first));
+    t->pool[path[0]].visits++;
+    for (int k = 1; k <= depth; k++) {
+        UNode *nd = &t->pool[path[k]];
+        nd->visits++;
+        nd->wins += th->seq_color[k - 1] == UB_BLACK ? r : 2 - r;
+    }
+    for (int k = nseq - 1; k >= 0; k--) {
+        int m = th->seq[k];
+        if (m >= 0) first[m] = th->seq_color[k];
+        if (k > depth) continue;
+        UNode *nd = &t->pool[path[k]];
+        if (nd->children < 0) continue;
+        int mover = th->seq_color[k];
+        float gain = (float)(mover == UB_BLACK ? r : 2 - r);
+        UNode *ch = &t->pool[nd->children];
+        for (int i = 0; i < nd->nchildren; i++) {
+            int cm = ch[i].move;
+            if (cm >= 0 && first[cm] == mover) { ch[i].amaf_visits++; ch[i].amaf_wins += gain; }
+        }
+    }
+}
+
+/* Whether the most visited root child can no longer be overtaken within the remaining budget. */
+static int decided(const EngineObject *E, const UThread *th) {
+    const UTree *t = &th->tree;
+    const UNode *root = &t->pool[t->root];
+    if (!E->early_stop || E->budget <= 0 || root->children < 0) return 0;
+    uint32_t best = 0, second = 0;
+    const UNode *ch = &t->pool[root->children];
+    for (int i = 0; i < root->nchildren; i++) {
+        uint32_t v = ch[i].visits;
+        if (v > best) { second = best; best = v; } else if (v > second) second = v;
+    }
+    return (int64_t)(best - second) > E->budget - th->done;
+}
+
+static void *worker(void *arg) {
+    WorkerArg *a = (WorkerArg *)arg;
+    EngineObject *E = a->E;
+    UThread *th = E->th[a->index];
+    while (!atomic_load(&E->stop)) {
+        if (E->budget > 0 && th->done >= E->budget) break;
+        if ((th->done & 15) == 0 && th->done > 0) {
+            if (E->deadline > 0 && now_seconds() >= E->deadline) { atomic_store(&E->stop, 1); break; }
+            if (decided(E, th)) break;
+        }
+        run_one(E, th);
+        th->done++;
+    }
+    return NULL;
+}
+
+/* Keep the subtree of the new root when `path` (moves from the old root) leads to it; else a fresh tree. */
+static int reuse_or_reset(EngineObject *E, UThread *th, const UBoard *root, double komi, const int *path, int npath) {
+    UTree *t = &th->tree;
+    int reused = 0;
+    if (th->has_root && t->root >= 0 && komi == th->komi && npath >= 0) {
+        UBoard b;
+        memcpy(&b, &th->root, sizeof(UBoard));
+        int64_t ni = t->root, ok = 1;
+        for (int i = 0; i < npath && ok; i++) {
+            int m = path[i] < 0 ? UB_PASS : ub_point(&b, path[i] / b.w, path[i] % b.w);
+            if (m != UB_PASS && !ub_legal(&b, m, b.to_play)) { ok = 0; break; }
+            ub_play(&b, m);
+            const UNode *node = &t->pool[ni];
+            int64_t next = -1;
+            if (node->children >= 0)
+                for (int k = 0; k < node->nchildren; k++)
+                    if (t->pool[node->children + k].move == m) { next = node->children + k; break; }
+            if (next < 0) ok = 0; else ni = next;
+        }
+        if (ok && b.hash == root->hash && b.to_play == root->to_play && b.ko == root->ko) {
+            UTree fresh;
+            if (ut_alloc(&fresh, E->max_nodes) < 0) return -1;
+            fresh.used = 1; fresh.root = 0;
+            ut_copy(t, ni, &fresh, 0);
+            free(t->pool);
+            *t = fresh;
+            reused = 1;
+        }
+    }
+    if (!reused) ut_reset(t);
+    memcpy(&th->root, root, sizeof(UBoard));
+    th->has_root = 1;
+    th->komi = komi;
+    return 0;
+}
+
+static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"stones", "to_play", "komi", "playouts", "seconds", "ko", "last", "path", "early_stop", NULL};
+    PyObject *obj, *last = Py_None, *pathobj = Py_None; int to_play, ko = -1, early_stop = 1; double komi, seconds = 0;
+    long long playouts;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OidL|diOOp", kwlist, &obj, &to_play, &komi, &playouts, &seconds, &ko,
+                                     &last, &pathobj, &early_stop))
+        return NULL;
+    if (self->busy) { PyErr_SetString(PyExc_RuntimeError, "the engine is already searching"); return NULL; }
+    if (!isfinite(komi)) { PyErr_SetString(PyExc_ValueError, "komi must be finite"); return NULL; }
+    if (!(seconds >= 0) || !isfinite(seconds)) { PyErr_SetString(PyExc_ValueError, "seconds must be finite and >= 0"); return NULL; }
+    if (playouts < 0) { PyErr_SetString(PyExc_ValueError, "playouts must be at least 0"); return NULL; }
+    if (playouts == 0 && seconds == 0) { PyErr_SetString(PyExc_ValueError, "give playouts or seconds (or both)"); return NULL; }
+    Py_buffer view;
+    if (get_stones(obj, &view) < 0) return NULL;
+    UBoard root;
+    int err = parse_position(&root, &view, self->w, self->h, to_play, ko, last);
+    PyBuffer_Release(&view);
+    if (err < 0) return NULL;
+    int path[UCT_MAX_DEPTH], npath = -1;
+    if (pathobj != Py_None) {
+        PyObject *seq = PySequence_Fast(pathobj, "path must be a sequence of points");
+        if (!seq) return NULL;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        npath = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+            if (m == -1 && PyErr_Occurred()) { Py_DECREF(seq); return NULL; }
+            if (m < -1 || m >= (long)self->w * self->h) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "path: point off the board"); return NULL; }
+            if (npath < UCT_MAX_DEPTH) path[npath++] = (int)m; else npath = -1;
+            if (npath < 0) break;
+        }
+        Py_DECREF(seq);
+    }
+    int64_t reused = 0;
+    for (int i = 0; i < self->nthreads; i++) {
+        if (reuse_or_reset(self, self->th[i], &root, komi, path, npath) < 0) return PyErr_NoMemory();
+        reused += self->th[i]->tree.pool[self->th[i]->tree.root].visits;
+    }
+    self->searches++;
+    self->budget = playouts > 0 ? (playouts + self->nthreads - 1) / self->nthreads : 0;
+    self->early_stop = early_stop;
+    atomic_store(&self->stop, 0);
+    self->busy = 1;
+    double t0 = now_seconds();
+    self->deadline = seconds > 0 ? t0 + seconds : 0;
+    pthread_t tids[UCT_MAX_THREADS];
+    WorkerArg wargs[UCT_MAX_THREADS];
+    int started[UCT_MAX_THREADS];
+    for (int i = 0; i < self->nthreads; i++) {
+        UThread *th = self->th[i];
+        uint64_t s = self->seed ^ (0xA0761D6478BD642FULL * (self->searches + 1)) ^ (0xE7037ED1A0B428DBULL * (uint64_t)(i + 1));
+        th->rng = ub_splitmix(&s) | 1;
+        th->done = 0;
+        wargs[i].E = self; wargs[i].index = i;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 1; i < self->nthreads; i++)  /* a thread that cannot start leaves its tree as it is */
+        started[i] = pthread_create(&tids[i], NULL, worker, &wargs[i]) == 0;
+    worker(&wargs[0]);
+    for (int i = 1; i < self->nthreads; i++)
+        if (started[i]) pthread_join(tids[i], NULL);
+    Py_END_ALLOW_THREADS
+    double elapsed = now_seconds() - t0;
+    self->busy = 0;
+    if (self->err_type) {
+        PyErr_Restore(self->err_type, self->err_value, self->err_tb);
+        self->err_type = self->err_value = self->err_tb = NULL;
+        for (int i = 0; i < self->nthreads; i++) self->th[i]->has_root = 0;  /* the trees are incomplete */
+        return NULL;
+    }
+    /* the root children's statistics summed over the threads */
+    int np = self->w * self->h + 1;
+    double *vis = (double *)PyMem_Calloc((size_t)np * 5, sizeof(double));
+    if (!vis) return PyErr_NoMemory();
+    double *wins = vis + np, *avis = vis + 2 * np, *awins = vis + 3 * np, *prior = vis + 4 * np;
+    int64_t done = 0, nodes = 0, root_visits = 0;
+    for (int i = 0; i < self->nthreads; i++) {
+        UThread *th = self->th[i];
+        UTree *t = &th->tree;
+        const UNode *r = &t->pool[t->root];
+        done += th->done;
+        nodes += t->used;
+        root_visits += r->visits;
+        if (r->children < 0) continue;
+        for (int k = 0; k < r->nchildren; k++) {
+            const UNode *c = &t->pool[r->children + k];
+            int j = c->move < 0 ? np - 1 : (int)flat(&th->root, c->move);
+            vis[j] += c->visits; wins[j] += 0.5 * c->wins; avis[j] += c->amaf_visits; awins[j] += 0.5 * c->amaf_wins;
+            prior[j] += c->prior / self->nthreads;
+        }
+    }
+    PyObject *moves = PyList_New(0);
+    for (int j = 0; moves && j < np; j++) {
+        if (vis[j] == 0 && avis[j] == 0 && prior[j] == 0 && !(j == np - 1 && root_visits > 0)) continue;
+        PyObject *item = Py_BuildValue("(iddddd)", j == np - 1 ? -1 : j, vis[j], vis[j] > 0 ? wins[j] / vis[j] : 0.0,
+                                       avis[j], avis[j] > 0 ? awins[j] / avis[j] : 0.0, prior[j]);
+        if (!item || PyList_Append(moves, item) < 0) { Py_XDECREF(item); Py_CLEAR(moves); break; }
+        Py_DECREF(item);
+    }
+    PyMem_Free(vis);
+    if (!moves) return NULL;
+    return Py_BuildValue("{s:N,s:L,s:d,s:L,s:L,s:L}", "moves", moves, "playouts", (long long)done, "seconds", elapsed,
+                         "reused", (long long)reused, "nodes", (long long)nodes, "root_visits", (long long)root_visits);
+}
+
+static PyObject *Engine_clear(EngineObject *self, PyObject *noargs) {
+    if (self->busy) { PyErr_SetString(PyExc_RuntimeError, "the engine is searching"); return NULL; }
+    for (int i = 0; i < self->nthreads; i++) self->th[i]->has_root = 0;
+    Py_RETURN_NONE;
+}
+
+static void Engine_free_threads(EngineObject *self) {
+    if (!self->th) return;
+    for (int i = 0; i < self->nthreads; i++)
+        if (self->th[i]) { free(self->th[i]->tree.pool); PyMem_Free(self->th[i]); }
+    PyMem_Free(self->th);
+    self->th = NULL;
+}
+
+static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"width", "height", "threads", "seed", "max_nodes", "rave_equivalence", "expand_threshold",
+                             "fpu", "exploration", "prior", "prior_weight", "prior_depth", "prior_visits", NULL};
+    int w, h, threads = 1, expand_threshold = 4, prior_depth = 2, prior_visits = 200;
+    unsigned long long seed = 0; long long max_nodes = 4000000;
+    double rave = 1000.0, fpu = 1.0, exploration = 0.0, prior_weight = 0.0;
+    PyObject *prior = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|iKLdiddOdii", kwlist, &w, &h, &threads, &seed, &max_nodes, &rave,
+                                     &expand_threshold, &fpu, &exploration, &prior, &prior_weight, &prior_depth, &prior_visits))
+        return -1;
+    if (w < 2 || h < 2 || w > UB_MAX_SIDE || h > UB_MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError, "board size %dx%d out of range 2..%d", w, h, UB_MAX_SIDE); return -1;
+    }
+    if (threads < 1 || threads > UCT_MAX_THREADS) { PyErr_Format(PyExc_ValueError, "threads must be 1..%d", UCT_MAX_THREADS); return -1; }
+    if (max_nodes < 2 * UB_MAXP || max_nodes > ((int64_t)1 << 31) - 1) { PyErr_SetString(PyExc_ValueError, "max_nodes must be 882..2^31-1"); return -1; }
+    if (!(rave > 0) || !isfinite(rave)) { PyErr_SetString(PyExc_ValueError, "rave_equivalence must be positive"); return -1; }
+    if (expand_threshold < 0) { PyErr_SetString(PyExc_ValueError, "expand_threshold must be at least 0"); return -1; }
+    if (!isfinite(fpu) || !(exploration >= 0) || !isfinite(exploration) || !(prior_weight >= 0) || !isfinite(prior_weight)) {
+        PyErr_SetString(PyExc_ValueError, "fpu must be finite; exploration and prior_weight finite and >= 0"); return -1;
+    }
+    if (prior != Py_None && !PyCallable_Check(prior)) { PyErr_SetString(PyExc_TypeError, "prior must be callable or None"); return -1; }
+    if (prior_depth < -1 || prior_visits < 0) { PyErr_SetString(PyExc_ValueError, "prior_depth >= -1 and prior_visits >= 0"); return -1; }
+    Engine_free_threads(self);
+    Py_CLEAR(self->prior);
+    self->w = w; self->h = h; self->nthreads = threads; self->max_nodes = max_nodes; self->seed = seed; self->searches = 0;
+    self->P.rave_equivalence = rave; self->P.expand_threshold = expand_threshold; self->P.fpu = fpu;
+    self->P.exploration = exploration; self->P.prior_weight = prior_weight; self->P.prior_depth = prior_depth;
+    self->P.prior_visits = prior_visits > 0 ? prior_visits : INT32_MAX;
+    if (prior != Py_None) { Py_INCREF(prior); self->prior = prior; }
+    self->th = (UThread **)PyMem_Calloc((size_t)threads, sizeof(UThread *));
+    if (!self->th) { PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < threads; i++) {
+        self->th[i] = (UThread *)PyMem_Calloc(1, sizeof(UThread));
+        if (!self->th[i] || ut_alloc(&self->th[i]->tree, max_nodes) < 0) { Engine_free_threads(self); PyErr_NoMemory(); return -1; }
+    }
+    return 0;
+}
+
+static void Engine_dealloc(EngineObject *self) {
+    Engine_free_threads(self);
+    Py_CLEAR(self->prior);
+    Py_XDECREF(self->err_type); Py_XDECREF(self->err_value); Py_XDECREF(self->err_tb);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Engine_get_threads(EngineObject *self, void *closure) { return PyLong_FromLong(self->nthreads); }
+
+static PyMethodDef Engine_methods[] = {
+    {"search", (PyCFunction)(void (*)(void))Engine_search, METH_VARARGS | METH_KEYWORDS,
+     "search(stones, to_play, komi, playouts, seconds=0, ko=-1, last=None, path=None, early_stop=True) -> dict of the root's moves "
+     "(point, visits, win rate, AMAF visits, AMAF win rate, prior) and playouts, seconds, reused, nodes, root_visits"},
+    {"clear", (PyCFunction)Engine_clear, METH_NOARGS, "forget the trees"},
+    {NULL}
+};
+
+static PyGetSetDef Engine_getset[] = {
+    {"threads", (getter)Engine_get_threads, NULL, "search threads (root parallelism)", NULL},
+    {NULL}
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tengen.go._uct.Engine",
+    .tp_basicsize = sizeof(EngineObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "UCT with RAVE over heavy playouts; one tree per thread (root parallelism), reused between moves",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Engine_init,
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_methods = Engine_methods,
+    .tp_getset = Engine_getset,
+};
+
+static PyMethodDef module_methods[] = {
+    {"policy_move", (PyCFunction)(void (*)(void))py_policy_move, METH_VARARGS | METH_KEYWORDS,
+     "policy_move(stones, width, height, to_play, last=None, ko=-1, seed=0) -> (point, rule): the playout policy's move"},
+    {"pattern_match", (PyCFunction)py_pattern_match, METH_VARARGS,
+     "pattern_match(stones, width, height, point) -> whether a 3x3 Mogo pattern matches around the empty point"},
+    {"playouts", (PyCFunction)(void (*)(void))py_playouts, METH_VARARGS | METH_KEYWORDS,
+     "playouts(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None) -> (black wins, moves, seconds, ownership)"},
+    {NULL}
+};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_uct", "native playout MCTS (UCT + RAVE)", -1, module_methods};
+
+PyMODINIT_FUNC PyInit__uct(void) {
+    ub_init_zobrist();
+    up_init();
+    if (PyType_Ready(&EngineType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m) return NULL;
+    Py_INCREF(&EngineType);
+    if (PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) { Py_DECREF(&EngineType); Py_DECREF(m); return NULL; }
+    PyModule_AddIntConstant(m, "MAX_SIDE", UB_MAX_SIDE);
+    return m;
+}

@@ -1,0 +1,150 @@
+/* _uct_playout.h: the playout policy and the playout, in the priority order of Gelly, Wang, Munos and
+ * Teytaud (2006), "Modification of UCT with patterns in Monte-Carlo Go" (Mogo):
+ *   1. answer atari: capture the chain of the last move when it is in atari; save own chains next to the last
+ *      move that it put in atari, by capturing an opponent chain in atari that touches them, or by extending at
+ *      the liberty when the chain then has >= 2 liberties (one of these at random);
+ *   2. a 3x3 pattern (tengen.go._uct_patterns) at one of the 8 neighbours of the last move (at random among
+ *      the matches), not a self-atari;
+ *   3. with probability UP_CAPTURE_ANY_PERCENT %, capture any opponent chain in atari;
+ *   4. a random legal move that does not fill an own eye; a move that leaves a chain of >= 3 stones in
+ *      self-atari is drawn again (up to UP_SELF_ATARI_REDRAWS times). No such move: pass.
+ * A playout ends after two passes or 3 x the board's points in moves, and is scored by area
+ * (tengen.go._uct_board's ub_area) with komi. */
+#ifndef TENGEN_UCT_PLAYOUT_H
+#define TENGEN_UCT_PLAYOUT_H
+
+#define UP_CAPTURE_ANY_PERCENT 50
+#define UP_SELF_ATARI_REDRAWS 3
+
+enum { RULE_PASS = 0, RULE_CAPTURE, RULE_ESCAPE, RULE_PATTERN, RULE_CAPTURE_ANY, RULE_RANDOM };
+static const char *const RULE_NAMES[] = {"pass", "capture", "escape", "pattern", "capture_any", "random"};
+
+static inline int up_pick(const int *cand, int n, uint64_t *rng) { return cand[n == 1 ? 0 : ub_randint(rng, (uint32_t)n)]; }
+
+static inline void up_add(int *cand, int *n, int p) {
+    for (int i = 0; i < *n; i++) if (cand[i] == p) return;
+    cand[(*n)++] = p;
+}
+
+/* Rule 1: answer atari around the last move. */
+static int up_answer_atari(const UBoard *b, int c, uint64_t *rng, int *rule) {
+    int last = b->last, cand[32], n = 0;
+    const int S = b->S;
+    if (last < 0 || b->color[last] != UB_OPP(c)) return UB_PASS;
+    int h = b->head[last];
+    if (ub_in_atari(b, h)) {
+        int lib = ub_atari_lib(b, h);
+        if (ub_legal(b, lib, c)) up_add(cand, &n, lib);
+    }
+    int captures = n;
+    const int nb[4] = {last - S, last - 1, last + 1, last + S};
+    int done[4], nd = 0;
+    for (int i = 0; i < 4; i++) {
+        if (b->color[nb[i]] != c) continue;
+        int own = b->head[nb[i]], k = 0;
+        while (k < nd && done[k] != own) k++;
+        if (k < nd || !ub_in_atari(b, own)) continue;
+        done[nd++] = own;
+        int s = own;  /* capture an opponent chain in atari touching it */
+        do {
+            const int sn[4] = {s - S, s - 1, s + 1, s + S};
+            for (int j = 0; j < 4 && n < 28; j++) {
+                if (b->color[sn[j]] != UB_OPP(c) || !ub_in_atari(b, b->head[sn[j]])) continue;
+                int lib = ub_atari_lib(b, b->head[sn[j]]);
+                if (ub_legal(b, lib, c)) up_add(cand, &n, lib);
+            }
+            s = b->next[s];
+        } while (s != own);
+        int lib = ub_atari_lib(b, own);  /* extend */
+        if (ub_legal(b, lib, c) && ub_libs_after(b, lib, c, 2, NULL) >= 2) up_add(cand, &n, lib);
+    }
+    if (!n) return UB_PASS;
+    int p = up_pick(cand, n, rng);
+    int i = 0;
+    while (cand[i] != p) i++;
+    *rule = i < captures ? RULE_CAPTURE : RULE_ESCAPE;
+    return p;
+}
+
+/* Rule 2: a pattern at one of the 8 neighbours of the last move. */
+static int up_pattern_move(const UBoard *b, int c, uint64_t *rng) {
+    int last = b->last, cand[8], n = 0;
+    if (last < 0) return UB_PASS;
+    const int S = b->S, around[8] = {last - S - 1, last - S, last - S + 1, last - 1, last + 1, last + S - 1, last + S, last + S + 1};
+    for (int i = 0; i < 8; i++) {
+        int p = around[i];
+        if (b->color[p] != UB_EMPTY || !up_match(b, p) || !ub_legal(b, p, c)) continue;
+        if (ub_libs_after(b, p, c, 2, NULL) < 2) continue;
+        cand[n++] = p;
+    }
+    return n ? up_pick(cand, n, rng) : UB_PASS;
+}
+
+/* Rule 3: capture any opponent chain in atari (at random among them; the board's atari list). */
+static int up_capture_any(UBoard *b, int c, uint64_t *rng) {
+    int cand[UB_MAX_ATARI], n = 0;
+    ub_prune_atari(b);
+    for (int i = 0; i < b->natari; i++) {
+        int h = b->atari[i];
+        if (b->color[h] != UB_OPP(c)) continue;
+        int lib = ub_atari_lib(b, h);
+        if (ub_legal(b, lib, c)) up_add(cand, &n, lib);
+    }
+    return n ? up_pick(cand, n, rng) : UB_PASS;
+}
+
+/* Rule 4: a random legal move that fills no own eye, big self-ataris redrawn. */
+static int up_random_move(const UBoard *b, int c, uint64_t *rng) {
+    int ne = b->nempty, redraws = UP_SELF_ATARI_REDRAWS, fallback = UB_PASS;
+    if (!ne) return UB_PASS;
+    int start = (int)ub_randint(rng, (uint32_t)ne);
+    for (int i = 0; i < ne; i++) {
+        int k = start + i; if (k >= ne) k -= ne;
+        int p = b->empties[k];
+        if (p == b->ko || ub_is_eye(b, p, c) || !ub_legal(b, p, c)) continue;
+        if (ub_libs_after(b, p, c, 2, NULL) < 2 && ub_size_after(b, p, c) >= 3) {
+            if (fallback == UB_PASS) fallback = p;
+            if (redraws-- > 0) { start = (int)ub_randint(rng, (uint32_t)ne); i = -1; continue; }
+            continue;  /* past the redraws: keep scanning for a move that is not a big self-atari */
+        }
+        return p;
+    }
+    return fallback;
+}
+
+/* The playout policy's move for the side to move (UB_PASS when none); `rule` gets which rule chose it. */
+static int up_policy(UBoard *b, uint64_t *rng, int *rule) {
+    int c = b->to_play, p;
+    *rule = RULE_PASS;
+    if (b->last >= 0) {
+        p = up_answer_atari(b, c, rng, rule);
+        if (p != UB_PASS) return p;
+        p = up_pattern_move(b, c, rng);
+        if (p != UB_PASS) { *rule = RULE_PATTERN; return p; }
+    }
+    if ((int)ub_randint(rng, 100) < UP_CAPTURE_ANY_PERCENT) {
+        p = up_capture_any(b, c, rng);
+        if (p != UB_PASS) { *rule = RULE_CAPTURE_ANY; return p; }
+    }
+    p = up_random_move(b, c, rng);
+    if (p != UB_PASS) *rule = RULE_RANDOM;
+    return p;
+}
+
+/* Play the position out (in place). Each move is appended to seq (points, UB_PASS) with its colour in
+   seq_color while *nseq < cap. Returns 1 when Black wins by area with komi (0.5 on a tie, as a float x 2:
+   returns 2 for a Black win, 1 for a tie, 0 for a loss). */
+static int up_playout(UBoard *b, double komi, uint64_t *rng, int16_t *seq, uint8_t *seq_color, int *nseq, int cap) {
+    int max_moves = 3 * b->w * b->h, moves = 0, rule;
+    while (b->npass < 2 && moves < max_moves) {
+        int c = b->to_play;
+        int p = up_policy(b, rng, &rule);
+        ub_play(b, p);
+        if (*nseq < cap) { seq[*nseq] = (int16_t)p; seq_color[*nseq] = (uint8_t)c; (*nseq)++; }
+        moves++;
+    }
+    double score = ub_area(b) - komi;
+    return score > 0 ? 2 : score < 0 ? 0 : 1;
+}
+
+#endif

@@ -1,0 +1,241 @@
+"""The native playout search (`tengen.go._uct`) over tengen's `Board`: a classic computer-Go Monte Carlo
+tree search of the Mogo / Fuego / Pachi kind, with no network.
+
+What the C engine does (see the headers of `src/tengen/go/_uct*.h`):
+* playouts with the heuristics of Gelly, Wang, Munos and Teytaud (2006), "Modification of UCT with patterns in
+  Monte-Carlo Go" (Mogo), in their priority order: answer atari (capture the last move's chain, or save an own
+  chain by capturing or by extending to >= 2 liberties), the Mogo 3x3 patterns around the last move, capture
+  anywhere (with probability 1/2), then random moves that fill no own eye, big self-ataris (>= 3 stones) drawn
+  again; area scoring with komi after two passes or 3 x the board's points in moves;
+* UCT (Kocsis and Szepesvari 2006, "Bandit based Monte-Carlo planning") with RAVE / AMAF values (Gelly and
+  Silver 2007, "Combining online and offline knowledge in UCT"; Gelly and Silver 2011, "Monte-Carlo tree search
+  and rapid action value estimation in computer Go"): value = (1 - beta) Q + beta Q_amaf, beta = n_amaf /
+  (n + n_amaf + n n_amaf / E), Silver's (2009, thesis) minimum-MSE schedule written with an equivalence
+  parameter E (`rave_equivalence`, default 1000: RAVE decides until a move has about a thousand real visits,
+  the order of magnitude Fuego and Pachi use on 19x19 with playout budgets of 10^4 - 10^5); no UCB term
+  by default (`exploration` 0, as Gelly and Silver found best with RAVE);
+* first-play urgency: an unvisited child is valued by its AMAF value when it has AMAF samples, else by `fpu`
+  (default 1.0, so every move is tried once before any is repeated); pass is valued 0 until visited;
+* expansion of a leaf after `expand_threshold` visits (default 4: a 19x19 node costs ~360 children, so a
+  little evidence first keeps the tree within the node pool);
+* Rosin (2011), "Multi-armed bandits with episode context": an additive prior term W p(move) / (1 + n) in the
+  value, p from a Python callable asked when a node within `prior_depth` plies of the root is expanded, or
+  when a deeper node reaches `prior_visits` visits (the PBN costs ~1.5 ms a call);
+* root parallelism (Cazenave and Jouandeau 2007, "On the parallelization of UCT"; Chaslot, Winands and van den
+  Herik 2008, "Parallel Monte-Carlo tree search"): `threads` trees, root statistics summed, GIL released;
+* budgets: `playouts` per move and / or `seconds`, whichever comes first, and an early stop when the most
+  visited move cannot be overtaken; tree reuse between moves when the new position continues the last.
+
+This wrapper adds what needs the whole game: the root's move must be legal under tengen's rules (positional
+superko included; the next most visited otherwise), and the pass rule: pass when (a) no legal move that fills no
+own eye remains, or (b) the opponent has just passed and the area count of the board as it stands (Tromp-Taylor,
+with komi) wins for the player to move, or (c) the chosen move's win rate is below `pass_winrate` (default 0:
+never; the GTP player resigns instead, see `tengen.io.gtp_uct_player`).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+
+from tengen.go import _uct
+from tengen.go.board import Board
+from tengen.go.coords import Point
+from tengen.go.scoring import area_score
+
+MovePrior = Callable[[np.ndarray, int], np.ndarray]  # (stones int8 HxW, to_play) -> float HxW
+FPU_DEFAULT = 1.0
+RAVE_EQUIVALENCE_DEFAULT = 1000.0
+EXPAND_THRESHOLD_DEFAULT = 4
+
+
+@dataclass(frozen=True)
+class UctConfig:
+    """Settings of the native search (see the module docstring for what each means and why its default)."""
+
+    playouts: int = 10_000          # per move (0: `seconds` alone)
+    seconds: Optional[float] = None  # per move (None: `playouts` alone)
+    threads: int = 1
+    rave_equivalence: float = RAVE_EQUIVALENCE_DEFAULT
+    expand_threshold: int = EXPAND_THRESHOLD_DEFAULT
+    fpu: float = FPU_DEFAULT
+    exploration: float = 0.0
+    prior_weight: float = 1.0       # W of the additive prior (used only with a prior)
+    prior_depth: int = 2            # ask the prior for nodes this many plies from the root ...
+    prior_visits: int = 200         # ... and for deeper nodes with this many visits
+    pass_winrate: float = 0.0       # pass when the chosen move's win rate is below this (0: never)
+    max_nodes: int = 4_000_000      # per tree (32 bytes a node)
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.playouts < 0 or (self.playouts == 0 and self.seconds is None):
+            raise ValueError("playouts must be >= 0, and > 0 unless seconds is given")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError("seconds must be positive")
+        if not 1 <= self.threads <= 256:
+            raise ValueError("threads must be 1..256")
+        if not self.rave_equivalence > 0:
+            raise ValueError("rave_equivalence must be positive")
+        if self.expand_threshold < 0 or self.prior_visits < 0 or self.prior_depth < -1:
+            raise ValueError("expand_threshold and prior_visits must be >= 0, prior_depth >= -1")
+        if not (np.isfinite(self.fpu) and self.exploration >= 0 and self.prior_weight >= 0):
+            raise ValueError("fpu must be finite, exploration and prior_weight >= 0")
+        if not 0 <= self.pass_winrate < 1:
+            raise ValueError("pass_winrate must lie in [0, 1)")
+
+    def describe(self) -> str:
+        """One line of the settings that shape the search (GTP `version`, bench headers)."""
+        return (f"native-uct rave-equivalence={self.rave_equivalence:g} fpu={self.fpu:g} (AMAF value when sampled) "
+                f"expand={self.expand_threshold} exploration={self.exploration:g} threads={self.threads}")
+
+
+@dataclass
+class MoveStat:
+    """One root move: visits, win rate for the player to move, AMAF visits and win rate, prior."""
+
+    move: Optional[Point]
+    visits: int
+    winrate: float
+    amaf_visits: int
+    amaf_winrate: float
+    prior: float
+
+
+@dataclass
+class UctResult:
+    """What one search found (the GTP front end shows these)."""
+
+    move: Optional[Point]           # the chosen move (None: pass)
+    winrate: float                  # the chosen move's win rate for the player to move (0.5 when unknown)
+    playouts: int                   # run by this search
+    seconds: float
+    reused: int                     # root visits kept from the previous search
+    nodes: int
+    reason: str                     # why this move: search, superko-next, no-moves, opponent-passed-and-won, losing
+    moves: list[MoveStat] = field(default_factory=list)
+
+    @property
+    def playouts_per_second(self) -> float:
+        return self.playouts / self.seconds if self.seconds > 0 else 0.0
+
+
+class NativeUct:
+    """One game's native search: `genmove(board)` for the board's side to move; the tree is kept between
+    moves and reused when the next position continues the game. `prior(stones, to_play)`: the additive move
+    prior, (height, width) probabilities for the side to move (Rosin 2011), or None."""
+
+    def __init__(self, config: UctConfig = UctConfig(), prior: Optional[MovePrior] = None):
+        self.config = config
+        self.prior = prior
+        self._engine: Optional[object] = None
+        self._shape: Optional[tuple[int, int]] = None
+        self._last_moves: Optional[list] = None  # the history of the last searched position
+        self.last: Optional[UctResult] = None
+
+    def clear(self) -> None:
+        """Forget the tree (a new game)."""
+        if self._engine is not None:
+            self._engine.clear()
+        self._last_moves = None
+
+    def _engine_for(self, board: Board):
+        shape = (board.width, board.height)
+        if self._engine is None or self._shape != shape:
+            cfg = self.config
+            callback = None
+            if self.prior is not None:
+                prior, height, width = self.prior, board.height, board.width
+
+                def callback(stones: bytes, to_play: int) -> np.ndarray:
+                    grid = np.frombuffer(stones, dtype=np.int8).reshape(height, width)
+                    return np.ascontiguousarray(prior(grid, to_play), dtype=np.float64).reshape(-1)
+            self._engine = _uct.Engine(board.width, board.height, threads=cfg.threads, seed=cfg.seed,
+                                       max_nodes=cfg.max_nodes, rave_equivalence=cfg.rave_equivalence,
+                                       expand_threshold=cfg.expand_threshold, fpu=cfg.fpu,
+                                       exploration=cfg.exploration, prior=callback,
+                                       prior_weight=cfg.prior_weight if callback else 0.0,
+                                       prior_depth=cfg.prior_depth, prior_visits=cfg.prior_visits)
+            self._shape = shape
+            self._last_moves = None
+        return self._engine
+
+    def search(self, board: Board, playouts: Optional[int] = None, seconds: Optional[float] = None) -> dict:
+        """Run the engine on `board` (its side to move); the raw result dict of `_uct.Engine.search`."""
+        engine = self._engine_for(board)
+        w = board.width
+        ko = board.ko_point
+        last = board.moves[-1][1] if board.moves else None
+        last_index = None if not board.moves else (-1 if last is None else last[0] * w + last[1])
+        path = None
+        history = list(board.moves)
+        prev = self._last_moves
+        if prev is not None and len(prev) <= len(history) and history[:len(prev)] == prev:
+            path = [-1 if p is None else p[0] * w + p[1] for _, p in history[len(prev):]]
+        playouts = self.config.playouts if playouts is None else playouts
+        seconds = self.config.seconds if seconds is None else seconds
+        raw = engine.search(board.array().tobytes(), board.to_play, float(board.rules.komi), int(playouts),
+                            seconds=float(seconds or 0.0), ko=-1 if ko is None else ko[0] * w + ko[1],
+                            last=last_index, path=path)
+        self._last_moves = history
+        return raw
+
+    def genmove(self, board: Board, playouts: Optional[int] = None, seconds: Optional[float] = None
+                ) -> Optional[Point]:
+        """The move for the board's side to move (None: pass), by the search and the pass rule; the details
+        in `self.last`."""
+        t0 = time.perf_counter()
+        raw = self.search(board, playouts, seconds)
+        w, color = board.width, board.to_play
+        stats = [MoveStat(None if m < 0 else (m // w, m % w), int(v), q, int(av), aq, p)
+                 for m, v, q, av, aq, p in raw["moves"]]
+        stats.sort(key=lambda s: (-s.visits, -s.amaf_winrate))
+        result = UctResult(None, 0.5, raw["playouts"], raw["seconds"], raw["reused"], raw["nodes"], "search", stats)
+        self.last = result
+        stones = [s for s in stats if s.move is not None]
+        if not stones:
+            result.reason = "no-moves"
+            return None
+        passed = board.moves and board.moves[-1][1] is None and board.moves[-1][0] == -color
+        if passed and area_score(board).margin * color > 0:
+            result.reason = "opponent-passed-and-won"
+            result.winrate = 1.0
+            return None
+        for rank, s in enumerate(stones):
+            if s.visits == 0 and rank > 0:
+                break
+            if board.is_legal(color, s.move):
+                result.move, result.winrate = s.move, s.winrate if s.visits else 0.5
+                result.reason = "search" if rank == 0 else "superko-next"
+                break
+        else:
+            result.reason = "no-moves"
+            return None
+        if self.config.pass_winrate > 0 and result.winrate < self.config.pass_winrate:
+            result.reason, result.move = "losing", None
+            return None
+        result.seconds = result.seconds or time.perf_counter() - t0
+        return result.move
+
+
+def playout_ownership(board: Board, playouts: int = 256, seed: int = 0) -> np.ndarray:
+    """The mean final ownership (Black's view, -1..1) of `playouts` native heavy playouts from `board`."""
+    if playouts < 1:
+        raise ValueError("playouts must be at least 1")
+    ko = board.ko_point
+    _, _, _, own = _uct.playouts(board.array().tobytes(), board.width, board.height, board.to_play,
+                                 float(board.rules.komi), playouts, seed=seed,
+                                 ko=-1 if ko is None else ko[0] * board.width + ko[1])
+    return np.frombuffer(own, dtype=np.float64).reshape(board.height, board.width).copy()
+
+
+
+def board_move_prior(move_prior: Callable[[Board], np.ndarray], rules=None) -> MovePrior:
+    """A `MovePrior` (stones, to_play) from a prior over tengen Boards (`tengen.search.pbn_prior.pbn_move_prior`)."""
+    def prior(stones: np.ndarray, to_play: int) -> np.ndarray:
+        board = Board(stones.shape[1], stones.shape[0], rules=rules)
+        board.set_array(stones)
+        board.to_play = to_play
+        return np.asarray(move_prior(board), dtype=np.float64)
+    return prior

@@ -1,0 +1,234 @@
+"""The native playout engine's parts (`tengen.go._uct`): the Mogo 3x3 pattern table against the shapes of
+Gelly, Wang, Munos and Teytaud (2006), the playout policy's priorities (capture, escape, pattern, random
+without own-eye fills), raw playouts, and bad input as ValueError. Diagram boards; no timing."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tengen.go import _uct
+from tengen.go.diagram import parse_diagram
+
+
+def _grid(text: str):
+    grid, marks = parse_diagram(text)
+    return grid, marks
+
+
+def _flat(grid: np.ndarray, point) -> int:
+    return point[0] * grid.shape[1] + point[1]
+
+
+def _match(text: str) -> bool:
+    grid, marks = _grid(text)
+    (point,) = marks["*"]
+    return _uct.pattern_match(grid.tobytes(), grid.shape[1], grid.shape[0], _flat(grid, point))
+
+
+# The paper's shapes (the centre * is the move), placed mid-board, rotated, reflected and with colours swapped.
+MATCHES = {
+    "enclosing hane": """
+        . . . . .
+        . X O X .
+        . . * . .
+        . . . . .
+        . . . . .""",
+    "non-cutting hane": """
+        . . . . .
+        . X O . .
+        . . * . .
+        . . . . .
+        . . . . .""",
+    "magari": """
+        . . . . .
+        . X O . .
+        . X * . .
+        . . . . .
+        . . . . .""",
+    "diagonal attachment": """
+        . . . . .
+        . . O . .
+        . X * . .
+        . . . . .
+        . . . . .""",
+    "unprotected cut": """
+        . . . . .
+        . X O . .
+        . O * . .
+        . . . . .
+        . . . . .""",
+    "peeped cut": """
+        . . . . .
+        . X O . .
+        . O * X .
+        . . . . .
+        . . . . .""",
+    "cut2": """
+        . . . . .
+        . . X . .
+        . O * O .
+        . . . . .
+        . . . . .""",
+    "hane rotated 90 degrees": """
+        . . . . .
+        . . . X .
+        . . * O .
+        . . . X .
+        . . . . .""",
+    "hane with colours swapped": """
+        . . . . .
+        . O X O .
+        . . * . .
+        . . . . .
+        . . . . .""",
+    "first-line sagari": """
+        . . . . .
+        . . . . .
+        . . . . .
+        . . X O .
+        . . . * .""",
+    "first-line block of the side cut": """
+        . . . . .
+        . . . . .
+        . . . . .
+        . O X . .
+        . X * O .""",
+}
+
+NO_MATCH = {
+    "empty": """
+        . . . . .
+        . . . . .
+        . . * . .
+        . . . . .
+        . . . . .""",
+    "a lone stone beside": """
+        . . . . .
+        . . . . .
+        . X * . .
+        . . . . .
+        . . . . .""",
+    "cut2 with the cut already protected": """
+        . . . . .
+        . . X . .
+        . O * O .
+        . O O O .
+        . . . . .""",
+    "one-sided contact": """
+        . . . . .
+        . X X . .
+        . . * . .
+        . . . . .
+        . . . . .""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MATCHES))
+def test_the_papers_hane_cut_and_edge_shapes_match(name):
+    assert _match(MATCHES[name]), name
+
+
+@pytest.mark.parametrize("name", sorted(NO_MATCH))
+def test_quiet_shapes_do_not_match(name):
+    assert not _match(NO_MATCH[name]), name
+
+
+def _policy(text: str, to_play: int, last, seed: int = 0):
+    grid, _ = _grid(text)
+    point, rule = _uct.policy_move(grid.tobytes(), grid.shape[1], grid.shape[0], to_play,
+                                   last=None if last is None else _flat(grid, last), seed=seed)
+    return (None if point < 0 else divmod(point, grid.shape[1])), rule
+
+
+def test_the_policy_takes_the_single_liberty_of_an_atari_chain_of_the_last_move():
+    board = """
+        . . . . . . .
+        . . X X X . .
+        . . O O O X .
+        . . X X X . .
+        . . . . . . .
+        . . . . . . ."""
+    for seed in range(5):
+        assert _policy(board, 1, (2, 4), seed) == ((2, 1), "capture")
+
+
+def test_the_policy_escapes_by_extending_to_more_liberties():
+    board = """
+        . . . . . . .
+        . . O O O . .
+        . . X X X O .
+        . . O O O . .
+        . . . . . . .
+        . . . . . . ."""
+    for seed in range(5):
+        assert _policy(board, 1, (2, 5), seed) == ((2, 1), "escape")
+
+
+def test_the_policy_never_fills_its_own_eye_and_passes_when_only_eyes_remain():
+    board = """
+        X . X X X
+        X X X . X
+        X X X X X
+        X X X X X
+        X X . X X"""
+    assert _policy(board, 1, None) == (None, "pass")
+    board_with_dame = """
+        X . X . O .
+        X X X . O O
+        X . X . O .
+        X X X . O O
+        X . X . O ."""
+    for seed in range(20):
+        point, rule = _policy(board_with_dame, 1, None, seed)
+        assert point is not None and point[1] == 3, (point, rule)  # the dame, never an own eye
+
+
+def test_raw_playouts_score_a_settled_board_exactly():
+    grid, _ = _grid("""
+        X . X O .
+        X X X O O
+        X X X O .
+        X X X O O
+        X . X O .""")
+    wins, moves, seconds, own = _uct.playouts(grid.tobytes(), 5, 5, 1, 0.5, 20, seed=1)
+    assert wins == 20 and moves >= 40  # Black 15 against White 10: both sides pass at once, 2 passes a playout
+    own = np.frombuffer(own, dtype=np.float64).reshape(5, 5)
+    assert own[0, 1] == 1.0 and own[0, 4] == -1.0
+
+
+def test_raw_playouts_from_the_empty_board_end_and_count():
+    wins, moves, seconds, own = _uct.playouts(bytes(81), 9, 9, 1, 7.0, 50, seed=3)
+    assert 0 <= wins <= 50 and 50 * 40 < moves <= 50 * 3 * 81
+
+
+@pytest.mark.parametrize("call", [
+    lambda: _uct.playouts(bytes(80), 9, 9, 1, 7.5, 1),
+    lambda: _uct.playouts(bytes(81), 9, 9, 2, 7.5, 1),
+    lambda: _uct.playouts(bytes(400), 20, 20, 1, 7.5, 1),
+    lambda: _uct.playouts(bytes([3] * 81), 9, 9, 1, 7.5, 1),
+    lambda: _uct.playouts(bytes(81), 9, 9, 1, float("nan"), 1),
+    lambda: _uct.policy_move(bytes(81), 9, 9, 1, last=81),
+    lambda: _uct.pattern_match(bytes(81), 9, 9, -1),
+    lambda: _uct.Engine(1, 9),
+    lambda: _uct.Engine(9, 9, threads=0),
+    lambda: _uct.Engine(9, 9, rave_equivalence=0),
+    lambda: _uct.Engine(9, 9).search(bytes(81), 1, 7.5, 0),
+    lambda: _uct.Engine(9, 9).search(bytes(81), 1, 7.5, 10, ko=5 * 9 + 99),
+    lambda: _uct.Engine(9, 9).search(bytes(81), 1, 7.5, 10, path=[500]),
+    lambda: _uct.Engine(3, 3).search(bytes([1, 255, 0, 255, 0, 0, 0, 0, 0]), 1, 7.5, 10),  # a chain without liberties
+])
+def test_bad_input_is_a_value_error(call):
+    with pytest.raises(ValueError):
+        call()
+
+
+def test_a_prior_that_fails_raises_its_error_and_leaves_the_engine_usable():
+    def broken(stones, to_play):
+        raise KeyError("no prior here")
+
+    engine = _uct.Engine(9, 9, prior=broken, prior_weight=1.0)
+    with pytest.raises(KeyError):
+        engine.search(bytes(81), 1, 7.5, 100)
+    wrong = _uct.Engine(9, 9, prior=lambda s, c: np.zeros(3), prior_weight=1.0)
+    with pytest.raises(ValueError):
+        wrong.search(bytes(81), 1, 7.5, 100)

@@ -1,0 +1,253 @@
+"""The native playout search through its wrapper (`tengen.search.native_uct`) and the GTP front end
+(`tengen gtp --evaluator playouts`): tactics (capture a big chain in atari, save one's own), eyes and passing,
+legality (random positions, positional superko), determinism, tree reuse, the prior callback. Budgets are
+playout counts; nothing depends on the machine's speed."""
+from __future__ import annotations
+
+import io
+import sys
+
+import numpy as np
+import pytest
+
+from tengen.go.board import Board
+from tengen.go.colors import BLACK, WHITE
+from tengen.go.coords import from_gtp
+from tengen.go.diagram import board_from_diagram
+from tengen.go.rules import Rules
+from tengen.search.native_uct import NativeUct, UctConfig, board_move_prior
+
+
+def _search(playouts: int = 2000, seed: int = 1, **config) -> NativeUct:
+    return NativeUct(UctConfig(playouts=playouts, seed=seed, **config))
+
+
+def _eye(board: Board, color: int, point) -> bool:
+    """The engine's eye: all neighbours own (or edge), at most one opponent diagonal (none on the edge)."""
+    r, c = point
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        q = (r + dr, c + dc)
+        if board.on_board(q) and board.get(q) != color:
+            return False
+    edge, bad = False, 0
+    for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
+        q = (r + dr, c + dc)
+        if not board.on_board(q):
+            edge = True
+        elif board.get(q) == -color:
+            bad += 1
+    return bad == 0 if edge else bad <= 1
+
+
+CAPTURE = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . X X X X X . .
+    . . O O O O O X .
+    . . X X X X X . .
+    . . . . . . . . .
+    . . . . O . . . .
+    . . . O . . O . .
+    . . . . . . . . ."""
+
+SAVE = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . O O O O O . .
+    . . X X X X X O .
+    . . O O O O O . .
+    . . . . . . . . .
+    . . . . X . . . .
+    . . . X . . X . .
+    . . . . . . . . ."""
+
+
+def test_it_captures_a_big_chain_in_atari_when_that_wins():
+    board = board_from_diagram(CAPTURE, Rules.chinese(komi=7.5))
+    board.to_play = BLACK
+    assert _search().genmove(board) == (3, 1)
+
+
+def test_it_saves_its_own_big_group_in_atari():
+    board = board_from_diagram(SAVE, Rules.chinese(komi=-7.5))
+    board.to_play = BLACK
+    assert _search().genmove(board) == (3, 1)
+
+
+SETTLED = """
+    X . X X O . O
+    X X X X O O O
+    X . X X O . O
+    X X X X O O O
+    X . X X O . O"""
+
+
+@pytest.mark.parametrize("color", [BLACK, WHITE])
+def test_it_passes_when_only_own_eye_fills_remain(color):
+    board = board_from_diagram(SETTLED)
+    board.to_play = color
+    search = _search(300)
+    assert search.genmove(board) is None
+    assert search.last.reason == "no-moves"
+
+
+def test_it_passes_after_the_opponents_pass_when_the_count_already_wins():
+    board = board_from_diagram("""
+        X . X . O . O
+        X X X . O O O
+        X . X . O . O
+        X X X . O O O
+        X . X . O . O""", Rules.chinese(komi=-2.5))  # 15 points each, the dame column open: Black by 2.5
+    board.play(WHITE, None)
+    search = _search(300)
+    assert search.genmove(board) is None
+    assert search.last.reason == "opponent-passed-and-won"
+    board.undo()
+    board.to_play = BLACK  # no pass before: Black plays on (a dame)
+    assert search.genmove(board) is not None
+
+
+def _random_position(seed: int, size: int = 9, moves: int = 50) -> Board:
+    rng = np.random.default_rng(seed)
+    board = Board(size, rules=Rules.tromp_taylor())
+    for _ in range(moves):
+        legal = [p for p in board.legal_moves() if not _eye(board, board.to_play, p)]
+        if not legal:
+            board.play(board.to_play, None)
+            continue
+        board.play(board.to_play, legal[rng.integers(len(legal))])
+    return board
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_move_is_always_legal_and_never_an_own_eye(seed):
+    board = _random_position(seed, moves=30 + 10 * seed)
+    search = _search(300, seed=seed)
+    color = board.to_play
+    move = search.genmove(board)
+    assert move is None or (board.is_legal(color, move) and not _eye(board, color, move))
+
+
+def test_a_superko_move_ranked_first_is_replaced_by_the_next_legal_one(monkeypatch):
+    board = board_from_diagram("""
+        . X O . .
+        X O . O .
+        . X O . .
+        . . . . .
+        . . . . .""", Rules.tromp_taylor(komi=0.5))
+    board.play(BLACK, (1, 2))  # Black captures the white stone at (1, 1): a ko
+    board.play(WHITE, None)
+    board.play(BLACK, None)
+    assert board.ko_point is None and not board.is_legal(WHITE, (1, 1))  # the retake repeats the stones
+    search = _search(200)
+    w = board.width
+    fake = {"moves": [(1 * w + 1, 150.0, 0.9, 10.0, 0.9, 0.0), (3 * w + 3, 40.0, 0.5, 10.0, 0.5, 0.0),
+                      (-1, 1.0, 0.1, 0.0, 0.0, 0.0)],
+            "playouts": 191, "seconds": 0.01, "reused": 0, "nodes": 10, "root_visits": 191}
+    monkeypatch.setattr(search, "search", lambda *a, **k: fake)
+    assert search.genmove(board) == (3, 3)
+    assert search.last.reason == "superko-next"
+
+
+def test_the_real_search_respects_superko():
+    board = board_from_diagram("""
+        . X O . .
+        X O . O .
+        . X O . .
+        . . . . .
+        . . . . .""", Rules.tromp_taylor(komi=0.5))
+    board.play(BLACK, (1, 2))
+    board.play(WHITE, None)
+    board.play(BLACK, None)
+    move = _search(500).genmove(board)
+    assert move is None or board.is_legal(WHITE, move)
+
+
+def test_the_same_seed_on_one_thread_gives_the_same_search():
+    board = _random_position(11)
+    a, b = _search(800, seed=5), _search(800, seed=5)
+    assert a.genmove(board) == b.genmove(board)
+    assert [(s.move, s.visits) for s in a.last.moves] == [(s.move, s.visits) for s in b.last.moves]
+
+
+def test_tree_reuse_keeps_the_visits_of_the_position_reached():
+    board = Board(9)
+    search = _search(1500, seed=2)
+    move = search.genmove(board)
+    board.play(BLACK, move)
+    board.play(WHITE, (2, 2) if (2, 2) != move else (6, 6))
+    search.genmove(board)
+    assert search.last.reused > 0
+    other = Board(9)
+    other.setup(black=[(4, 4)])  # a position set up without history: a fresh tree
+    search.genmove(other)
+    assert search.last.reused == 0
+
+
+def test_the_prior_is_called_and_a_huge_weight_decides_the_move():
+    calls = []
+
+    def corner(stones: np.ndarray, to_play: int) -> np.ndarray:
+        calls.append((stones.shape, to_play))
+        p = np.zeros(stones.shape)
+        p[0, 0] = 1.0
+        return p
+
+    board = Board(9)
+    search = NativeUct(UctConfig(playouts=500, seed=1, prior_weight=1000.0), prior=corner)
+    assert search.genmove(board) == (0, 0)
+    assert calls and calls[0] == ((9, 9), BLACK)
+    plain = _search(500).genmove(Board(9))
+    assert plain != (0, 0)
+
+
+def test_board_move_prior_adapts_a_board_prior():
+    seen = []
+
+    def on_board(board: Board) -> np.ndarray:
+        seen.append((board.to_play, int(board.array().sum())))
+        return np.full((board.height, board.width), 0.5)
+
+    prior = board_move_prior(on_board)
+    stones = np.zeros((9, 9), dtype=np.int8)
+    stones[4, 4] = 1
+    assert prior(stones, WHITE).shape == (9, 9) and seen == [(WHITE, 1)]
+
+
+def test_two_threads_sum_their_trees():
+    search = _search(600, threads=2)
+    assert search.genmove(Board(9)) is not None
+    assert sum(s.visits for s in search.last.moves) >= 500
+
+
+def test_config_is_checked():
+    with pytest.raises(ValueError):
+        UctConfig(playouts=0)
+    with pytest.raises(ValueError):
+        UctConfig(threads=0)
+    with pytest.raises(ValueError):
+        UctConfig(rave_equivalence=0)
+
+
+def test_gtp_evaluator_playouts_answers_genmove_with_a_legal_vertex(monkeypatch, capsys):
+    from tengen.cli import main
+
+    script = b"1 boardsize 9\n2 genmove b\n3 genmove w\n4 version\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(script)))
+    assert main(["gtp", "--evaluator", "playouts", "--playouts-per-move", "300", "--size", "9"]) == 0
+    out = capsys.readouterr().out
+    answers = [block.partition(" ")[2] for block in out.strip().split("\n\n")]
+    board = Board(9)
+    for color, vertex in zip((BLACK, WHITE), answers[1:3]):
+        point = from_gtp(vertex, 9)
+        assert point is not None and board.is_legal(color, point)
+        board.play(color, point)
+    assert "native-uct" in answers[3] and "fpu=1" in answers[3]
+
+
+def test_gtp_native_flags_are_checked(capsys):
+    from tengen.cli import main
+
+    assert main(["gtp", "--evaluator", "playouts", "--playouts", "8"]) == 2
+    assert main(["gtp", "--evaluator", "playouts", "--fpu-reduction", "0.1"]) == 2
+    assert main(["gtp", "--evaluator", "playouts", "--playouts-per-move", "0"]) == 2
