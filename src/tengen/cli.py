@@ -17,11 +17,12 @@ def command_table() -> list:
     """Every subcommand's `add_arguments` function (named by `tengen.commands.base.command`), in the order
     `tengen --help` lists them: the one place a new command is added."""
     from tengen.commands import (analysis_cmd, analyze_cmd, batch_cmd, eval_cmd, gtp_cmd, influence_cmd,
-                                 models_cmd, review_cmd, score_cmd, serve_cmd, show_cmd, winner_cmd)
+                                 models_cmd, review_cmd, score_cmd, serve_cmd, show_cmd, solve_cmd, winner_cmd)
 
     return [analysis_cmd.add_arguments, analyze_cmd.add_arguments, batch_cmd.add_arguments, eval_cmd.add_arguments,
             gtp_cmd.add_arguments, influence_cmd.add_arguments, models_cmd.add_arguments, review_cmd.add_arguments,
-            score_cmd.add_arguments, show_cmd.add_arguments, serve_cmd.add_arguments, winner_cmd.add_arguments]
+            score_cmd.add_arguments, show_cmd.add_arguments, serve_cmd.add_arguments, solve_cmd.add_arguments,
+            winner_cmd.add_arguments]
 
 
 class OneLineParser(argparse.ArgumentParser):

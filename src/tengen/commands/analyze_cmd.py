@@ -51,6 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="on a whole board, recommend the network's policy move instead of the orthodox one when "
                              f"the orthodox move is worse by more than POINTS one move later (default {DEFAULT_MARGIN:g}; a negative "
                              "value turns the check off)")
+    parser.add_argument("--life-groups", type=int, default=2, metavar="N",
+                        help="on a whole board, read the N groups whose life swings most with the side to move "
+                             "(the network, one move deep) and say which are critical (default 2; 0: none)")
     parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
     parser.add_argument("--evaluator", choices=["katago", "classic"], default="katago",
                         help="what gives ownership, leaf scores and the policy: the KataGo network (default), or "
@@ -151,6 +154,8 @@ def options_from_args(args: argparse.Namespace):
 
     if args.max_nodes < 1 or args.max_total_nodes < 0:
         raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
+    if args.life_groups < 0:
+        raise CliError("--life-groups must be at least 0")
     if not 0 < args.threshold <= 1 or not 0 <= args.margin <= MAX_MARGIN:
         raise CliError(f"--threshold must lie in (0, 1] and --margin from 0 to {MAX_MARGIN}")
     growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
@@ -160,7 +165,8 @@ def options_from_args(args: argparse.Namespace):
                    value_model=args.value_model,
                    leaf_confidence=DEFAULT_LEAF_CONFIDENCE if args.leaf_confidence is None else args.leaf_confidence,
                    sealed_rules=not args.no_sealed_rules,
-                   move_check_margin=None if args.move_check < 0 else args.move_check, local_model=args.local_model)
+                   move_check_margin=None if args.move_check < 0 else args.move_check, local_model=args.local_model,
+                   life_groups=args.life_groups)
 
 
 def check_outputs(args: argparse.Namespace) -> None:

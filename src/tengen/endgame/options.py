@@ -59,6 +59,7 @@ class AnalysisOptions:
     value_model: Optional[str] = None
     leaf_confidence: float = DEFAULT_LEAF_CONFIDENCE
     leaf_batches: str = "board"
+    life_groups: int = 2  # groups at stake that `tengen.analyze` reads for life and death on a whole board (0: none)
 
     def __post_init__(self) -> None:
         if isinstance(self.predictor, str) and self.predictor not in PREDICTORS:
@@ -69,6 +70,8 @@ class AnalysisOptions:
             raise ValueError(f"leaf_batches must be one of {', '.join(LEAF_BATCHES)}, not {self.leaf_batches!r}")
         if not (isinstance(self.leaf_confidence, (int, float)) and 0 <= self.leaf_confidence <= 0.5):
             raise ValueError(f"leaf_confidence must lie in [0, 0.5], not {self.leaf_confidence!r}")
+        if not isinstance(self.life_groups, int) or self.life_groups < 0:
+            raise ValueError(f"life_groups must be a whole number at least 0, not {self.life_groups!r}")
         if not (isinstance(self.threshold, (int, float)) and 0 < self.threshold <= 1):
             raise ValueError(f"threshold must lie in (0, 1], not {self.threshold!r}")
         if not isinstance(self.margin, int) or not 0 <= self.margin <= MAX_MARGIN:
@@ -119,7 +122,7 @@ class AnalysisOptions:
                 "max_nodes": growth.max_nodes, "max_total_nodes": growth.max_total_nodes or 0,
                 "threshold": self.threshold, "margin": self.margin,
                 "move_check": -1 if self.move_check_margin is None else self.move_check_margin,
-                "sealed_rules": self.sealed_rules}
+                "sealed_rules": self.sealed_rules, "life_groups": self.life_groups}
 
     @property
     def predictor_name(self) -> str:

@@ -120,6 +120,7 @@ def text_report(analysis: Analysis, explain: bool = False) -> str:
         if extra:
             lines.append(f"{region_label(i)}: " + "; ".join(extra))
     lines += shared_best_moves(analysis)
+    lines += _groups_outside_regions(analysis)
     lines += region_map(analysis)
     if analysis.board_count is not None and analysis.ownership is None:  # no network: nothing counts the rest
         lines.append(f"count of the analyzed regions (area, Black's side): {figure(analysis.board_count)} "
@@ -160,6 +161,23 @@ def text_report(analysis: Analysis, explain: bool = False) -> str:
     if explain:
         lines += explanations(analysis)
     return "\n".join(lines)
+
+
+def _groups_outside_regions(analysis: Analysis) -> list[str]:
+    """The critical groups (`Analysis.critical_groups`) that no region's notes already say."""
+    h, name = analysis.board.height, analysis.evaluator_name
+    said = {n for r in analysis.regions for n in r.notes}
+    return [f"life and death: {g.sentence(h, name)}" for g in analysis.critical_groups
+            if g.sentence(h, name) not in said]
+
+
+def critical_groups_json(analysis: Analysis) -> list[dict[str, Any]]:
+    """The critical groups for the JSON report: a stone, colour, size, the key moves, judged (not proved)."""
+    h = analysis.board.height
+    return [{"stone": to_gtp(g.stone, h), "color": "B" if g.color == BLACK else "W", "stones": g.size,
+             "attack": None if g.attack is None else to_gtp(g.attack, h),
+             "defense": None if g.defense is None else to_gtp(g.defense, h), "status": g.status, "proved": False,
+             "note": g.sentence(h, analysis.evaluator_name)} for g in analysis.critical_groups]
 
 
 def shared_best_moves(analysis: Analysis) -> list[str]:
@@ -336,6 +354,7 @@ def json_report(analysis: Analysis) -> dict[str, Any]:
         {"black_to_move": analysis.network_counts[0], "white_to_move": analysis.network_counts[1]},
         "recommended": None if rec is None else to_gtp(rec[1], h),
         "recommended_reason": analysis.recommended_reason,
+        "critical_groups": critical_groups_json(analysis),
         "move_check": None if analysis.move_check is None else _check_json(analysis.move_check, h),
         "underread_swing": analysis.underread_swing() is not None,
         "evaluations": analysis.evaluations,

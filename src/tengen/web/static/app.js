@@ -240,13 +240,29 @@ function RegionTable({ report, hover, setHover, selected, onSelect }) {
     "best B", "best W", h(Explain, { term: "follow" }, "follow-up B / W")];
   return h("table", { class: "regions", "data-testid": "region-table" },
     h("thead", null, h("tr", null, head.map((c, i) => h("th", { key: i }, c)))),
-    h("tbody", null, report.regions.map((r) => h("tr", {
+    h("tbody", null, report.regions.flatMap((r) => [h("tr", {
       key: r.id, class: "region" + (selected === r.id ? " selected" : ""), "data-region": r.id,
       onMouseEnter: () => setHover(r.id), onMouseLeave: () => setHover(null), onClick: () => onSelect(r.id),
     }, h("td", null, r.id), h("td", null, fmt(r.count, 2)), h("td", null, fmt(r.temperature, 2)),
       h("td", null, fmt(r.miai_value, 2)), h("td", null, fmt(r.deiri_value, 2)), h("td", null, kindText(r.type)),
       h("td", null, r.best_black.join(" ") || "–"), h("td", null, r.best_white.join(" ") || "–"),
-      h("td", null, `${fmt(r.follow_up_black, 1)} / ${fmt(r.follow_up_white, 1)}`)))));
+      h("td", null, `${fmt(r.follow_up_black, 1)} / ${fmt(r.follow_up_white, 1)}`)),
+      // a group the side to move decides: said in words, not folded into the count (tengen.search.life_notes)
+      ...lifeNotes(report, r).map((note, i) => h("tr", { key: `${r.id}-life-${i}`, class: "life-note" },
+        h("td", null, ""), h("td", { colSpan: 8, "data-testid": "life-note" }, "Life and death: ", note)))])));
+}
+
+function lifeNotes(report, region) {
+  // the critical groups' sentences that this region's notes carry
+  return (report.critical_groups || []).map((g) => g.note).filter((note) => (region.notes || []).includes(note));
+}
+
+function OtherLifeNotes({ report }) {
+  // critical groups outside every region (rare: the key move and the stones both lie in settled territory)
+  const said = new Set(report.regions.flatMap((r) => lifeNotes(report, r)));
+  const rest = (report.critical_groups || []).filter((g) => !said.has(g.note));
+  return rest.length ? h("ul", { class: "life-notes", "data-testid": "other-life-notes" },
+    rest.map((g, i) => h("li", { key: i }, "Life and death: ", g.note))) : null;
 }
 
 function App() {
@@ -570,6 +586,7 @@ function App() {
             report ? h("div", null,
               h("div", { class: "muted" }, `board count ${fmt(report.board_count, 1)} (Black's area minus White's, before komi); ${report.evaluations} evaluations, ${report.seconds} s; hover a row to light its region, click it for its thermograph and tree`),
               h(RegionTable, { report, hover, setHover, selected, onSelect: selectRegion }),
+              h(OtherLifeNotes, { report }),
               report.settings ? h("div", { class: "muted", "data-testid": "settings" },
                 `assumed: ${report.rules.name} rules (${report.rules.scoring} scoring), komi ${report.komi}; as tengen analyze ` +
                 Object.entries(report.settings).filter(([k]) => k !== "sealed_rules").map(([k, v]) => `--${k.replace(/_/g, "-")} ${v}`).join(" ") +

@@ -1,0 +1,99 @@
+"""`tengen solve PROBLEM`: a life-and-death problem's key move, the group at stake and its status after
+best play, with the principal line; PROBLEM is an SGF problem (its solution tree, where it has one, is
+compared with the answer) or a sanderland/tsumego JSON file."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from tengen.commands.base import CliError, command
+
+
+@command("solve", "solve a life-and-death problem (SGF or sanderland JSON): key move, status, line")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("problem", help="the problem: an .sgf file (setup stones, PL or the first variation's "
+                                        "colour to move) or a sanderland/tsumego .json file")
+    parser.add_argument("--evaluator", choices=("katago", "classic"), default="katago",
+                        help="katago (default): the network reads the problem two plies deep; classic: "
+                             "tengen's life-and-death search without a network")
+    parser.add_argument("--model", default=None, help="KataGo network file (default: the cached katrain network)")
+    parser.add_argument("--depth", type=int, choices=(1, 2), default=2, help="plies the network mode reads")
+    parser.add_argument("--frame", action="store_true",
+                        help="fill the board outside the problem with settled stones first (a tsumego frame; "
+                             "off by default: it read fewer sanderland problems right)")
+    parser.add_argument("--nodes", type=int, default=3000, help="classic search budget per search (nodes)")
+    parser.add_argument("--json", action="store_true", help="print the answer as one JSON object")
+
+
+@add_arguments.handler
+def run(args: argparse.Namespace) -> int:
+    from tengen.go.coords import to_gtp
+    from tengen.search.life import LifeConfig
+    from tengen.search.tsumego import TsumegoConfig, solve_with_network, solve_with_search
+
+    problem = _load(args.problem)
+    board = problem.board
+    if args.nodes < 1:
+        raise CliError("--nodes must be at least 1")
+    if not any(board.get((r, c)) for r in range(board.height) for c in range(board.width)):
+        raise CliError(f"{args.problem}: the problem has no stones")
+    if args.evaluator == "classic":
+        answer = solve_with_search(board, LifeConfig(max_nodes=args.nodes))
+        how = f"tengen's life-and-death search without a network, {args.nodes} nodes per search"
+    else:
+        from tengen.api.evaluators import make_evaluator
+
+        config = TsumegoConfig(depth=args.depth, frame=args.frame)
+        answer = solve_with_network(board, make_evaluator("katago", model=args.model), config)
+        how = (f"KataGo's policy and ownership, {config.depth} plies, {config.candidates} candidate moves, "
+               f"{'the board outside the problem framed' if config.frame else 'no frame'}, margin {config.margin}")
+
+    def vertex(point) -> str:
+        return "pass" if point is None else to_gtp(point, board.height)
+
+    side = {1: "Black", -1: "White"}
+    matches = None if not problem.accepted else answer.move in problem.accepted
+    if args.json:
+        print(json.dumps({
+            "problem": problem.name, "to_play": side[board.to_play], "move": vertex(answer.move),
+            "target": None if answer.target is None else vertex(answer.target),
+            "goal": answer.goal if answer.target is not None else None, "status": answer.status,
+            "proved": answer.proved, "line": [vertex(m) for m in answer.line], "nodes": answer.nodes,
+            "accepted": sorted(vertex(p) for p in problem.accepted), "matches_solution": matches,
+            "settings": how, "rules": "area scoring, komi 0, positional superko"}))
+        return 0
+    print(f"problem: {problem.name} ({side[board.to_play]} to play)")
+    print(f"assumed: area scoring, komi 0; read by {how}")
+    print(f"key move: {vertex(answer.move)}")
+    if answer.target is not None:
+        whose = side[answer.target_color]
+        print(f"at stake: the {whose} group at {vertex(answer.target)} ({side[board.to_play]} to {answer.goal})")
+        basis = "proved by the rules" if answer.proved else "judged by the network, not proved"
+        print(f"status after best play: {answer.status} ({basis})")
+    colours = [side[board.to_play if i % 2 == 0 else -board.to_play][0] for i in range(len(answer.line))]
+    print("line: " + " ".join(f"{c} {vertex(m)}" for c, m in zip(colours, answer.line)))
+    print(f"positions evaluated: {answer.nodes}")
+    if matches is not None:
+        accepted = " ".join(sorted(vertex(p) for p in problem.accepted))
+        print(f"the problem's solution: {accepted} ({'matches' if matches else 'differs'})")
+    return 0
+
+
+def _load(path: str):
+    """The problem in the file (an SGF problem or a sanderland JSON), or a one-line CliError."""
+    from tengen.io.tsumego_files import load_sgf_problem, sanderland_problem
+
+    file = Path(path)
+    if not file.is_file():
+        raise CliError(f"{path}: no such file")
+    if file.suffix.lower() == ".json":
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+            problem = sanderland_problem(data, file.name) if isinstance(data, dict) else None
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            raise CliError(f"{path}: not a problem file ({exc})") from None
+        if problem is None:
+            raise CliError(f"{path}: no problem in it (sanderland JSON needs AB/AW and SOL)")
+        return problem
+    return load_sgf_problem(file)

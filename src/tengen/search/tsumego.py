@@ -1,0 +1,221 @@
+"""Solving a life-and-death problem: the side to move's key move, the group at stake and its status after
+best play, with the principal line.
+
+Network mode (`solve_with_network`): a small minimax reads the problem (framed first by `tsumego_frame`
+when asked: measured, the frame made KataGo's answers worse on the sanderland problems). Moves are the network policy's likeliest legal points in the problem's box (the side not on move may
+also pass: tenuki). A position's value is the side to move at the root's mean ownership over the box
+(stones and empty points alike: a kill, a capture and a life all move it). The root's `candidates` moves
+are each evaluated with the opponent to move; with `depth` 2 the best `expand` of them are read one reply
+further (the opponent's `replies` likeliest answers and a pass, leaves with the solver to move again) and
+the key move is the one whose worst reply is best. The group at stake is the dragon in the box whose
+ownership the side to move changes most (its ownership with either side to move first); its status after
+the principal line is proved where the rules decide it (captured; pass-alive by Benson) and otherwise
+judged from its ownership with `margin`. Classic mode (`solve_with_search`): `tengen.search.life`'s search
+without a network, killing the opponent's weakest chain or saving the solver's own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from tengen.go.board import Board
+from tengen.go.colors import BLACK, EMPTY, WHITE
+from tengen.go.coords import Point
+from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch
+from tengen.search.life_net import dragon
+from tengen.search.tsumego_frame import Box, framed, guess_attacker, problem_box
+
+DEFAULT_CANDIDATES = 8
+DEFAULT_EXPAND = 3
+DEFAULT_REPLIES = 5
+DEFAULT_MARGIN = 0.5
+
+
+@dataclass(frozen=True)
+class TsumegoConfig:
+    """How far the network-mode minimax reads (all counts, so answers do not depend on the machine)."""
+
+    depth: int = 2  # plies read: 1 (the key move judged) or 2 (and the best replies)
+    candidates: int = DEFAULT_CANDIDATES  # the solver's moves tried at the root
+    expand: int = DEFAULT_EXPAND  # of those, read one reply deeper (depth 2)
+    replies: int = DEFAULT_REPLIES  # the opponent's answers tried (plus a pass)
+    margin: float = DEFAULT_MARGIN  # |ownership| past this judges a group alive or dead
+    frame: bool = False  # fill the board outside the problem (`tsumego_frame`; measured worse, see BENCHMARKS)
+
+    def __post_init__(self) -> None:
+        if self.depth not in (1, 2):
+            raise ValueError("depth must be 1 or 2")
+        if min(self.candidates, self.expand, self.replies) < 1:
+            raise ValueError("candidates, expand and replies must be at least 1")
+        if not 0.0 < self.margin < 1.0:
+            raise ValueError("margin must be in (0, 1)")
+
+
+@dataclass(frozen=True)
+class TsumegoAnswer:
+    """A solved problem. `move` None: pass (nothing works or nothing is needed). `status` is the group at
+    stake's after the line: alive, dead, ko or unsettled; `proved` when the rules decide it at the line's
+    end (captured, or pass-alive), else judged by the network. `nodes`: positions evaluated or searched."""
+
+    move: Optional[Point]
+    target: Optional[Point]  # a stone of the group at stake
+    target_color: int
+    status: str
+    proved: bool
+    line: tuple[Optional[Point], ...]
+    nodes: int
+    attacker: int  # the frame's guess of the side that surrounds
+    mover: int  # the side that solves (to move in the problem)
+    candidates: tuple[tuple[Point, float], ...] = field(default=())  # root moves with their values
+
+    @property
+    def goal(self) -> str:
+        """'live' when the solver owns the group at stake, else 'kill'."""
+        return "live" if self.target_color == self.mover else "kill"
+
+
+def solve_with_network(board: Board, evaluator, config: TsumegoConfig = TsumegoConfig()) -> TsumegoAnswer:
+    """The network-mode solution of the problem on `board` (its side to move solves); see the module doc."""
+    box = problem_box(board)
+    attacker = guess_attacker(board, box)
+    position = framed(board, box, attacker) if config.frame else board.copy()
+    mover = board.to_play
+    root_mover, root_other = _with_to_play(position, mover), _with_to_play(position, -mover)
+    first, other_first = evaluator.evaluate([root_mover, root_other])
+    nodes = 2
+    box_rows, box_cols = zip(*box.points())
+
+    def value(evaluation) -> float:
+        return mover * float(np.mean(evaluation.ownership[box_rows, box_cols]))
+
+    moves = likeliest_in_box(root_mover, first, box, config.candidates)
+    if not moves:
+        return _answer(position, box, attacker, None, (None,), first, other_first, nodes, (), config, mover)
+    children = [_played(root_mover, m) for m in moves]
+    child_evals = evaluator.evaluate(children)
+    nodes += len(children)
+    scored = sorted(zip(moves, children, child_evals), key=lambda t: -value(t[2]))
+    candidates = tuple((m, value(e)) for m, _, e in scored)
+    best_move, best_line, best_eval = scored[0][0], (scored[0][0],), scored[0][2]
+    if config.depth == 2:
+        best_worst = -np.inf
+        for move, child, child_eval in scored[: config.expand]:
+            replies = likeliest_in_box(child, child_eval, box, config.replies) + [None]
+            grandchildren = [_played(child, r) for r in replies]
+            grand_evals = evaluator.evaluate(grandchildren)
+            nodes += len(grandchildren)
+            worst = min(zip(replies, grand_evals), key=lambda t: value(t[1]))
+            if value(worst[1]) > best_worst:
+                best_worst = value(worst[1])
+                best_move, best_line, best_eval = move, (move, worst[0]), worst[1]
+    return _answer(position, box, attacker, best_move, best_line, first, other_first, nodes, candidates, config,
+                   mover, final=best_eval)
+
+
+def solve_with_search(board: Board, config: LifeConfig = LifeConfig()) -> TsumegoAnswer:
+    """Classic mode: kill the opponent's chain with the fewest liberties (the largest among equals), or
+    failing that save the solver's own, by `tengen.search.life` (no network); the first search that
+    succeeds answers, else the first that gets a ko, else a pass."""
+    mover = board.to_play
+    box = problem_box(board)
+    attacker = guess_attacker(board, box)
+    chains: dict[int, list[tuple[int, int, Point]]] = {BLACK: [], WHITE: []}
+    for chain in board.chains():
+        color = board.get(chain[0])
+        chains[color].append((board.liberties(chain[0]), -len(chain), chain[0]))
+    nodes = 0
+    fallback: Optional[tuple[Point, Point, int]] = None
+    for color in (-mover, mover):
+        for _, _, point in sorted(chains[color])[:3]:
+            search = LifeSearch(board, point, config)
+            answer = search.attack() if color == -mover else search.defend()
+            nodes = search.nodes
+            goal = DEAD if color == -mover else ALIVE
+            if answer.outcome == goal and answer.move is not None:
+                status = "dead" if goal == DEAD else "alive"
+                return TsumegoAnswer(answer.move, point, color, status, True, (answer.move,), nodes, attacker,
+                                     mover)
+            if answer.outcome == KO and answer.move is not None and fallback is None:
+                fallback = (answer.move, point, color)
+    if fallback is not None:
+        return TsumegoAnswer(fallback[0], fallback[1], fallback[2], "ko", True, (fallback[0],), nodes, attacker,
+                             mover)
+    return TsumegoAnswer(None, None, EMPTY, "unsettled", False, (None,), nodes, attacker, mover)
+
+
+def _answer(position: Board, box: Box, attacker: int, move: Optional[Point], line: tuple, first, other_first,
+            nodes: int, candidates: tuple, config: TsumegoConfig, mover: int, final=None) -> TsumegoAnswer:
+    """The answer with the group at stake and its status at the end of `line` (`final`: that position's
+    evaluation; none: the root's with the solver to move)."""
+    target = _group_at_stake(position, box, first, other_first)
+    if target is None:
+        return TsumegoAnswer(move, None, EMPTY, "unsettled", False, line, nodes, attacker, candidates, mover)
+    owner = position.get(target)
+    stones = sorted(dragon(position, target))
+    end = position.copy()
+    color, ko = mover, False
+    for m in line:
+        if m is not None:
+            end.play(color, m)
+            ko = ko or end.ko_point is not None
+        color = -color
+    if end.get(target) != owner:
+        status, proved = "dead", True
+    elif _pass_alive(end, target):
+        status, proved = "alive", True
+    else:
+        evaluation = final if final is not None else first
+        rows, cols = zip(*[p for p in stones if end.get(p) == owner] or [target])
+        life = owner * float(np.mean(evaluation.ownership[rows, cols]))
+        status = "alive" if life > config.margin else "dead" if life < -config.margin else "unsettled"
+        status = "ko" if ko and status == "unsettled" else status
+        proved = False
+    return TsumegoAnswer(move, target, owner, status, proved, line, nodes, attacker, candidates, mover)
+
+
+def _group_at_stake(position: Board, box: Box, first, other_first) -> Optional[Point]:
+    """A stone of the dragon in the box whose ownership moves most with the side to move (times its size)."""
+    seen: set[Point] = set()
+    best, best_swing = None, -1.0
+    for p in box.points():
+        if position.get(p) == EMPTY or p in seen:
+            continue
+        stones = dragon(position, p)
+        seen.update(stones)
+        rows, cols = zip(*stones)
+        swing = abs(float(np.sum(first.ownership[rows, cols]) - np.sum(other_first.ownership[rows, cols])))
+        if swing > best_swing:
+            best, best_swing = p, swing
+    return best
+
+
+def _pass_alive(board: Board, point: Point) -> bool:
+    """Whether the chain at `point` is pass-alive (Benson's algorithm, from the rules core)."""
+    benson = board._native.benson()
+    owner = board.get(point)
+    return benson[point[0] * board.width + point[1]] == (owner & 0xFF)
+
+
+def likeliest_in_box(position: Board, evaluation, box: Box, count: int) -> list[Point]:
+    """The side to move's `count` likeliest legal moves in the box by the policy (ties: board order)."""
+    mover = position.to_play
+    legal = [p for p in box.points() if position.get(p) == EMPTY and position.is_legal(mover, p)]
+    legal.sort(key=lambda p: -float(evaluation.policy[p]))
+    return legal[:count]
+
+
+def _with_to_play(board: Board, color: int) -> Board:
+    position = board.copy()
+    position.to_play = color
+    return position
+
+
+def _played(position: Board, move: Optional[Point]) -> Board:
+    """The position after the side to move plays `move` (None: passes), the other side to move."""
+    child = position.copy()
+    if move is not None:
+        child.play(position.to_play, move)
+    child.to_play = -position.to_play
+    return child
