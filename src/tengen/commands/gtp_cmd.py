@@ -75,6 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "models/pbn/, 19x19 only; default none)")
     parser.add_argument("--prior-weight", type=finite_float, default=None, metavar="W",
                         help="weight of --prior's term W * p / (1 + n) (default 1.0 with --prior pbn)")
+    parser.add_argument("--prior-depth", type=int, default=None, metavar="D",
+                        help="with --evaluator playouts and --prior pbn: ask the prior for every node expanded within D "
+                             "plies of the root (0: the root alone, -1: no node by depth) and for deeper nodes once "
+                             "they have 200 visits (default 2)")
     parser.add_argument("--fpu-reduction", type=finite_float, default=None, metavar="X",
                         help="an unvisited child's value: the parent's minus X (default 0.2)")
 
@@ -112,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
                        "--rave-equivalence positive")
     if args.prior_weight is not None and (args.prior == "none" or args.prior_weight < 0):
         raise CliError("--prior-weight needs --prior pbn and must be at least 0")
+    if args.prior_depth is not None and (args.prior == "none" or not native or args.prior_depth < -1):
+        raise CliError("--prior-depth needs --evaluator playouts and --prior pbn, and must be at least -1")
     rules = Rules.from_name(args.rules, args.komi)
     load = _once(lambda: _katago_evaluator(args))
     search_load = {"katago": load, "playouts": load, "classic": _once(lambda: _classic_evaluator(args))}[args.evaluator]
@@ -191,7 +197,8 @@ def _uct_player(args):
 
     config = UctConfig(playouts=args.playouts_per_move, threads=args.threads or 1,
                        rave_equivalence=args.rave_equivalence, expand_threshold=args.expand_threshold, fpu=args.fpu,
-                       prior_weight=1.0 if args.prior_weight is None else args.prior_weight)
+                       prior_weight=1.0 if args.prior_weight is None else args.prior_weight,
+                       **({} if args.prior_depth is None else {"prior_depth": args.prior_depth}))
     factory = _pbn_board_prior if args.prior == "pbn" else None
     resign = {} if args.resign_threshold is None else {"resign_threshold": args.resign_threshold}
     return UctPlayer(config, prior_factory=factory, seconds=args.seconds, verbose=True, **resign)

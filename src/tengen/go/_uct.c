@@ -14,6 +14,7 @@
  * points as flat indices row * width + col, -1 for a pass; colours 1 / -1):
  *   policy_move(stones, width, height, to_play, last=None, ko=-1, seed=0) -> (point, rule)
  *   pattern_match(stones, width, height, point) -> bool
+ *   pass_alive(stones, width, height) -> area score (Black minus White) when every point is pass-alive, else None
  *   playouts(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None)
  *       -> (Black's wins (a tie counts 1/2), moves played, seconds, mean final ownership as float64 bytes, Black's view)
  *   Engine(width, height, threads=1, seed=0, max_nodes=..., rave_equivalence=1000, expand_threshold=4,
@@ -128,6 +129,23 @@ static PyObject *py_pattern_match(PyObject *self, PyObject *args) {
     int p = ub_point(&b, point / w, point % w);
     if (b.color[p] != UB_EMPTY) Py_RETURN_FALSE;
     return PyBool_FromLong(up_match(&b, p));
+}
+
+static PyObject *py_pass_alive(PyObject *self, PyObject *args) {
+    PyObject *obj; int w, h;
+    if (!PyArg_ParseTuple(args, "Oii", &obj, &w, &h)) return NULL;
+    Py_buffer view;
+    if (get_stones(obj, &view) < 0) return NULL;
+    UBoard b;
+    int err = parse_position(&b, &view, w, h, 1, -1, NULL);
+    PyBuffer_Release(&view);
+    if (err < 0) return NULL;
+    UBenson *work = (UBenson *)PyMem_Malloc(sizeof(UBenson));
+    if (!work) return PyErr_NoMemory();
+    int score = 0, settled = ub_settled(&b, work, &score);
+    PyMem_Free(work);
+    if (!settled) Py_RETURN_NONE;
+    return PyLong_FromLong(score);
 }
 
 static PyObject *py_playouts(PyObject *self, PyObject *args, PyObject *kw) {
@@ -302,8 +320,8 @@ static void run_one(EngineObject *E, UThread *th) {
         r = score > 0 ? 2 : score < 0 ? 0 : 1;
     } else r = up_playout(&b, th->komi, &th->rng, th->seq, th->seq_color, &nseq, UCT_SEQ_CAP);
     /* back up the result and the all-moves-as-first statistics */
-    uint8_t first[UB_MAXP];
-    memset(first, 0, sizeof(first));
+    uint8_t first_[UB_MAXP + 1], *first = first_ + 1;  /* first[m]: who played m first from here on; first[UB_PASS] = 0 */
+    memset(first_, 0, sizeof(first_));
     t->pool[path[0]].visits++;
     for (int k = 1; k <= depth; k++) {
         UNode *nd = &t->pool[path[k]];
@@ -319,9 +337,9 @@ static void run_one(EngineObject *E, UThread *th) {
         int mover = th->seq_color[k];
         float gain = (float)(mover == UB_BLACK ? r : 2 - r);
         UNode *ch = &t->pool[nd->children];
-        for (int i = 0; i < nd->nchildren; i++) {
-            int cm = ch[i].move;
-            if (cm >= 0 && first[cm] == mover) { ch[i].amaf_visits++; ch[i].amaf_wins += gain; }
+        for (int i = 0; i < nd->nchildren; i++) {  /* branch-free: about half the children are hits, at random */
+            int hit = first[ch[i].move] == mover;
+            ch[i].amaf_visits += (uint32_t)hit; ch[i].amaf_wins += hit ? gain : 0.0f;
         }
     }
 }
@@ -375,7 +393,7 @@ static int reuse_or_reset(EngineObject *E, UThread *th, const UBoard *root, doub
                     if (t->pool[node->children + k].move == m) { next = node->children + k; break; }
             if (next < 0) ok = 0; else ni = next;
         }
-        if (ok && b.hash == root->hash && b.to_play == root->to_play && b.ko == root->ko) {
+        if (ok && memcmp(b.color, root->color, (size_t)b.N) == 0 && b.to_play == root->to_play && b.ko == root->ko) {
             UTree fresh;
             if (ut_alloc(&fresh, E->max_nodes) < 0) return -1;
             fresh.used = 1; fresh.root = 0;
@@ -589,6 +607,9 @@ static PyMethodDef module_methods[] = {
      "policy_move(stones, width, height, to_play, last=None, ko=-1, seed=0) -> (point, rule): the playout policy's move"},
     {"pattern_match", (PyCFunction)py_pattern_match, METH_VARARGS,
      "pattern_match(stones, width, height, point) -> whether a 3x3 Mogo pattern matches around the empty point"},
+    {"pass_alive", (PyCFunction)py_pass_alive, METH_VARARGS,
+     "pass_alive(stones, width, height) -> the area score (Black minus White, no komi) when Benson's algorithm finds "
+     "every point owned unconditionally by one side, else None"},
     {"playouts", (PyCFunction)(void (*)(void))py_playouts, METH_VARARGS | METH_KEYWORDS,
      "playouts(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None) -> (black wins, moves, seconds, ownership)"},
     {NULL}
@@ -597,7 +618,6 @@ static PyMethodDef module_methods[] = {
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_uct", "native playout MCTS (UCT + RAVE)", -1, module_methods};
 
 PyMODINIT_FUNC PyInit__uct(void) {
-    ub_init_zobrist();
     up_init();
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module_def);

@@ -5,7 +5,9 @@
  * count and pseudo-liberties kept as count, sum and sum of squares: a chain is in atari exactly when all its
  * pseudo-liberties are one point, i.e. count * sum(x^2) == sum(x)^2, and that point is sum / count (an O(1)
  * test and an O(1) answer). Simple ko only (the Python wrapper checks superko at the root); suicide is
- * illegal. Zobrist hash of the stones. The whole board is one plain struct: copying it is one memcpy. */
+ * illegal. Each empty point keeps the colours of its 8 neighbours as a 16-bit code (patterns, eyes and quick
+ * liberty tests read it). No hash: tree reuse compares the colour arrays. The whole board is one plain struct:
+ * copying it is one memcpy. */
 #ifndef TENGEN_UCT_BOARD_H
 #define TENGEN_UCT_BOARD_H
 
@@ -31,27 +33,39 @@ typedef struct {
     int npass;          /* consecutive passes at the end */
     int nempty;
     int natari;         /* chain heads that came into atari (checked again when read: entries may be stale) */
-    uint64_t hash;
+    int stones[3];      /* stones on the board by colour (index UB_BLACK, UB_WHITE) */
     int16_t atari[UB_MAX_ATARI];
     uint8_t color[UB_MAXP];
     int16_t head[UB_MAXP], next[UB_MAXP];
     int16_t empties[UB_MAXP], empty_pos[UB_MAXP];
     int16_t nstones[UB_MAXP], plibs[UB_MAXP];   /* per chain head */
     int32_t libsum[UB_MAXP], libsum2[UB_MAXP];  /* per chain head: sum and sum of squares of pseudo-liberties */
+    uint16_t code[UB_MAXP];  /* per point: the colours of its 8 neighbours (see UB_NB_OFFSETS), kept as stones come and go */
 } UBoard;
 
-static uint64_t ub_zobrist[UB_MAXP][2];
+/* A point's 3x3 neighbourhood code: the colours (0 empty, 1 black, 2 white, 3 off the board) of its 8
+   neighbours in the order NW N NE W E SW S SE, two bits each; what depends on the neighbourhood alone is
+   read from it by bit operations (no table; the patterns' bit table is 8 KB, tengen.go._uct_patterns). */
+#define UB_ORTH_LO 0x1144u   /* the low bits of the N, W, E, S fields */
+#define UB_DIAG_LO 0x4411u   /* the low bits of the NW, NE, SW, SE fields */
+/* The orthogonal neighbours that are empty (one bit each). */
+static inline unsigned ub_code_orth_empty(unsigned x) { return ~(x | (x >> 1)) & UB_ORTH_LO; }
+/* ub_is_eye's rule on a code: every orthogonal neighbour c or off the board; no diagonal of the opponent when
+   one is off the board, else at most one. */
+static inline int ub_code_eye(unsigned x, int c) {
+    unsigned hi = x >> 1;
+    unsigned orth_ok = c == UB_BLACK ? (x & UB_ORTH_LO) : (hi & UB_ORTH_LO);  /* fields 1 or 3 (Black), 2 or 3 */
+    if (orth_ok != UB_ORTH_LO) return 0;
+    unsigned edge = x & hi & UB_DIAG_LO;
+    unsigned bad = (c == UB_BLACK ? hi & ~x : x & ~hi) & UB_DIAG_LO;
+    return edge ? bad == 0 : (bad & (bad - 1)) == 0;
+}
 
 static inline uint64_t ub_splitmix(uint64_t *x) {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
-}
-
-static void ub_init_zobrist(void) {
-    uint64_t seed = 0x7563742d7a6f6272ULL;
-    for (int p = 0; p < UB_MAXP; p++) { ub_zobrist[p][0] = ub_splitmix(&seed); ub_zobrist[p][1] = ub_splitmix(&seed); }
 }
 
 /* xorshift64*: the playouts' random numbers (one state per thread). */
@@ -67,7 +81,8 @@ static inline int ub_point(const UBoard *b, int row, int col) { return (row + 1)
 
 static void ub_clear(UBoard *b, int w, int h) {
     b->w = w; b->h = h; b->S = w + 2; b->N = (h + 2) * (w + 2);
-    b->ko = -1; b->to_play = UB_BLACK; b->last = b->last2 = UB_NONE; b->npass = 0; b->nempty = 0; b->hash = 0;
+    b->ko = -1; b->to_play = UB_BLACK; b->last = b->last2 = UB_NONE; b->npass = 0; b->nempty = 0;
+    b->stones[0] = b->stones[1] = b->stones[2] = 0;
     b->natari = 0;
     for (int p = 0; p < b->N; p++) { b->color[p] = UB_BORDER; b->empty_pos[p] = -1; }
     for (int r = 0; r < h; r++)
@@ -77,6 +92,31 @@ static void ub_clear(UBoard *b, int w, int h) {
             b->empty_pos[p] = (int16_t)b->nempty;
             b->empties[b->nempty++] = (int16_t)p;
         }
+    for (int p = 0; p < b->N; p++) b->code[p] = 0;
+    const int S = b->S, off[8] = {-S - 1, -S, -S + 1, -1, 1, S - 1, S, S + 1};
+    for (int r = 0; r < h; r++)
+        for (int c = 0; c < w; c++) {
+            int p = ub_point(b, r, c), code = 0;
+            for (int i = 0; i < 8; i++) code |= b->color[p + off[i]] << (2 * i);
+            b->code[p] = (uint16_t)code;
+        }
+}
+
+/* Colour the point p (from empty to c, or from a stone to empty with c = 0) and update its neighbours' codes:
+   p is neighbour 7 - i of its neighbour i. */
+static inline void ub_set_color(UBoard *b, int p, int c) {
+    const int S = b->S;
+    b->color[p] = (uint8_t)c;
+    uint16_t *code = b->code;
+    if (c) {
+        code[p - S - 1] |= (uint16_t)(c << 14); code[p - S] |= (uint16_t)(c << 12); code[p - S + 1] |= (uint16_t)(c << 10);
+        code[p - 1] |= (uint16_t)(c << 8); code[p + 1] |= (uint16_t)(c << 6);
+        code[p + S - 1] |= (uint16_t)(c << 4); code[p + S] |= (uint16_t)(c << 2); code[p + S + 1] |= (uint16_t)c;
+    } else {
+        code[p - S - 1] &= (uint16_t)~(3 << 14); code[p - S] &= (uint16_t)~(3 << 12); code[p - S + 1] &= (uint16_t)~(3 << 10);
+        code[p - 1] &= (uint16_t)~(3 << 8); code[p + 1] &= (uint16_t)~(3 << 6);
+        code[p + S - 1] &= (uint16_t)~(3 << 4); code[p + S] &= (uint16_t)~(3 << 2); code[p + S + 1] &= (uint16_t)~3;
+    }
 }
 
 static inline int ub_in_atari(const UBoard *b, int h) {
@@ -102,10 +142,10 @@ static inline void ub_empties_add(UBoard *b, int p) {
 static void ub_put(UBoard *b, int p, int c) {
     const int S = b->S, nb[4] = {p - S, p - 1, p + 1, p + S};
     ub_empties_remove(b, p);
-    b->color[p] = (uint8_t)c;
+    ub_set_color(b, p, c);
     b->head[p] = (int16_t)p; b->next[p] = (int16_t)p;
     b->nstones[p] = 1; b->plibs[p] = 0; b->libsum[p] = 0; b->libsum2[p] = 0;
-    b->hash ^= ub_zobrist[p][c - 1];
+    b->stones[c]++;
     for (int i = 0; i < 4; i++) {
         int n = nb[i], cn = b->color[n];
         if (cn == UB_EMPTY) ub_add_lib(b, p, n);
@@ -130,9 +170,10 @@ static int ub_capture(UBoard *b, int h) {
     const int S = b->S;
     int n = 0, s = h, c = b->color[h];
     do {
-        b->color[s] = UB_EMPTY; ub_empties_add(b, s); b->hash ^= ub_zobrist[s][c - 1]; n++;
+        ub_set_color(b, s, UB_EMPTY); ub_empties_add(b, s); n++;
         s = b->next[s];
     } while (s != h);
+    b->stones[c] -= n;
     s = h;
     do {
         const int nb[4] = {s - S, s - 1, s + 1, s + S};
@@ -148,6 +189,7 @@ static int ub_capture(UBoard *b, int h) {
 /* Whether colour c may play p now: empty, not the ko point, not suicide. */
 static inline int ub_legal(const UBoard *b, int p, int c) {
     if (b->color[p] != UB_EMPTY || p == b->ko) return 0;
+    if (ub_code_orth_empty(b->code[p])) return 1;
     const int S = b->S, nb[4] = {p - S, p - 1, p + 1, p + S};
     for (int i = 0; i < 4; i++) {
         int n = nb[i], cn = b->color[n];
@@ -208,45 +250,35 @@ static inline void ub_prune_atari(UBoard *b) { ub_prune_atari_full(b); }
 
 /* Whether p is an eye of colour c: every neighbour c (or the edge), and at most one diagonal of the
    opponent (none on the edge). Playouts never fill such a point. */
-static inline int ub_is_eye(const UBoard *b, int p, int c) {
-    const int S = b->S;
-    const int nb[4] = {p - S, p - 1, p + 1, p + S};
-    for (int i = 0; i < 4; i++) { int cn = b->color[nb[i]]; if (cn != c && cn != UB_BORDER) return 0; }
-    const int dg[4] = {p - S - 1, p - S + 1, p + S - 1, p + S + 1};
-    int bad = 0, edge = 0;
-    for (int i = 0; i < 4; i++) { int cn = b->color[dg[i]]; if (cn == UB_BORDER) edge = 1; else if (cn == UB_OPP(c)) bad++; }
-    return edge ? bad == 0 : bad <= 1;
-}
+static inline int ub_is_eye(const UBoard *b, int p, int c) { return ub_code_eye(b->code[p], c); }
 
-/* The liberties (counted up to `limit`) of the chain c would have after playing p, the stones of opponent
-   chains it captures counted as liberties where they touch p. `size` (if not NULL) gets the chain's stones. */
-static int ub_libs_after(const UBoard *b, int p, int c, int limit, int *size) {
+/* The liberties of the chain c would have after playing p, counted up to 2 (0, 1 or 2), the stones of
+   opponent chains it captures counted as liberties where they touch p. O(1): a neighbour chain's pseudo-
+   liberties other than p (its count, sum and sum of squares less p's m copies) are either none, all one
+   point (sum / count) or at least two distinct points (count * sum2 != sum^2). */
+static inline int ub_libs_after2(const UBoard *b, int p, int c) {
+    unsigned e = ub_code_orth_empty(b->code[p]);
+    if (e & (e - 1)) return 2;
     const int S = b->S, nb[4] = {p - S, p - 1, p + 1, p + S};
-    int libs[8], n = 0, heads[4], nh = 0, stones = 1;
-#define UB_ADD_LIB(x) do { int _x = (x), _k = 0; while (_k < n && libs[_k] != _x) _k++; \
-        if (_k == n) { libs[n++] = _x; if (n >= limit && !size) return n; } } while (0)
+    int lib = -1;
+#define UB_ADD_LIB(x) do { int _x = (x); if (lib < 0) lib = _x; else if (_x != lib) return 2; } while (0)
     for (int i = 0; i < 4; i++) {
         int q = nb[i], cq = b->color[q];
         if (cq == UB_EMPTY) UB_ADD_LIB(q);
-        else if (cq == UB_OPP(c) && ub_in_atari(b, b->head[q])) UB_ADD_LIB(q);
+        else if (cq == UB_OPP(c)) { if (ub_in_atari(b, b->head[q])) UB_ADD_LIB(q); }
         else if (cq == c) {
-            int h = b->head[q], k = 0;
-            while (k < nh && heads[k] != h) k++;
-            if (k == nh) { heads[nh++] = h; stones += b->nstones[h]; }
+            int h = b->head[q], m = 0, seen = 0;
+            for (int k = 0; k < 4; k++)
+                if (b->color[nb[k]] == c && b->head[nb[k]] == h) { if (k < i) seen = 1; m++; }
+            if (seen) continue;  /* this chain was counted at an earlier neighbour */
+            int64_t n = b->plibs[h] - m, s = b->libsum[h] - (int64_t)m * p, s2 = b->libsum2[h] - (int64_t)m * p * p;
+            if (n == 0) continue;
+            if (n * s2 != s * s) return 2;
+            UB_ADD_LIB((int)(s / n));
         }
     }
-    if (size) *size = stones;
-    for (int k = 0; k < nh && n < limit; k++) {
-        int h = heads[k], s = h;
-        do {
-            const int sn[4] = {s - S, s - 1, s + 1, s + S};
-            for (int i = 0; i < 4; i++)
-                if (b->color[sn[i]] == UB_EMPTY && sn[i] != p) { UB_ADD_LIB(sn[i]); if (n >= limit) return n; }
-            s = b->next[s];
-        } while (s != h);
-    }
 #undef UB_ADD_LIB
-    return n < limit ? n : limit;
+    return lib < 0 ? 0 : 1;
 }
 
 /* The stones of the chain c would have after playing p. */
@@ -264,20 +296,14 @@ static int ub_size_after(const UBoard *b, int p, int c) {
 
 /* Area score (Black minus White, no komi): stones plus empty points whose neighbours are all one colour. */
 static int ub_area(const UBoard *b) {
-    const int S = b->S;
-    int score = 0;
-    for (int r = 0; r < b->h; r++)
-        for (int col = 0; col < b->w; col++) {
-            int p = (r + 1) * S + col + 1, cp = b->color[p];
-            if (cp == UB_BLACK) score++;
-            else if (cp == UB_WHITE) score--;
-            else {
-                int seen = 0;
-                const int nb[4] = {p - S, p - 1, p + 1, p + S};
-                for (int i = 0; i < 4; i++) { int cn = b->color[nb[i]]; if (cn == UB_BLACK || cn == UB_WHITE) seen |= cn; }
-                score += seen == UB_BLACK ? 1 : seen == UB_WHITE ? -1 : 0;
-            }
-        }
+    int score = b->stones[UB_BLACK] - b->stones[UB_WHITE];
+    for (int i = 0; i < b->nempty; i++) {
+        unsigned x = b->code[b->empties[i]];
+        /* the orthogonal neighbours' colours from the code: bit 0 of a field Black (or off the board), bit 1 White */
+        unsigned lo = x & UB_ORTH_LO, hi = (x >> 1) & UB_ORTH_LO, border = lo & hi;
+        int black = (lo & ~border) != 0, white = (hi & ~border) != 0;
+        score += black - white;   /* both or neither: 0 */
+    }
     return score;
 }
 
@@ -290,6 +316,109 @@ static inline int ub_owner(const UBoard *b, int p) {
     int seen = 0;
     for (int i = 0; i < 4; i++) { int cn = b->color[nb[i]]; if (cn == UB_BLACK || cn == UB_WHITE) seen |= cn; }
     return seen == UB_BLACK ? 1 : seen == UB_WHITE ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ Benson's pass-alive test
+ * Benson (1976), "Life in the game of Go": the chains of colour c that cannot be captured even if c always
+ * passes. The c-enclosed regions are the maximal connected sets of points not of colour c; a region is vital
+ * to a c chain when every empty point of it is a liberty of that chain; a region is healthy while every c
+ * chain bordering it is still in the set. Chains with fewer than two healthy vital regions leave the set,
+ * until none does. What c owns unconditionally: the stones of the chains left, and every healthy region that
+ * is vital to one of them (its empty points and any opponent stones in it, which are dead). */
+#define UB_BENSON_MAXR UB_MAXP
+
+typedef struct {
+    int16_t region[UB_MAXP];          /* region id of a point not of colour c (-1 otherwise) */
+    int16_t chain_of[UB_MAXP];        /* chain index of a head of colour c */
+    int16_t rstart[UB_BENSON_MAXR + 1], rvital[UB_BENSON_MAXR][4];
+    uint8_t rnvital[UB_BENSON_MAXR], rhealthy[UB_BENSON_MAXR];
+    int16_t border[4 * UB_MAXP];      /* the chains bordering each region, region r's at rstart[r] .. rstart[r + 1] */
+    int16_t heads[UB_MAXP], stack[UB_MAXP], mark[UB_MAXP];
+    uint8_t alive[UB_MAXP];
+    int16_t vitalcount[UB_MAXP];
+} UBenson;
+
+/* Mark in own[] (+1 Black / -1 White by colour c) the points colour c owns unconditionally. */
+static void ub_benson(const UBoard *b, int c, UBenson *w, int8_t *own) {
+    const int S = b->S, nb4[4] = {-S, -1, 1, S};
+    int nchains = 0, nregions = 0, nborder = 0;
+    for (int p = 0; p < b->N; p++) { w->region[p] = -1; }
+    for (int p = 0; p < b->N; p++)
+        if (b->color[p] == c && b->head[p] == p) { w->chain_of[p] = (int16_t)nchains; w->heads[nchains] = (int16_t)p; nchains++; }
+    for (int i = 0; i < nchains; i++) { w->mark[i] = -1; w->alive[i] = 1; }
+    for (int p0 = 0; p0 < b->N; p0++) {
+        int c0 = b->color[p0];
+        if (c0 == c || c0 == UB_BORDER || w->region[p0] >= 0) continue;
+        int r = nregions++, sp = 0, first_empty = 1, nv = 0;
+        int16_t vital[4];
+        w->rstart[r] = (int16_t)nborder;
+        w->region[p0] = (int16_t)r; w->stack[sp++] = (int16_t)p0;
+        while (sp) {
+            int p = w->stack[--sp];
+            int adj[4], na = 0;   /* the distinct c chains next to p */
+            for (int i = 0; i < 4; i++) {
+                int q = p + nb4[i], cq = b->color[q];
+                if (cq == UB_BORDER) continue;
+                if (cq == c) {
+                    int x = w->chain_of[b->head[q]], k = 0;
+                    while (k < na && adj[k] != x) k++;
+                    if (k == na) adj[na++] = x;
+                    if (w->mark[x] != r) { w->mark[x] = (int16_t)r; w->border[nborder++] = (int16_t)x; }
+                } else if (w->region[q] < 0) { w->region[q] = (int16_t)r; w->stack[sp++] = (int16_t)q; }
+            }
+            if (b->color[p] != UB_EMPTY) continue;
+            if (first_empty) { for (int k = 0; k < na; k++) vital[k] = (int16_t)adj[k]; nv = na; first_empty = 0; }
+            else {  /* keep the chains next to every empty point so far */
+                int k2 = 0;
+                for (int k = 0; k < nv; k++) {
+                    int keep = 0;
+                    for (int j = 0; j < na; j++) keep |= adj[j] == vital[k];
+                    if (keep) vital[k2++] = vital[k];
+                }
+                nv = k2;
+            }
+        }
+        w->rnvital[r] = (uint8_t)nv;
+        for (int k = 0; k < nv; k++) w->rvital[r][k] = vital[k];
+    }
+    w->rstart[nregions] = (int16_t)nborder;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < nchains; i++) w->vitalcount[i] = 0;
+        for (int r = 0; r < nregions; r++) {
+            int healthy = 1;
+            for (int k = w->rstart[r]; k < w->rstart[r + 1] && healthy; k++) healthy = w->alive[w->border[k]];
+            w->rhealthy[r] = (uint8_t)healthy;
+            if (healthy) for (int k = 0; k < w->rnvital[r]; k++) w->vitalcount[w->rvital[r][k]]++;
+        }
+        for (int i = 0; i < nchains; i++)
+            if (w->alive[i] && w->vitalcount[i] < 2) { w->alive[i] = 0; changed = 1; }
+    }
+    const int8_t mine = c == UB_BLACK ? 1 : -1;
+    for (int p = 0; p < b->N; p++) {
+        int cp = b->color[p];
+        if (cp == UB_BORDER) continue;
+        if (cp == c) { if (w->alive[w->chain_of[b->head[p]]]) own[p] = mine; }
+        else { int r = w->region[p]; if (w->rhealthy[r] && w->rnvital[r] > 0) own[p] = mine; }
+    }
+}
+
+/* Whether every point of the board is owned unconditionally by one side (Benson, both colours); then *score
+   gets the area count (Black minus White, no komi) of those owners. */
+static int ub_settled(const UBoard *b, UBenson *w, int *score) {
+    int8_t own[UB_MAXP];
+    memset(own, 0, sizeof(own));
+    ub_benson(b, UB_BLACK, w, own);
+    ub_benson(b, UB_WHITE, w, own);
+    int s = 0;
+    for (int r = 0; r < b->h; r++)
+        for (int col = 0; col < b->w; col++) {
+            int o = own[ub_point(b, r, col)];
+            if (!o) return 0;
+            s += o;
+        }
+    *score = s;
+    return 1;
 }
 
 #endif

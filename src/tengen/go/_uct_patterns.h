@@ -5,8 +5,9 @@
  * two bits each (0 empty, 1 black, 2 white, 3 off the board): 4^8 = 65,536 codes. At module init every code
  * is tested against every pattern under the 8 rotations and reflections and both colourings (the paper's
  * patterns describe shapes where the centre is the vital point for either side: the same hane or cut is
- * urgent to whoever moves), and the table keeps one bit per code. A playout then reads a point's pattern in
- * 8 loads and one table lookup.
+ * urgent to whoever moves), and the table keeps one bit per code (8 KB). The board keeps every point's code
+ * up to date as stones come and go (tengen.go._uct_board), so a playout reads a point's pattern in one load
+ * and one bit test.
  *
  * The patterns, written here from the paper's figures; the centre is the move. X and O are stones of the
  * two colours, '.' empty, 'x' anything but X, 'o' anything but O, '#' off the board, '?' anything:
@@ -39,7 +40,8 @@ static const char *const UP_PATTERNS[][3] = {
 };
 #define UP_NPATTERNS ((int)(sizeof(UP_PATTERNS) / sizeof(UP_PATTERNS[0])))
 
-static uint8_t up_table[1 << 16];  /* code -> 1 when some pattern matches */
+static uint64_t up_bits[1 << 10];  /* bit `code`: some pattern matches (65,536 bits, 8 KB) */
+
 
 /* The 3x3 cells (row, col) of the 8 neighbours in code order. */
 static const int UP_CELL_R[8] = {0, 0, 0, 1, 1, 2, 2, 2};
@@ -76,14 +78,15 @@ static int up_code_possible(int code) {
 
 static void up_init(void) {
     for (int code = 0; code < (1 << 16); code++) {
-        up_table[code] = 0;
+        up_bits[code >> 6] &= ~(1ULL << (code & 63));
         if (!up_code_possible(code)) continue;
         int v[3][3];
         v[1][1] = 0;
         for (int i = 0; i < 8; i++) v[UP_CELL_R[i]][UP_CELL_C[i]] = (code >> (2 * i)) & 3;
-        for (int k = 0; k < UP_NPATTERNS && !up_table[code]; k++)
-            for (int sym = 0; sym < 8 && !up_table[code]; sym++)
-                for (int swap = 0; swap < 2 && !up_table[code]; swap++) {
+        int found = 0;
+        for (int k = 0; k < UP_NPATTERNS && !found; k++)
+            for (int sym = 0; sym < 8 && !found; sym++)
+                for (int swap = 0; swap < 2 && !found; swap++) {
                     int ok = 1;
                     for (int r = 0; r < 3 && ok; r++)
                         for (int c = 0; c < 3 && ok; c++) {
@@ -93,19 +96,13 @@ static void up_init(void) {
                             for (int q = 0; q < (sym & 3); q++) { t = rr; rr = cc; cc = 2 - t; }  /* rotate 90 */
                             ok = up_cell_matches(UP_PATTERNS[k][r][c], v[rr][cc], swap);
                         }
-                    if (ok) up_table[code] = 1;
+                    if (ok) found = 1;
                 }
+        if (found) up_bits[code >> 6] |= 1ULL << (code & 63);
     }
 }
 
-/* The code of the 3x3 neighbourhood around p. */
-static inline int up_code(const UBoard *b, int p) {
-    const int S = b->S;
-    const uint8_t *col = b->color;
-    return col[p - S - 1] | (col[p - S] << 2) | (col[p - S + 1] << 4) | (col[p - 1] << 6) | (col[p + 1] << 8)
-        | (col[p + S - 1] << 10) | (col[p + S] << 12) | (col[p + S + 1] << 14);
-}
-
-static inline int up_match(const UBoard *b, int p) { return up_table[up_code(b, p)]; }
+/* Whether a pattern matches around the empty point p (its neighbourhood code is kept by the board). */
+static inline int up_match(const UBoard *b, int p) { unsigned x = b->code[p]; return (int)((up_bits[x >> 6] >> (x & 63)) & 1); }
 
 #endif

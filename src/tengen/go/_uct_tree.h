@@ -62,23 +62,29 @@ static void ut_reset(UTree *t) {
     r->children = -1; r->move = UB_NONE;
 }
 
-/* The child to descend into from node `ni` (whose side to move is the chooser). */
+/* The child to descend into from node `ni` (whose side to move is the chooser). The blend of Q and Q_amaf is
+   computed with one division: (1 - beta) Q + beta Q_amaf = ((1 + na / E) wins + amaf_wins) / (2 (n + na + n na / E))
+   (wins counted 2 a win), in single precision. */
 static int64_t ut_select(const UTree *t, const UParams *P, int64_t ni, uint64_t *rng) {
     const UNode *node = &t->pool[ni];
     const UNode *ch = &t->pool[node->children];
-    double best = -1e300, logn = P->exploration > 0 ? log((double)node->visits + 1.0) : 0.0;
+    const float inv_e = (float)(1.0 / P->rave_equivalence), fpu = (float)P->fpu;
+    const float expl = (float)P->exploration, pw = (float)P->prior_weight;
+    const float logn = expl > 0 ? (float)log((double)node->visits + 1.0) : 0.0f;
+    float best = -INFINITY;
     int bi = 0, ties = 0;
     for (int i = 0; i < node->nchildren; i++) {
         const UNode *c = &ch[i];
-        double n = c->visits, na = c->amaf_visits, v;
-        if (n == 0 && na == 0) v = c->move == UB_PASS ? 0.0 : P->fpu;
+        const uint32_t vn = c->visits, vna = c->amaf_visits;
+        const float n = (float)vn, na = (float)vna;
+        float v;
+        if ((vn | vna) == 0) v = c->move == UB_PASS ? 0.0f : fpu;
         else {
-            double q = n > 0 ? 0.5 * c->wins / n : 0.0, qa = na > 0 ? 0.5 * c->amaf_wins / na : 0.0;
-            double beta = na > 0 ? na / (n + na + n * na / P->rave_equivalence) : 0.0;
-            v = (1.0 - beta) * q + beta * qa;
-            if (P->exploration > 0 && n > 0) v += P->exploration * sqrt(logn / n);
+            const float k = na * inv_e;
+            v = ((1.0f + k) * c->wins + c->amaf_wins) / (2.0f * (n + na + n * k));
+            if (expl > 0 && vn > 0) v += expl * sqrtf(logn / n);
         }
-        if (P->prior_weight > 0) v += P->prior_weight * c->prior / (1.0 + n);
+        if (pw > 0) v += pw * c->prior / (1.0f + n);
         if (v > best) { best = v; bi = i; ties = 1; }
         else if (v == best && ub_randint(rng, (uint32_t)++ties) == 0) bi = i;  /* ties broken at random */
     }

@@ -6,7 +6,9 @@ What the C engine does (see the headers of `src/tengen/go/_uct*.h`):
   Monte-Carlo Go" (Mogo), in their priority order: answer atari (capture the last move's chain, or save an own
   chain by capturing or by extending to >= 2 liberties), the Mogo 3x3 patterns around the last move, capture
   anywhere (with probability 1/2), then random moves that fill no own eye, big self-ataris (>= 3 stones) drawn
-  again; area scoring with komi after two passes or 3 x the board's points in moves;
+  again; a playout ends at two passes (neither side has a legal move but filling its own eyes) or after 3 x the
+  board's points in moves, and is scored by area with eyes counted, with komi (Benson's pass-alive test,
+  `_uct.pass_alive`, is offered but not run inside the playouts: it costs more than the ~13 moves it would save);
 * UCT (Kocsis and Szepesvari 2006, "Bandit based Monte-Carlo planning") with RAVE / AMAF values (Gelly and
   Silver 2007, "Combining online and offline knowledge in UCT"; Gelly and Silver 2011, "Monte-Carlo tree search
   and rapid action value estimation in computer Go"): value = (1 - beta) Q + beta Q_amaf, beta = n_amaf /
