@@ -14,6 +14,9 @@ reported for information.
     python bench/life_death.py [--suites ld_owl,owl] [--limit N] [--nodes N] [--problems N]
                                [--no-gnugo] [--with-network]
 
+Each suite's line is followed by the seconds per `dragon_status` answer of each tengen mode (the GTP answer
+alone, median and 95th percentile, on this machine's cores).
+
 Last line: `ld_owl: N/190` (tests passed by tengen's network mode; N of the tests run when `--limit` cuts
 the suite).
 """
@@ -21,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 import tarfile
 import time
@@ -41,8 +46,10 @@ COLLECTIONS = ("Elementary", "Intermediate", "Advanced")
 SUITE_SIZES = {"ld_owl": 190, "owl": 261}
 
 
-def run_cases(client: GtpClient, cases: list[RegressionCase], timeout: float) -> tuple[list[bool], float]:
-    """Each case's pass / fail through a GTP engine (loadsgf, then the command), and the seconds taken."""
+def run_cases(client: GtpClient, cases: list[RegressionCase], timeout: float,
+              answer_seconds: list[float] | None = None) -> tuple[list[bool], float]:
+    """Each case's pass / fail through a GTP engine (loadsgf, then the command), and the seconds taken;
+    `answer_seconds` (when given) gets each dragon_status answer's own seconds (the command alone)."""
     start = time.perf_counter()
     passed = []
     for case in cases:
@@ -50,9 +57,24 @@ def run_cases(client: GtpClient, cases: list[RegressionCase], timeout: float) ->
         client.query(load, timeout=timeout)
         for command in case.setup:
             client.query(command, timeout=timeout)
+        asked = time.perf_counter()
         answer = client.query(" ".join((case.command, *case.args)), timeout=timeout)
+        if answer_seconds is not None and case.command == "dragon_status":
+            answer_seconds.append(time.perf_counter() - asked)
         passed.append(answer.ok and case.matches(answer.text))
     return passed, time.perf_counter() - start
+
+
+def percentiles(seconds: list[float]) -> str:
+    """'median X s, 95th percentile Y s over N' (nearest-rank percentiles)."""
+    if not seconds:
+        return "no dragon_status test"
+    ordered = sorted(seconds)
+
+    def rank(q: float) -> float:
+        return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+    return f"median {rank(0.5):.2f} s, 95th percentile {rank(0.95):.2f} s over {len(ordered)}"
 
 
 def _point(sgf: str) -> Point:
@@ -135,15 +157,19 @@ def main(argv: list[str] | None = None) -> int:
             cases = parse_suite(SUITES_DIR / f"{name}.tst")
             if args.limit:
                 cases = cases[: args.limit]
-            parts, network_passed = [], 0
+            parts, network_passed, timings = [], 0, {}
             for mode, client in engines.items():
-                ours, seconds = run_cases(client, cases, args.timeout)
+                timings[mode] = []
+                ours, seconds = run_cases(client, cases, args.timeout, timings[mode])
                 parts.append(f"tengen {mode} {sum(ours)}/{len(cases)} in {seconds:.1f}s")
                 network_passed = sum(ours) if mode == "network" else network_passed
             if gnugo is not None:
                 theirs, their_seconds = run_cases(gnugo, cases, args.timeout)
                 parts.append(f"GNU Go 3.8 {sum(theirs)}/{len(cases)} in {their_seconds:.1f}s")
             print(f"{name}: " + "; ".join(parts), flush=True)
+            for mode, seconds in timings.items():
+                print(f"{name} seconds per dragon_status, tengen {mode}: {percentiles(seconds)} "
+                      f"(the GTP answer alone, {os.cpu_count()} cores)", flush=True)
             if name == "ld_owl":
                 last = f"ld_owl: {network_passed}/{len(cases)}"
     finally:

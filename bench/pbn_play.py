@@ -12,6 +12,13 @@ the same command again continues. The result is read back from disk: each arm's 
 
     python bench/pbn_play.py [--games 100] [--playouts-per-move 10000] [--threads 1] [--fpu V] [--prior-weight 1.0]
         [--level 10] [--handicap N --komi K] [--parallel 1] [--block 10] [--out DIR] [--report]
+        [--arms plain,prior] [--first N] [--merge DIR]
+
+`--arms plain` plays the plain arm only: the calibration (its win rate with its interval at a level and
+handicap) before the experiment. The experiment can be shared out between machines as `bench/match_gnugo.py`'s
+matches are: each plays its own game numbers (`--first N --games M`, into its own `--out`), and `--merge DIR`
+(a folder holding both arms' match folders from another machine) copies their finished games into this run's
+folders (same settings only) before the summary; game N is the same game wherever it is played.
 
 `--handicap N` gives tengen N fixed handicap stones and Black in every game (both arms alike): the way to a
 setting where the plain arm wins some games, so that a difference between the arms can show (a playout search
@@ -32,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from tengen.eval.gtp_client import find_gnugo  # noqa: E402
-from tengen.play.match import MatchError, MatchSettings, print_result, run_match  # noqa: E402
+from tengen.play.match import MatchError, MatchSettings, merge_match, print_result, run_match  # noqa: E402
 from tengen.play.match_record import Summary, summarize  # noqa: E402
 
 ARMS = ("plain", "prior")
@@ -100,7 +107,15 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="folder of the two match folders (default ~/.cache/tengen/matches)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per GTP answer")
     parser.add_argument("--report", action="store_true", help="play nothing: report what is on disk")
+    parser.add_argument("--arms", default="plain,prior",
+                        help="arms to play: plain,prior (the experiment) or plain (the calibration)")
+    parser.add_argument("--first", type=int, default=1, help="play games from this number on (default 1)")
+    parser.add_argument("--merge", default=None, metavar="DIR",
+                        help="a folder with both arms' match folders from another machine: merge its games first")
     args = parser.parse_args()
+    arms = tuple(a for a in args.arms.split(",") if a)
+    if not arms or any(a not in ARMS for a in arms):
+        parser.error("--arms: a comma-separated list of plain, prior")
     if args.games < 1 or args.block < 1 or args.playouts_per_move < 1 or args.threads < 1:
         parser.error("--games, --block, --playouts-per-move and --threads must be at least 1")
     if args.handicap and not 2 <= args.handicap <= 9:
@@ -119,17 +134,27 @@ def main() -> int:
     print(f"19x19, komi {args.komi:g}, {games}, referee GNU Go final_score, move cap "
           f"{settings['plain'].move_cap}; {args.games} games per arm in blocks of {args.block}, "
           f"{args.parallel} at once")
+    try:
+        if args.merge:
+            for arm in ARMS:
+                source = Path(args.merge) / folders[arm].name
+                if source.is_dir():
+                    copied = merge_match(folders[arm], source, settings[arm])
+                    print(f"[{arm}] merged {len(copied)} games from {source}")
+    except MatchError as exc:
+        print(f"pbn_play: error: {exc}", file=sys.stderr)
+        return 2
     if not args.report:
         if gnugo is None:
             print("pbn_play: error: GNU Go is not installed (/usr/games/gnugo)", file=sys.stderr)
             return 2
         try:
-            target = 0
+            target = args.first - 1
             while target < args.games:
                 target = min(args.games, target + args.block)
-                for arm in ARMS:
+                for arm in arms:
                     run_match(settings[arm], folders[arm], target, args.parallel, args.timeout,
-                              lambda r, arm=arm: (print(f"[{arm}] ", end=""), print_result(r)))
+                              lambda r, arm=arm: (print(f"[{arm}] ", end=""), print_result(r)), first=args.first)
         except MatchError as exc:
             print(f"pbn_play: error: {exc}", file=sys.stderr)
             return 2

@@ -17,7 +17,7 @@ import numpy as np
 from tengen.go.board import Board
 from tengen.go.colors import EMPTY
 from tengen.go.coords import Point, to_gtp
-from tengen.search.life_net import dragon, network_status
+from tengen.search.life_net import dragon, network_status, with_to_play
 
 DEFAULT_LIMIT = 2  # groups read per analysis (each costs up to 22 network evaluations)
 SWING = 0.5  # the owner's mean ownership must be above this with it to move and below -this with the other
@@ -70,11 +70,7 @@ def at_stake(board: Board, black_first: np.ndarray, white_first: np.ndarray, lim
 
 def critical_groups(board: Board, evaluator, limit: int = DEFAULT_LIMIT) -> list[CriticalGroup]:
     """The groups at stake that the network confirms critical, with their key moves."""
-    positions = []
-    for color in (1, -1):
-        position = board.copy()
-        position.to_play = color
-        positions.append(position)
+    positions = [with_to_play(board, color) for color in (1, -1)]
     black_first, white_first = (np.asarray(e.ownership, dtype=float) for e in evaluator.evaluate(positions))
     out = []
     for stones in at_stake(board, black_first, white_first, limit):

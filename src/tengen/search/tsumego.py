@@ -24,7 +24,7 @@ from tengen.go.board import Board
 from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import Point
 from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch
-from tengen.search.life_net import dragon
+from tengen.search.life_net import after_move, dragon, with_to_play
 from tengen.search.tsumego_frame import Box, framed, guess_attacker, problem_box
 
 DEFAULT_CANDIDATES = 8
@@ -82,7 +82,7 @@ def solve_with_network(board: Board, evaluator, config: TsumegoConfig = TsumegoC
     attacker = guess_attacker(board, box)
     position = framed(board, box, attacker) if config.frame else board.copy()
     mover = board.to_play
-    root_mover, root_other = _with_to_play(position, mover), _with_to_play(position, -mover)
+    root_mover, root_other = with_to_play(position, mover), with_to_play(position, -mover)
     first, other_first = evaluator.evaluate([root_mover, root_other])
     nodes = 2
     box_rows, box_cols = zip(*box.points())
@@ -93,7 +93,7 @@ def solve_with_network(board: Board, evaluator, config: TsumegoConfig = TsumegoC
     moves = likeliest_in_box(root_mover, first, box, config.candidates)
     if not moves:
         return _answer(position, box, attacker, None, (None,), first, other_first, nodes, (), config, mover)
-    children = [_played(root_mover, m) for m in moves]
+    children = [after_move(root_mover, m) for m in moves]
     child_evals = evaluator.evaluate(children)
     nodes += len(children)
     scored = sorted(zip(moves, children, child_evals), key=lambda t: -value(t[2]))
@@ -103,7 +103,7 @@ def solve_with_network(board: Board, evaluator, config: TsumegoConfig = TsumegoC
         best_worst = -np.inf
         for move, child, child_eval in scored[: config.expand]:
             replies = likeliest_in_box(child, child_eval, box, config.replies) + [None]
-            grandchildren = [_played(child, r) for r in replies]
+            grandchildren = [after_move(child, r) for r in replies]
             grand_evals = evaluator.evaluate(grandchildren)
             nodes += len(grandchildren)
             worst = min(zip(replies, grand_evals), key=lambda t: value(t[1]))
@@ -204,18 +204,3 @@ def likeliest_in_box(position: Board, evaluation, box: Box, count: int) -> list[
     legal = [p for p in box.points() if position.get(p) == EMPTY and position.is_legal(mover, p)]
     legal.sort(key=lambda p: -float(evaluation.policy[p]))
     return legal[:count]
-
-
-def _with_to_play(board: Board, color: int) -> Board:
-    position = board.copy()
-    position.to_play = color
-    return position
-
-
-def _played(position: Board, move: Optional[Point]) -> Board:
-    """The position after the side to move plays `move` (None: passes), the other side to move."""
-    child = position.copy()
-    if move is not None:
-        child.play(position.to_play, move)
-    child.to_play = -position.to_play
-    return child
