@@ -1,6 +1,7 @@
 """GNU Go's life-and-death GTP commands: dragon_status, owl_attack, owl_defend (GNU Go's reply formats, so its
-regression suites run unchanged), judged by the network one move deep (`tengen.search.life_net`) when the
-engine has one for them (`network`), else by `tengen.search.life`'s search without a network;
+regression suites run unchanged), judged by the network one move deep (`tengen.search.life_net`; a ko, with
+GNU Go's codes 2 and 3, told by the search) when the engine has one for them (`network`), else by
+`tengen.search.life`'s search without a network;
 `tengen-life_budget` sets that search's node budget (and an optional seconds cap) per query."""
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tengen.go.colors import EMPTY
 from tengen.go.coords import Point, to_gtp
 from tengen.io.gtp_base import GtpError, GtpHandler, nargs, vertex_arg
 from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch, analyze_group
-from tengen.search.life_net import network_status
+from tengen.search.life_net import network_status, owl_answer
 
 
 class LifeCommands(GtpHandler):
@@ -23,9 +24,14 @@ class LifeCommands(GtpHandler):
         self.life_config: LifeConfig = LifeConfig()
         self.network = network  # loads the evaluator the network mode judges with (None: the search)
 
-    def _judged(self, args, key_moves: bool = False):
+    def _judged(self, args):
         """The network's status of the group at the argument (`tengen.search.life_net`)."""
-        return network_status(self.engine.board, self._life_point(args), self.network(), key_moves=key_moves)
+        return network_status(self.engine.board, self._life_point(args), self.network())
+
+    def _owl(self, args, attack: bool) -> str:
+        """The network mode's owl_attack / owl_defend reply: the network's move, a ko told by the search."""
+        code, move = owl_answer(self.engine.board, self._life_point(args), self.network(), attack=attack)
+        return f"{code} {self._gtp_move(move)}" if code else "0"
 
     def _life_point(self, args) -> Point:
         """The one vertex argument, which must hold a stone (GNU Go's errors otherwise)."""
@@ -56,16 +62,14 @@ class LifeCommands(GtpHandler):
     def cmd_owl_attack(self, args):
         """owl_attack VERTEX: 0, or CODE MOVE (1 kills, 2 ko) with the attacker moving first."""
         if self.network is not None:
-            result = self._judged(args, key_moves=True)
-            return f"1 {self._gtp_move(result.attack)}" if result.attack_code else "0"
+            return self._owl(args, attack=True)
         answer = LifeSearch(self.engine.board, self._life_point(args), self.life_config).attack()
         return _reply(answer.outcome, DEAD, answer.move, self._gtp_move)
 
     def cmd_owl_defend(self, args):
         """owl_defend VERTEX: 0, or CODE MOVE (1 saves, 2 ko) with the defender moving first."""
         if self.network is not None:
-            result = self._judged(args, key_moves=True)
-            return f"1 {self._gtp_move(result.defense)}" if result.defense_code else "0"
+            return self._owl(args, attack=False)
         answer = LifeSearch(self.engine.board, self._life_point(args), self.life_config).defend()
         return _reply(answer.outcome, ALIVE, answer.move, self._gtp_move)
 

@@ -135,6 +135,33 @@ class LifeSearch:
             answer = SearchAnswer(answer.outcome, answer.move, self.nodes - start, wins)
         return answer
 
+    def first_ko_capture(self, first: int, move: Optional[Point], plies: int = 16) -> Optional[int]:
+        """Who makes the first ko capture on the searched line that starts with `first` playing `move`: the
+        line follows the transposition table's best moves (after `attack()` or `defend()`); None when the
+        line captures no ko within `plies`. GNU Go numbers a ko result by it: 2 when the side that wins the
+        ko takes it first, 3 when the other side does (the winner then needs a threat to retake)."""
+        depth = self.nb.undo_depth
+        to_move, point = first, move
+        try:
+            for _ in range(plies):
+                if point is None:
+                    self.nb.pass_move()
+                elif self.nb.play(to_move, point[0], point[1], self.suicide) < 0:
+                    return None
+                elif self.nb.ko is not None:
+                    return to_move
+                to_move = -to_move
+                if self._captured():
+                    return None
+                entry = self.table.get((self.nb.hash, to_move, self.nb.ko))
+                if entry is None or entry[3] is None:
+                    return None
+                point = (entry[3] // self.width, entry[3] % self.width)
+            return None
+        finally:
+            while self.nb.undo_depth > depth:
+                self.nb.undo()
+
     def _captured(self) -> bool:
         """Whether the target stone has been taken off the board."""
         return self.nb.get(self.target // self.width, self.target % self.width) != self.defender

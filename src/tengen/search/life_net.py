@@ -19,7 +19,7 @@ import numpy as np
 
 from tengen.go.board import Board
 from tengen.go.coords import Point, neighbours
-from tengen.search.life import LifeResult
+from tengen.search.life import KO, LifeConfig, LifeResult, LifeSearch
 
 DEFAULT_MARGIN = 0.5
 DEFAULT_CANDIDATES = 10  # chosen on GNU Go's ld_owl with REACH 3 (fewer and nearer read less; more, no better)
@@ -121,3 +121,35 @@ def after_move(position: Board, move: Optional[Point]) -> Board:
         child.play(position.to_play, move)
     child.to_play = -position.to_play
     return child
+
+
+KO_CHECK_NODES = 3000  # the search's budget when it checks a network answer for a ko (GNU Go's codes 2 and 3)
+KO_GATE = 0.9  # a network answer leaving the dragon's |ownership| at least this is not checked for a ko
+
+
+def owl_answer(board: Board, point: Point, evaluator, attack: bool, ko_check: Optional[LifeConfig] = None,
+               ko_gate: float = KO_GATE) -> tuple[int, Optional[Point]]:
+    """GNU Go's owl_attack (`attack`) or owl_defend answer for the dragon at `point`: (code, move) with
+    code 0 (fails), 1 (succeeds), 2 (a ko the mover takes first) or 3 (a ko the other side takes first).
+    The network judges the move one move deep (`network_status`); `tengen.search.life`'s search (no
+    network, `ko_check` budget) then says whether the best it finds is a ko, which the network's ownership
+    cannot tell, and the first ko capture on its line gives the code. A ko is believed unless the network
+    found a move after which the dragon's ownership is beyond `ko_gate` (sure life or death); the network's
+    move is kept where it found one, the search's where it did not."""
+    owner = board.get(point)
+    result = network_status(board, point, evaluator, key_moves=True)
+    move = result.attack if attack else result.defense
+    code = result.attack_code if attack else result.defense_code
+    mover = -owner if attack else owner
+    if code:
+        stones = sorted(dragon(board, point))
+        after = evaluator.evaluate([after_move(with_to_play(board, mover), move)])[0]
+        rows, cols = zip(*stones)
+        if abs(float(np.mean(after.ownership[rows, cols]))) >= ko_gate:
+            return code, move
+    search = LifeSearch(board, point, ko_check or LifeConfig(max_nodes=KO_CHECK_NODES))
+    answer = search.attack() if attack else search.defend()
+    if answer.outcome != KO:
+        return (code, move) if code else (0, None)
+    first = search.first_ko_capture(mover, answer.move)
+    return (3 if first == -mover else 2), (move if code else answer.move)
