@@ -152,3 +152,34 @@ def test_gtp_life_commands_refuse_bad_input():
     assert engine.handle("dragon_status A2") == "= critical B1 B1\n\n"
     assert engine.handle("tengen-life_budget 1") == "=\n\n"
     assert engine.handle("dragon_status A2") == "= unknown\n\n"
+
+
+# Black's C3 takes White's B3 stone: a ko capture (Black's stone there is left with one liberty, B3)
+KO_CAPTURE = """
+. X O . .
+X O . O .
+. X O . .
+. . . . .
+"""
+
+
+def test_the_first_ko_capture_on_a_line_is_found_and_the_board_restored():
+    board = board_from_diagram(KO_CAPTURE)
+    search = LifeSearch(board, (0, 2))  # White's stone on the top edge; Black attacks
+    before = (search.nb.hash, search.nb.undo_depth)
+    assert search.first_ko_capture(1, (1, 2)) == 1  # Black's capture at C3 is the ko capture
+    assert search.first_ko_capture(1, (3, 3)) is None  # no searched line after D1: nothing to follow
+    assert (search.nb.hash, search.nb.undo_depth) == before
+
+
+def test_a_ko_that_the_network_cannot_see_gets_gnu_gos_ko_code():
+    from tengen.search.life_net import owl_answer
+
+    from standin_networks import UniformNetwork
+
+    board = board_from_diagram(BENT_FOUR_CORNER)
+    code, move = owl_answer(board, (2, 0), UniformNetwork(), attack=True)  # no ownership: the network finds no kill
+    # the search's ko at White's hane inside; White's hane captures first on the searched line: code 2
+    assert (code, move) == (2, (4, 1))
+    # the search finds Black's defence no ko, so the network's own judgement stands (none, with no ownership)
+    assert owl_answer(board, (2, 0), UniformNetwork(), attack=False) == (0, None)

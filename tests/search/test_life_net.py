@@ -82,3 +82,33 @@ def test_gtp_answers_in_gnu_gos_formats_when_the_engine_judges_by_the_network():
     assert engine.handle("dragon_status C4") == "= critical B4 B4\n\n"
     assert engine.handle("owl_attack C4") == "= 1 B4\n\n"
     assert engine.handle("owl_defend C4") == "= 1 B4\n\n"
+
+
+# Black's corner group has two eyes (A6, C6): pass-alive, whatever anyone plays
+TWO_EYES = """
+    . X . X O .
+    X X X X O .
+    O O O O O .
+    . . . . . .
+    . . . . . .
+    . . . . . .
+"""
+
+
+def _engine_with(diagram: str, life_network=None):
+    """A 6x6 GTP engine holding the diagram's stones (played in board order)."""
+    engine = gtp_engine(size=6, life_network=life_network)
+    grid = board_from_diagram(diagram).array()
+    for (r, c) in zip(*np.nonzero(grid)):
+        color = "b" if grid[r, c] == 1 else "w"
+        assert engine.handle(f"play {color} {'ABCDEF'[c]}{6 - r}").startswith("=")
+    return engine
+
+
+def test_tengen_dragon_status_says_how_the_answer_is_known():
+    network = LibertyNetwork()
+    judged = _engine_with(CRITICAL, lambda: network).handle("tengen-dragon_status C4")
+    assert judged.startswith("= critical B4 B4 judged nodes ")
+    assert _engine_with(TWO_EYES, lambda: network).handle("tengen-dragon_status B6") == "= alive proved nodes 0\n\n"
+    searched = _engine_with(CRITICAL).handle("tengen-dragon_status C4")
+    assert searched.startswith("= critical ") and " searched nodes " in searched

@@ -12,7 +12,7 @@ from tengen.go.colors import EMPTY
 from tengen.go.coords import Point, to_gtp
 from tengen.io.gtp_base import GtpError, GtpHandler, nargs, vertex_arg
 from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch, analyze_group
-from tengen.search.life_net import network_status, owl_answer
+from tengen.search.life_net import network_status, owl_answer, pass_alive
 
 
 class LifeCommands(GtpHandler):
@@ -58,6 +58,24 @@ class LifeCommands(GtpHandler):
         if result.status in ("critical", "ko"):
             return f"critical {self._gtp_move(result.attack)} {self._gtp_move(result.defense)}"
         return result.status
+
+    def cmd_tengen_dragon_status(self, args):
+        """tengen-dragon_status VERTEX: dragon_status's answer, then how it is known and the work it took:
+        `proved` (pass-alive by Benson's algorithm: no move can kill it), `judged` (by the network, one move
+        deep) or `searched` (tengen's search without a network, within its candidate moves and budget),
+        then `nodes N` (positions the network evaluated or the search visited)."""
+        point = self._life_point(args)
+        board = self.engine.board
+        if pass_alive(board, point):
+            return "alive proved nodes 0"
+        if self.network is not None:
+            result, how = network_status(board, point, self.network()), "judged"
+        else:
+            result, how = analyze_group(board, point, self.life_config), "searched"
+        answer = result.status
+        if result.status in ("critical", "ko"):
+            answer = f"critical {self._gtp_move(result.attack)} {self._gtp_move(result.defense)}"
+        return f"{answer} {how} nodes {result.nodes}"
 
     def cmd_owl_attack(self, args):
         """owl_attack VERTEX: 0, or CODE MOVE (1 kills, 2 ko) with the attacker moving first."""

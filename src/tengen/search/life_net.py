@@ -81,6 +81,12 @@ def network_status(board: Board, point: Point, evaluator, margin: float = DEFAUL
     return LifeResult("alive", None, 0, defense[0] if saves else None, 1 if saves else 0, evaluated)
 
 
+def pass_alive(board: Board, point: Point) -> bool:
+    """Whether the chain at `point` is pass-alive (Benson's algorithm, in the rules core): proved alive."""
+    benson = board._native.benson()
+    return benson[point[0] * board.width + point[1]] == (board.get(point) & 0xFF)
+
+
 def with_to_play(board: Board, color: int) -> Board:
     """A copy of `board` with `color` to move."""
     position = board.copy()

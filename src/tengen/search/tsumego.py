@@ -24,7 +24,7 @@ from tengen.go.board import Board
 from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import Point
 from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch
-from tengen.search.life_net import after_move, dragon, with_to_play
+from tengen.search.life_net import after_move, dragon, pass_alive, with_to_play
 from tengen.search.tsumego_frame import Box, framed, guess_attacker, problem_box
 
 DEFAULT_CANDIDATES = 8
@@ -163,7 +163,7 @@ def _answer(position: Board, box: Box, attacker: int, move: Optional[Point], lin
         color = -color
     if end.get(target) != owner:
         status, proved = "dead", True
-    elif _pass_alive(end, target):
+    elif pass_alive(end, target):
         status, proved = "alive", True
     else:
         evaluation = final if final is not None else first
@@ -189,13 +189,6 @@ def _group_at_stake(position: Board, box: Box, first, other_first) -> Optional[P
         if swing > best_swing:
             best, best_swing = p, swing
     return best
-
-
-def _pass_alive(board: Board, point: Point) -> bool:
-    """Whether the chain at `point` is pass-alive (Benson's algorithm, from the rules core)."""
-    benson = board._native.benson()
-    owner = board.get(point)
-    return benson[point[0] * board.width + point[1]] == (owner & 0xFF)
 
 
 def likeliest_in_box(position: Board, evaluation, box: Box, count: int) -> list[Point]:
