@@ -106,3 +106,15 @@ class LibertyNetwork:
         policy /= max(policy.sum(), 1.0)
         return Evaluation(to_play=board.to_play, komi=0.5, policy=policy, pass_policy=0.0, ownership=own,
                           score_mean=0.0, score_stdev=0.0, score_lead=0.0, win=0.5, loss=0.5)
+
+
+# the black pair C4-D4 has two liberties (B4 and E4): by LibertyNetwork, whoever moves first decides; White's
+# stones have four liberties each way
+LIBERTY_CRITICAL = """
+    . . . . . .
+    . . O O . .
+    . . X X . .
+    . . O O . .
+    . . . . . .
+    . . . . . .
+"""

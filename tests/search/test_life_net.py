@@ -11,18 +11,10 @@ from tengen.go.diagram import board_from_diagram
 from tengen.io.engines import gtp_engine
 from tengen.search.life_net import dragon, network_status
 
-from standin_networks import LibertyNetwork
+from standin_networks import LIBERTY_CRITICAL, LibertyNetwork
 
 
-# the black pair C4-D4 has two liberties (B4 and E4): whoever moves first decides
-CRITICAL = """
-    . . . . . .
-    . . O O . .
-    . . X X . .
-    . . O O . .
-    . . . . . .
-    . . . . . .
-"""
+CRITICAL = LIBERTY_CRITICAL  # the black pair C4-D4: whoever moves first decides
 # three liberties (E5, E3, F4): alive even if White moves first
 ALIVE = """
     . . . . . .

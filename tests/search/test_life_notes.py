@@ -11,18 +11,9 @@ from tengen.go.diagram import board_from_diagram
 from tengen.io.report import json_report, text_report
 from tengen.search.life_notes import at_stake, critical_groups
 
-from standin_networks import LibertyNetwork
+from standin_networks import LIBERTY_CRITICAL, LibertyNetwork
 
-# the black pair C4-D4 has two liberties (B4, E4): alive with Black to move, dead with White to move;
-# White's stones have four liberties each way
-CRITICAL = """
-    . . . . . .
-    . . O O . .
-    . . X X . .
-    . . O O . .
-    . . . . . .
-    . . . . . .
-"""
+CRITICAL = LIBERTY_CRITICAL  # the black pair C4-D4: whoever moves first decides
 # the black pair has three liberties: alive whoever moves
 SETTLED = """
     . . . . . .

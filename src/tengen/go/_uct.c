@@ -97,6 +97,15 @@ static int get_stones(PyObject *obj, Py_buffer *view) {
     return 0;
 }
 
+/* The position of a call's arguments: the stones buffer parsed into `b` (-1 with the Python error set). */
+static int position_from(PyObject *obj, UBoard *b, int w, int h, int to_play, int ko, PyObject *last) {
+    Py_buffer view;
+    if (get_stones(obj, &view) < 0) return -1;
+    int err = parse_position(b, &view, w, h, to_play, ko, last);
+    PyBuffer_Release(&view);
+    return err < 0 ? -1 : 0;
+}
+
 static inline long flat(const UBoard *b, int p) { return p < 0 ? -1 : (long)(p / b->S - 1) * b->w + (p % b->S - 1); }
 
 /* ------------------------------------------------------------------ module functions */
@@ -105,12 +114,8 @@ static PyObject *py_policy_move(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"stones", "width", "height", "to_play", "last", "ko", "seed", NULL};
     PyObject *obj, *last = Py_None; int w, h, to_play, ko = -1; unsigned long long seed = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiii|OiK", kwlist, &obj, &w, &h, &to_play, &last, &ko, &seed)) return NULL;
-    Py_buffer view;
-    if (get_stones(obj, &view) < 0) return NULL;
     UBoard b;
-    int err = parse_position(&b, &view, w, h, to_play, ko, last);
-    PyBuffer_Release(&view);
-    if (err < 0) return NULL;
+    if (position_from(obj, &b, w, h, to_play, ko, last) < 0) return NULL;
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1;
     int rule, p = up_policy(&b, &rng, &rule);
     return Py_BuildValue("ls", flat(&b, p), RULE_NAMES[rule]);
@@ -119,12 +124,8 @@ static PyObject *py_policy_move(PyObject *self, PyObject *args, PyObject *kw) {
 static PyObject *py_pattern_match(PyObject *self, PyObject *args) {
     PyObject *obj; int w, h, point;
     if (!PyArg_ParseTuple(args, "Oiii", &obj, &w, &h, &point)) return NULL;
-    Py_buffer view;
-    if (get_stones(obj, &view) < 0) return NULL;
     UBoard b;
-    int err = parse_position(&b, &view, w, h, 1, -1, NULL);
-    PyBuffer_Release(&view);
-    if (err < 0) return NULL;
+    if (position_from(obj, &b, w, h, 1, -1, NULL) < 0) return NULL;
     if (point < 0 || point >= w * h) { PyErr_SetString(PyExc_ValueError, "point off the board"); return NULL; }
     int p = ub_point(&b, point / w, point % w);
     if (b.color[p] != UB_EMPTY) Py_RETURN_FALSE;
@@ -134,12 +135,8 @@ static PyObject *py_pattern_match(PyObject *self, PyObject *args) {
 static PyObject *py_pass_alive(PyObject *self, PyObject *args) {
     PyObject *obj; int w, h;
     if (!PyArg_ParseTuple(args, "Oii", &obj, &w, &h)) return NULL;
-    Py_buffer view;
-    if (get_stones(obj, &view) < 0) return NULL;
     UBoard b;
-    int err = parse_position(&b, &view, w, h, 1, -1, NULL);
-    PyBuffer_Release(&view);
-    if (err < 0) return NULL;
+    if (position_from(obj, &b, w, h, 1, -1, NULL) < 0) return NULL;
     UBenson *work = (UBenson *)PyMem_Malloc(sizeof(UBenson));
     if (!work) return PyErr_NoMemory();
     int score = 0, settled = ub_settled(&b, work, &score);
@@ -155,12 +152,8 @@ static PyObject *py_playouts(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     if (n < 0) { PyErr_SetString(PyExc_ValueError, "n must be at least 0"); return NULL; }
     if (!isfinite(komi)) { PyErr_SetString(PyExc_ValueError, "komi must be finite"); return NULL; }
-    Py_buffer view;
-    if (get_stones(obj, &view) < 0) return NULL;
     UBoard root;
-    int err = parse_position(&root, &view, w, h, to_play, ko, last);
-    PyBuffer_Release(&view);
-    if (err < 0) return NULL;
+    if (position_from(obj, &root, w, h, to_play, ko, last) < 0) return NULL;
     double *own = (double *)PyMem_Calloc((size_t)w * h, sizeof(double));
     if (!own) return PyErr_NoMemory();
     int16_t *seq = (int16_t *)PyMem_Malloc(UCT_SEQ_CAP * sizeof(int16_t));
@@ -422,12 +415,8 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
     if (!(seconds >= 0) || !isfinite(seconds)) { PyErr_SetString(PyExc_ValueError, "seconds must be finite and >= 0"); return NULL; }
     if (playouts < 0) { PyErr_SetString(PyExc_ValueError, "playouts must be at least 0"); return NULL; }
     if (playouts == 0 && seconds == 0) { PyErr_SetString(PyExc_ValueError, "give playouts or seconds (or both)"); return NULL; }
-    Py_buffer view;
-    if (get_stones(obj, &view) < 0) return NULL;
     UBoard root;
-    int err = parse_position(&root, &view, self->w, self->h, to_play, ko, last);
-    PyBuffer_Release(&view);
-    if (err < 0) return NULL;
+    if (position_from(obj, &root, self->w, self->h, to_play, ko, last) < 0) return NULL;
     int path[UCT_MAX_DEPTH], npath = -1;
     if (pathobj != Py_None) {
         PyObject *seq = PySequence_Fast(pathobj, "path must be a sequence of points");
