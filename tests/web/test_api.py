@@ -304,3 +304,20 @@ def test_a_pages_newer_evaluation_supersedes_its_older_one_waiting_for_the_netwo
         assert (first["move"], first["superseded"]) == (0, False)  # it had started: answered, named as move 0
         assert (last["move"], last["superseded"]) == (2, False) and len(last["ownership"]) == 5
         assert (theirs["move"], theirs["superseded"]) == (1, False)  # another page's request is its own
+
+
+def test_a_critical_group_is_said_in_the_analysis_report(tmp_path):
+    from standin_networks import LIBERTY_CRITICAL, LibertyNetwork
+    from conftest import sgf_from_diagram
+
+    sgf = sgf_from_diagram(LIBERTY_CRITICAL, ["B A1"])  # Black to play, one move in the record
+    with TestClient(create_app(folder=str(tmp_path), evaluator=LibertyNetwork())) as client:
+        rid = client.post("/api/records/paste", json={"sgf": sgf}).json()["id"]
+        job = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "kata", "leaves": "network",
+                                                 "max_nodes": 50, "max_total_nodes": 60}).json()
+        assert wait_final(client, job["id"], seconds=120)["status"] == "done"
+        report = client.get(f"/api/analyses/{job['id']}/result").json()
+    groups = report["critical_groups"]
+    assert [(g["stone"], g["color"], g["attack"]) for g in groups] == [("C4", "B", "B4")]
+    assert any(groups[0]["note"] in r["notes"] for r in report["regions"])  # the table's row says it
+    assert report["settings"]["life_groups"] == 2
