@@ -278,3 +278,62 @@ def test_the_same_seed_gives_the_same_playouts():
     runs = [_uct.playouts(grid.tobytes(), 9, 9, 1, 7.5, 200, seed=s) for s in (11, 11, 12)]
     assert runs[0][0] == runs[1][0] and runs[0][1] == runs[1][1] and runs[0][3] == runs[1][3]
     assert (runs[0][1], runs[0][3]) != (runs[2][1], runs[2][3])
+
+
+# The mercy rule: a playout stops once one side leads by `mercy` stones on the board (0: off).
+LEAD = """
+    X X X X X X X X X
+    X . X . X . X . X
+    X X X X X X X X X
+    X X X X X X X X X
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . O . . . .
+    . . . . . . . . ."""  # Black 32 stones, White 1
+
+
+def test_mercy_ends_playouts_early_as_a_win_for_the_leader():
+    grid, _ = _grid(LEAD)
+    stones = grid.tobytes()
+    full = _uct.playouts(stones, 9, 9, -1, 7.5, 100, seed=2)
+    cut = _uct.playouts(stones, 9, 9, -1, 7.5, 100, seed=2, mercy=34)
+    assert full[0] == 100 and cut[0] == 100  # Black wins every playout either way
+    assert cut[1] < 0.8 * full[1]  # ... and with the rule it takes fewer moves to know
+    engine = _uct.Engine(9, 9, seed=3, mercy=34)
+    assert engine.mercy == 34
+    raw = engine.search(stones, -1, 7.5, 200, early_stop=False)
+    assert raw["mercy_stops"] > 50 and raw["moves_played"] < 0.8 * full[1] / 100 * 200
+    assert max(q for _, v, q, *_ in raw["moves"] if v > 0) < 0.05  # White (to play) loses everywhere
+    off = _uct.Engine(9, 9, seed=3).search(stones, -1, 7.5, 200, early_stop=False)
+    assert off["mercy_stops"] == 0
+
+
+def test_mercy_zero_or_a_root_already_past_it_keeps_the_playouts_bit_for_bit():
+    grid, _ = _grid(LEAD)
+    for stones, n in ((bytes(81), 9), (grid.tobytes(), 9), (bytes(361), 19)):
+        plain = _uct.playout_checksum(stones, n, n, 1, 7.5, 50, seed=8)
+        assert _uct.playout_checksum(stones, n, n, 1, 7.5, 50, seed=8, mercy=0) == plain
+    # the lead at the root (31) is already past 20: the rule is off, else every playout would end at once
+    assert _uct.playout_checksum(grid.tobytes(), 9, 9, 1, 7.5, 50, seed=8, mercy=20) == \
+        _uct.playout_checksum(grid.tobytes(), 9, 9, 1, 7.5, 50, seed=8)
+    a = _uct.Engine(9, 9, seed=4).search(bytes(81), 1, 7.5, 300, early_stop=False)
+    b = _uct.Engine(9, 9, seed=4, mercy=0).search(bytes(81), 1, 7.5, 300, early_stop=False)
+    assert a["moves"] == b["moves"] and a["moves_played"] == b["moves_played"]
+
+
+def test_the_playouts_moves_are_pinned():
+    # The moves of 1,000 seeded playouts from the empty 9x9 board, hashed (FNV-1a over moves and colours): the
+    # value of the policy before the mercy rule and the micro-optimisations of issue 45, unchanged by them.
+    # Change it only with a deliberate change of the playout policy.
+    assert _uct.playout_checksum(bytes(81), 9, 9, 1, 7.5, 1000, seed=12345) == (0xEFD3211313853D2B, 104069, 458.0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: _uct.playouts(bytes(81), 9, 9, 1, 7.5, 1, mercy=-1),
+    lambda: _uct.playout_checksum(bytes(81), 9, 9, 1, 7.5, 1, mercy=-1),
+    lambda: _uct.Engine(9, 9, mercy=-1),
+])
+def test_a_negative_mercy_is_a_value_error(call):
+    with pytest.raises(ValueError):
+        call()

@@ -15,7 +15,7 @@ from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import board_from_diagram
 from tengen.go.rules import Rules
-from tengen.search.native_uct import NativeUct, UctConfig, board_move_prior
+from tengen.search.native_uct import NativeUct, UctConfig, board_move_prior, mercy_stones
 
 
 def _search(playouts: int = 2000, seed: int = 1, **config) -> NativeUct:
@@ -231,6 +231,20 @@ def test_config_is_checked():
         UctConfig(threads=0)
     with pytest.raises(ValueError):
         UctConfig(rave_equivalence=0)
+    for bad in (-0.1, float("nan"), float("inf")):
+        with pytest.raises(ValueError):
+            UctConfig(mercy=bad)
+
+
+def test_the_mercy_coefficient_scales_with_the_board_and_reaches_the_engine():
+    assert mercy_stones(0.6, 19, 19) == 50 and mercy_stones(0.6, 13, 13) == 28 and mercy_stones(0.6, 9, 9) == 16
+    assert mercy_stones(0.0, 19, 19) == 0
+    search = NativeUct(UctConfig(playouts=50, seed=1, mercy=0.6))
+    assert search.genmove(Board(9)) is not None
+    assert search._engine.mercy == 16
+    off = NativeUct(UctConfig(playouts=50, seed=1, mercy=0.0))
+    off.genmove(Board(9))
+    assert off._engine.mercy == 0
 
 
 def test_gtp_evaluator_playouts_answers_genmove_with_a_legal_vertex(monkeypatch, capsys):

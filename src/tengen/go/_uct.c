@@ -15,12 +15,16 @@
  *   policy_move(stones, width, height, to_play, last=None, ko=-1, seed=0) -> (point, rule)
  *   pattern_match(stones, width, height, point) -> bool
  *   pass_alive(stones, width, height) -> area score (Black minus White) when every point is pass-alive, else None
- *   playouts(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None)
+ *   playouts(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None, mercy=0)
  *       -> (Black's wins (a tie counts 1/2), moves played, seconds, mean final ownership as float64 bytes, Black's view)
+ *   playout_checksum(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None, mercy=0)
+ *       -> (64-bit FNV-1a hash of every playout's moves and colours, moves played, Black's wins): the same
+ *          playouts as `playouts` with the same arguments; a check that an optimisation keeps the moves
  *   Engine(width, height, threads=1, seed=0, max_nodes=..., rave_equivalence=1000, expand_threshold=4,
- *          fpu=1.0, exploration=0, prior=None, prior_weight=0, prior_depth=2, prior_visits=200)
+ *          fpu=1.0, exploration=0, prior=None, prior_weight=0, prior_depth=2, prior_visits=200, mercy=0)
  *     .search(stones, to_play, komi, playouts, seconds=0, ko=-1, last=None, path=None, early_stop=True) -> dict
  *     .clear()
+ * `mercy`: the playouts' mercy rule, a lead in stones on the board (0: off; _uct_playout.h).
  * Bad arguments raise ValueError (or TypeError); nothing crashes. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -146,14 +150,17 @@ static PyObject *py_pass_alive(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_playouts(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"stones", "width", "height", "to_play", "komi", "n", "seed", "ko", "last", NULL};
-    PyObject *obj, *last = Py_None; int w, h, to_play, ko = -1; double komi; long n; unsigned long long seed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiiidl|KiO", kwlist, &obj, &w, &h, &to_play, &komi, &n, &seed, &ko, &last))
+    static char *kwlist[] = {"stones", "width", "height", "to_play", "komi", "n", "seed", "ko", "last", "mercy", NULL};
+    PyObject *obj, *last = Py_None; int w, h, to_play, ko = -1, mercy = 0; double komi; long n; unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiiidl|KiOi", kwlist, &obj, &w, &h, &to_play, &komi, &n, &seed, &ko, &last,
+                                     &mercy))
         return NULL;
     if (n < 0) { PyErr_SetString(PyExc_ValueError, "n must be at least 0"); return NULL; }
     if (!isfinite(komi)) { PyErr_SetString(PyExc_ValueError, "komi must be finite"); return NULL; }
+    if (mercy < 0) { PyErr_SetString(PyExc_ValueError, "mercy must be at least 0"); return NULL; }
     UBoard root;
     if (position_from(obj, &root, w, h, to_play, ko, last) < 0) return NULL;
+    mercy = up_mercy_for(&root, mercy);
     double *own = (double *)PyMem_Calloc((size_t)w * h, sizeof(double));
     if (!own) return PyErr_NoMemory();
     int16_t *seq = (int16_t *)PyMem_Malloc(UCT_SEQ_CAP * sizeof(int16_t));
@@ -167,7 +174,7 @@ static PyObject *py_playouts(PyObject *self, PyObject *args, PyObject *kw) {
     for (long i = 0; b && i < n; i++) {
         memcpy(b, &root, sizeof(UBoard));
         int nseq = 0;
-        wins2 += up_playout(b, komi, &rng, seq, seq_color, &nseq, UCT_SEQ_CAP);
+        wins2 += up_playout(b, komi, mercy, &rng, seq, seq_color, &nseq, UCT_SEQ_CAP);
         moves += nseq;
         for (int r = 0; r < h; r++)
             for (int c = 0; c < w; c++) own[r * w + c] += ub_owner(b, ub_point(b, r, c));
@@ -182,6 +189,38 @@ static PyObject *py_playouts(PyObject *self, PyObject *args, PyObject *kw) {
     return Py_BuildValue("(dldN)", 0.5 * wins2, moves, seconds, bytes);
 }
 
+static PyObject *py_playout_checksum(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"stones", "width", "height", "to_play", "komi", "n", "seed", "ko", "last", "mercy", NULL};
+    PyObject *obj, *last = Py_None; int w, h, to_play, ko = -1, mercy = 0; double komi; long n; unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiiidl|KiOi", kwlist, &obj, &w, &h, &to_play, &komi, &n, &seed, &ko, &last,
+                                     &mercy))
+        return NULL;
+    if (n < 0) { PyErr_SetString(PyExc_ValueError, "n must be at least 0"); return NULL; }
+    if (!isfinite(komi)) { PyErr_SetString(PyExc_ValueError, "komi must be finite"); return NULL; }
+    if (mercy < 0) { PyErr_SetString(PyExc_ValueError, "mercy must be at least 0"); return NULL; }
+    UBoard root;
+    if (position_from(obj, &root, w, h, to_play, ko, last) < 0) return NULL;
+    mercy = up_mercy_for(&root, mercy);
+    int16_t *seq = (int16_t *)PyMem_Malloc(UCT_SEQ_CAP * sizeof(int16_t));
+    uint8_t *seq_color = (uint8_t *)PyMem_Malloc(UCT_SEQ_CAP);
+    UBoard *b = (UBoard *)PyMem_Malloc(sizeof(UBoard));
+    if (!seq || !seq_color || !b) { PyMem_Free(seq); PyMem_Free(seq_color); PyMem_Free(b); return PyErr_NoMemory(); }
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1, hash = 0xCBF29CE484222325ULL;
+    long wins2 = 0, moves = 0;
+    for (long i = 0; i < n; i++) {
+        memcpy(b, &root, sizeof(UBoard));
+        int nseq = 0;
+        wins2 += up_playout(b, komi, mercy, &rng, seq, seq_color, &nseq, UCT_SEQ_CAP);
+        moves += nseq;
+        for (int k = 0; k <= nseq; k++) {  /* each move, then an end-of-playout mark */
+            uint32_t x = k < nseq ? ((uint32_t)(uint16_t)seq[k] << 8) | seq_color[k] : 0xFFFFFFFFu;
+            for (int j = 0; j < 4; j++) { hash ^= (x >> (8 * j)) & 0xFF; hash *= 0x100000001B3ULL; }
+        }
+    }
+    PyMem_Free(seq); PyMem_Free(seq_color); PyMem_Free(b);
+    return Py_BuildValue("(Kld)", (unsigned long long)hash, moves, 0.5 * wins2);
+}
+
 /* ------------------------------------------------------------------ the engine */
 
 typedef struct {
@@ -191,6 +230,8 @@ typedef struct {
     double komi;
     uint64_t rng;
     int64_t done;       /* playouts of the current search */
+    int64_t moves;      /* moves played in them (tree and playout) */
+    int64_t mercy_stops;  /* those of them the mercy rule ended */
     int16_t seq[UCT_SEQ_CAP];
     uint8_t seq_color[UCT_SEQ_CAP];
 } UThread;
@@ -204,7 +245,9 @@ typedef struct {
     UThread **th;
     uint64_t seed, searches;
     int busy;
+    int mercy;          /* the mercy rule's lead in stones (0: off) */
     /* the current search */
+    int mercy_now;      /* mercy, or 0 when the root already has such a lead */
     atomic_int stop;
     int64_t budget;     /* playouts per thread (0: time only) */
     int early_stop;     /* stop a thread when its most visited root move cannot be overtaken */
@@ -311,7 +354,12 @@ static void run_one(EngineObject *E, UThread *th) {
     if (b.npass >= 2) {
         double score = ub_area(&b) - th->komi;
         r = score > 0 ? 2 : score < 0 ? 0 : 1;
-    } else r = up_playout(&b, th->komi, &th->rng, th->seq, th->seq_color, &nseq, UCT_SEQ_CAP);
+    } else {
+        r = up_playout(&b, th->komi, E->mercy_now, &th->rng, th->seq, th->seq_color, &nseq, UCT_SEQ_CAP);
+        int d = b.stones[UB_BLACK] - b.stones[UB_WHITE];
+        th->mercy_stops += E->mercy_now && (d >= E->mercy_now || -d >= E->mercy_now);
+    }
+    th->moves += nseq;
     /* back up the result and the all-moves-as-first statistics */
     uint8_t first_[UB_MAXP + 1], *first = first_ + 1;  /* first[m]: who played m first from here on; first[UB_PASS] = 0 */
     memset(first_, 0, sizeof(first_));
@@ -440,6 +488,7 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
     self->searches++;
     self->budget = playouts > 0 ? (playouts + self->nthreads - 1) / self->nthreads : 0;
     self->early_stop = early_stop;
+    self->mercy_now = up_mercy_for(&root, self->mercy);
     atomic_store(&self->stop, 0);
     self->busy = 1;
     double t0 = now_seconds();
@@ -451,7 +500,7 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
         UThread *th = self->th[i];
         uint64_t s = self->seed ^ (0xA0761D6478BD642FULL * (self->searches + 1)) ^ (0xE7037ED1A0B428DBULL * (uint64_t)(i + 1));
         th->rng = ub_splitmix(&s) | 1;
-        th->done = 0;
+        th->done = 0; th->moves = 0; th->mercy_stops = 0;
         wargs[i].E = self; wargs[i].index = i;
     }
     Py_BEGIN_ALLOW_THREADS
@@ -474,12 +523,13 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
     double *vis = (double *)PyMem_Calloc((size_t)np * 5, sizeof(double));
     if (!vis) return PyErr_NoMemory();
     double *wins = vis + np, *avis = vis + 2 * np, *awins = vis + 3 * np, *prior = vis + 4 * np;
-    int64_t done = 0, nodes = 0, root_visits = 0;
+    int64_t done = 0, nodes = 0, root_visits = 0, moves_played = 0, mercy_stops = 0;
     for (int i = 0; i < self->nthreads; i++) {
         UThread *th = self->th[i];
         UTree *t = &th->tree;
         const UNode *r = &t->pool[t->root];
         done += th->done;
+        moves_played += th->moves; mercy_stops += th->mercy_stops;
         nodes += t->used;
         root_visits += r->visits;
         if (r->children < 0) continue;
@@ -500,8 +550,9 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
     }
     PyMem_Free(vis);
     if (!moves) return NULL;
-    return Py_BuildValue("{s:N,s:L,s:d,s:L,s:L,s:L}", "moves", moves, "playouts", (long long)done, "seconds", elapsed,
-                         "reused", (long long)reused, "nodes", (long long)nodes, "root_visits", (long long)root_visits);
+    return Py_BuildValue("{s:N,s:L,s:d,s:L,s:L,s:L,s:L,s:L}", "moves", moves, "playouts", (long long)done, "seconds", elapsed,
+                         "reused", (long long)reused, "nodes", (long long)nodes, "root_visits", (long long)root_visits,
+                         "moves_played", (long long)moves_played, "mercy_stops", (long long)mercy_stops);
 }
 
 static PyObject *Engine_clear(EngineObject *self, PyObject *noargs) {
@@ -520,13 +571,14 @@ static void Engine_free_threads(EngineObject *self) {
 
 static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"width", "height", "threads", "seed", "max_nodes", "rave_equivalence", "expand_threshold",
-                             "fpu", "exploration", "prior", "prior_weight", "prior_depth", "prior_visits", NULL};
-    int w, h, threads = 1, expand_threshold = 4, prior_depth = 2, prior_visits = 200;
+                             "fpu", "exploration", "prior", "prior_weight", "prior_depth", "prior_visits", "mercy", NULL};
+    int w, h, threads = 1, expand_threshold = 4, prior_depth = 2, prior_visits = 200, mercy = 0;
     unsigned long long seed = 0; long long max_nodes = 4000000;
     double rave = 1000.0, fpu = 1.0, exploration = 0.0, prior_weight = 0.0;
     PyObject *prior = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|iKLdiddOdii", kwlist, &w, &h, &threads, &seed, &max_nodes, &rave,
-                                     &expand_threshold, &fpu, &exploration, &prior, &prior_weight, &prior_depth, &prior_visits))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|iKLdiddOdiii", kwlist, &w, &h, &threads, &seed, &max_nodes, &rave,
+                                     &expand_threshold, &fpu, &exploration, &prior, &prior_weight, &prior_depth, &prior_visits,
+                                     &mercy))
         return -1;
     if (w < 2 || h < 2 || w > UB_MAX_SIDE || h > UB_MAX_SIDE) {
         PyErr_Format(PyExc_ValueError, "board size %dx%d out of range 2..%d", w, h, UB_MAX_SIDE); return -1;
@@ -540,12 +592,14 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw) {
     }
     if (prior != Py_None && !PyCallable_Check(prior)) { PyErr_SetString(PyExc_TypeError, "prior must be callable or None"); return -1; }
     if (prior_depth < -1 || prior_visits < 0) { PyErr_SetString(PyExc_ValueError, "prior_depth >= -1 and prior_visits >= 0"); return -1; }
+    if (mercy < 0) { PyErr_SetString(PyExc_ValueError, "mercy must be at least 0 (0: off)"); return -1; }
     Engine_free_threads(self);
     Py_CLEAR(self->prior);
     self->w = w; self->h = h; self->nthreads = threads; self->max_nodes = max_nodes; self->seed = seed; self->searches = 0;
     self->P.rave_equivalence = rave; self->P.expand_threshold = expand_threshold; self->P.fpu = fpu;
     self->P.exploration = exploration; self->P.prior_weight = prior_weight; self->P.prior_depth = prior_depth;
     self->P.prior_visits = prior_visits > 0 ? prior_visits : INT32_MAX;
+    self->mercy = mercy;
     if (prior != Py_None) { Py_INCREF(prior); self->prior = prior; }
     self->th = (UThread **)PyMem_Calloc((size_t)threads, sizeof(UThread *));
     if (!self->th) { PyErr_NoMemory(); return -1; }
@@ -564,17 +618,20 @@ static void Engine_dealloc(EngineObject *self) {
 }
 
 static PyObject *Engine_get_threads(EngineObject *self, void *closure) { return PyLong_FromLong(self->nthreads); }
+static PyObject *Engine_get_mercy(EngineObject *self, void *closure) { return PyLong_FromLong(self->mercy); }
 
 static PyMethodDef Engine_methods[] = {
     {"search", (PyCFunction)(void (*)(void))Engine_search, METH_VARARGS | METH_KEYWORDS,
      "search(stones, to_play, komi, playouts, seconds=0, ko=-1, last=None, path=None, early_stop=True) -> dict of the root's moves "
-     "(point, visits, win rate, AMAF visits, AMAF win rate, prior) and playouts, seconds, reused, nodes, root_visits"},
+     "(point, visits, win rate, AMAF visits, AMAF win rate, prior) and playouts, seconds, reused, nodes, root_visits, "
+     "moves_played (in the tree and the playouts), mercy_stops (playouts the mercy rule ended)"},
     {"clear", (PyCFunction)Engine_clear, METH_NOARGS, "forget the trees"},
     {NULL}
 };
 
 static PyGetSetDef Engine_getset[] = {
     {"threads", (getter)Engine_get_threads, NULL, "search threads (root parallelism)", NULL},
+    {"mercy", (getter)Engine_get_mercy, NULL, "the playouts' mercy rule: a lead in stones on the board (0: off)", NULL},
     {NULL}
 };
 
@@ -600,7 +657,10 @@ static PyMethodDef module_methods[] = {
      "pass_alive(stones, width, height) -> the area score (Black minus White, no komi) when Benson's algorithm finds "
      "every point owned unconditionally by one side, else None"},
     {"playouts", (PyCFunction)(void (*)(void))py_playouts, METH_VARARGS | METH_KEYWORDS,
-     "playouts(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None) -> (black wins, moves, seconds, ownership)"},
+     "playouts(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None, mercy=0) -> (black wins, moves, seconds, ownership)"},
+    {"playout_checksum", (PyCFunction)(void (*)(void))py_playout_checksum, METH_VARARGS | METH_KEYWORDS,
+     "playout_checksum(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None, mercy=0) -> (FNV-1a hash of the "
+     "playouts' moves, moves, black wins): the same playouts as playouts() with the same arguments"},
     {NULL}
 };
 

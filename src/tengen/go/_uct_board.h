@@ -33,6 +33,8 @@ typedef struct {
     int npass;          /* consecutive passes at the end */
     int nempty;
     int natari;         /* chain heads that came into atari (checked again when read: entries may be stale) */
+    int last_atari;     /* 0 when neither the last move's chain nor an opponent chain next to it is in atari (then
+                           the playout's answer to atari has nothing to look at); nonzero: it may be (ub_play) */
     int stones[3];      /* stones on the board by colour (index UB_BLACK, UB_WHITE) */
     int16_t atari[UB_MAX_ATARI];
     uint8_t color[UB_MAXP];
@@ -83,7 +85,7 @@ static void ub_clear(UBoard *b, int w, int h) {
     b->w = w; b->h = h; b->S = w + 2; b->N = (h + 2) * (w + 2);
     b->ko = -1; b->to_play = UB_BLACK; b->last = b->last2 = UB_NONE; b->npass = 0; b->nempty = 0;
     b->stones[0] = b->stones[1] = b->stones[2] = 0;
-    b->natari = 0;
+    b->natari = 0; b->last_atari = 1;
     for (int p = 0; p < b->N; p++) { b->color[p] = UB_BORDER; b->empty_pos[p] = -1; }
     for (int r = 0; r < h; r++)
         for (int c = 0; c < w; c++) {
@@ -234,14 +236,15 @@ static int ub_play(UBoard *b, int p) {
             if (k == 1) ko = n;
         }
     }
-    int h = b->head[p];
-    b->ko = (captured == 1 && b->nstones[h] == 1 && ub_in_atari(b, h)) ? ko : -1;
+    int h = b->head[p], self_atari = ub_in_atari(b, h), near = 0;
+    b->ko = (captured == 1 && b->nstones[h] == 1 && self_atari) ? ko : -1;
     /* the chains that may have come into atari: the new one and its opponent neighbours */
-    if (ub_in_atari(b, h)) ub_note_atari(b, h);
+    if (self_atari) ub_note_atari(b, h);
     for (int i = 0; i < 4; i++) {
         int n = nb[i];
-        if (b->color[n] == UB_OPP(c) && ub_in_atari(b, b->head[n])) ub_note_atari(b, b->head[n]);
+        if (b->color[n] == UB_OPP(c) && ub_in_atari(b, b->head[n])) { ub_note_atari(b, b->head[n]); near = 1; }
     }
+    b->last_atari = self_atari | near;
     return captured;
 }
 

@@ -9,7 +9,8 @@
  *   4. a random legal move that does not fill an own eye; a move that leaves a chain of >= 3 stones in
  *      self-atari is drawn again (up to UP_SELF_ATARI_REDRAWS times). No such move: pass.
  * A playout ends after two passes, which the policy plays only when the side to move has no legal move but
- * filling its own eyes (rule 4 found nothing), or after 3 x the board's points in moves; it is scored by area
+ * filling its own eyes (rule 4 found nothing), after 3 x the board's points in moves, or (the mercy rule, when
+ * on) as soon as one side leads by `mercy` stones on the board (then scored by that stone count); else it is scored by area
  * (tengen.go._uct_board's ub_area: stones, and empty points whose neighbours are all one colour, so eyes count)
  * with komi. Benson's pass-alive test (ub_settled) is not run in the playouts: measured on 19x19 it costs about
  * 7.5 us a call, while a playout reaches its end only about 13 moves (~1 us) after the whole board is
@@ -34,7 +35,7 @@ static inline void up_add(int *cand, int *n, int p) {
 static int up_answer_atari(const UBoard *b, int c, uint64_t *rng, int *rule) {
     int last = b->last, cand[32], n = 0;
     const int S = b->S;
-    if (last < 0 || b->color[last] != UB_OPP(c)) return UB_PASS;
+    if (last < 0 || !b->last_atari || b->color[last] != UB_OPP(c)) return UB_PASS;
     int h = b->head[last];
     if (ub_in_atari(b, h)) {
         int lib = ub_atari_lib(b, h);
@@ -138,10 +139,20 @@ static int up_policy(UBoard *b, uint64_t *rng, int *rule) {
     return p;
 }
 
+/* The mercy rule (as in Fuego's GoUctGlobalSearch, Pachi, Orego): a playout stops as soon as one side leads by
+   at least `mercy` stones on the board (0: never), and is scored by that stone count with komi (a win for the
+   leader whenever mercy > |komi|), not played out to the end. The callers switch it off (mercy 0) for a search
+   or a run of playouts whose starting position already has such a lead, where it would end every playout at once
+   and tell no move from another. */
+static inline int up_mercy_for(const UBoard *b, int mercy) {
+    int d = b->stones[UB_BLACK] - b->stones[UB_WHITE];
+    return mercy > 0 && (d >= mercy || -d >= mercy) ? 0 : mercy;
+}
+
 /* Play the position out (in place). Each move is appended to seq (points, UB_PASS) with its colour in
-   seq_color while *nseq < cap. Returns 1 when Black wins by area with komi (0.5 on a tie, as a float x 2:
-   returns 2 for a Black win, 1 for a tie, 0 for a loss). */
-static int up_playout(UBoard *b, double komi, uint64_t *rng, int16_t *seq, uint8_t *seq_color, int *nseq, int cap) {
+   seq_color while *nseq < cap. `mercy`: the mercy rule's lead in stones (0: off). Returns 2 for a Black win
+   by area with komi, 1 for a tie, 0 for a loss (wins counted twice). */
+static int up_playout(UBoard *b, double komi, int mercy, uint64_t *rng, int16_t *seq, uint8_t *seq_color, int *nseq, int cap) {
     int max_moves = 3 * b->w * b->h, moves = 0, rule;
     while (b->npass < 2 && moves < max_moves) {
         int c = b->to_play;
@@ -149,6 +160,13 @@ static int up_playout(UBoard *b, double komi, uint64_t *rng, int16_t *seq, uint8
         ub_play(b, p);
         if (*nseq < cap) { seq[*nseq] = (int16_t)p; seq_color[*nseq] = (uint8_t)c; (*nseq)++; }
         moves++;
+        if (mercy) {
+            int d = b->stones[UB_BLACK] - b->stones[UB_WHITE];
+            if (d >= mercy || -d >= mercy) {
+                double score = d - komi;
+                return score > 0 ? 2 : score < 0 ? 0 : 1;
+            }
+        }
     }
     double score = ub_area(b) - komi;
     return score > 0 ? 2 : score < 0 ? 0 : 1;
