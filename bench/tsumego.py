@@ -47,7 +47,7 @@ def gogameguru_problems(per_level: int) -> list[Problem]:
                 break
             problem = load_sgf_problem(path)
             if problem.accepted:
-                out.append(Problem(problem.name, problem.board, problem.accepted, f"gogameguru/{level}"))
+                out.append(Problem(problem.name, problem.board, problem.accepted, f"gogameguru {level}"))
                 taken += 1
     return out
 
