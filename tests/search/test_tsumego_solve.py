@@ -90,6 +90,19 @@ def test_depth_one_reads_fewer_positions_than_depth_two():
     assert len(one.line) == 1 and len(two.line) == 2
 
 
+def test_the_line_is_played_on_until_the_group_is_settled():
+    from standin_networks import UniformNetwork  # no ownership: nothing is ever clear to it
+
+    board = board_from_diagram(CORNER_CAPTURE)
+    board.to_play = BLACK
+    short = solve_with_network(board, UniformNetwork(), TsumegoConfig(extend=0))
+    played_on = solve_with_network(board, UniformNetwork(), TsumegoConfig(extend=3))
+    assert played_on.move == short.move and played_on.line[:2] == short.line
+    assert len(played_on.line) == 5 and played_on.nodes == short.nodes + 3  # three more plies, one evaluation each
+    assert short.status == "unsettled"
+    assert played_on.status == "dead" and played_on.proved  # the line captures them: the rules say so
+
+
 def test_the_classic_mode_solves_cho_elementary_one():
     problem = sanderland_problem(CHO_ELEMENTARY_1)
     answer = solve_with_search(problem.board, LifeConfig(max_nodes=3000))

@@ -61,10 +61,10 @@ def run(args: argparse.Namespace) -> int:
             "goal": answer.goal if answer.target is not None else None, "status": answer.status,
             "proved": answer.proved, "line": [vertex(m) for m in answer.line], "nodes": answer.nodes,
             "accepted": sorted(vertex(p) for p in problem.accepted), "matches_solution": matches,
-            "settings": how, "rules": "area scoring, komi 0, positional superko"}))
+            "settings": how, "rules": _rules_text(board)}))
         return 0
     print(f"problem: {problem.name} ({side[board.to_play]} to play)")
-    print(f"assumed: area scoring, komi 0; read by {how}")
+    print(f"assumed: {_rules_text(board)}; read by {how}")
     print(f"key move: {vertex(answer.move)}")
     if answer.target is not None:
         whose = side[answer.target_color]
@@ -78,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
         accepted = " ".join(sorted(vertex(p) for p in problem.accepted))
         print(f"the problem's solution: {accepted} ({'matches' if matches else 'differs'})")
     return 0
+
+
+def _rules_text(board) -> str:
+    """The rules the answer assumes, as the problem file gives them (sanderland's JSON: Chinese, komi 0)."""
+    rules = board.rules
+    return f"{rules.name} rules ({rules.scoring} scoring), komi {rules.komi:g}"
 
 
 def _load(path: str):

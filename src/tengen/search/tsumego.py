@@ -7,7 +7,8 @@ also pass: tenuki). A position's value is the side to move at the root's mean ow
 (stones and empty points alike: a kill, a capture and a life all move it). The root's `candidates` moves
 are each evaluated with the opponent to move; with `depth` 2 the best `expand` of them are read one reply
 further (the opponent's `replies` likeliest answers and a pass, leaves with the solver to move again) and
-the key move is the one whose worst reply is best. The group at stake is the dragon in the box whose
+the key move is the one whose worst reply is best; the line is then played on by each side's likeliest local
+move (`extend` plies at most) until the group's fate is clear. The group at stake is the dragon in the box whose
 ownership the side to move changes most (its ownership with either side to move first); its status after
 the principal line is proved where the rules decide it (captured; pass-alive by Benson) and otherwise
 judged from its ownership with `margin`. Classic mode (`solve_with_search`): `tengen.search.life`'s search
@@ -43,10 +44,13 @@ class TsumegoConfig:
     replies: int = DEFAULT_REPLIES  # the opponent's answers tried (plus a pass)
     margin: float = DEFAULT_MARGIN  # |ownership| past this judges a group alive or dead
     frame: bool = False  # fill the board outside the problem (`tsumego_frame`; measured worse, see BENCHMARKS)
+    extend: int = 6  # plies the principal line is played on (each side's likeliest move) until the status is clear
 
     def __post_init__(self) -> None:
         if self.depth not in (1, 2):
             raise ValueError("depth must be 1 or 2")
+        if self.extend < 0:
+            raise ValueError("extend must be at least 0")
         if min(self.candidates, self.expand, self.replies) < 1:
             raise ValueError("candidates, expand and replies must be at least 1")
         if not 0.0 < self.margin < 1.0:
@@ -90,9 +94,10 @@ def solve_with_network(board: Board, evaluator, config: TsumegoConfig = TsumegoC
     def value(evaluation) -> float:
         return mover * float(np.mean(evaluation.ownership[box_rows, box_cols]))
 
+    target = _group_at_stake(position, box, first, other_first)
     moves = likeliest_in_box(root_mover, first, box, config.candidates)
     if not moves:
-        return _answer(position, box, attacker, None, (None,), first, other_first, nodes, (), config, mover)
+        return _answer(position, target, attacker, None, (None,), first, nodes, (), config, mover)
     children = [after_move(root_mover, m) for m in moves]
     child_evals = evaluator.evaluate(children)
     nodes += len(children)
@@ -110,8 +115,42 @@ def solve_with_network(board: Board, evaluator, config: TsumegoConfig = TsumegoC
             if value(worst[1]) > best_worst:
                 best_worst = value(worst[1])
                 best_move, best_line, best_eval = move, (move, worst[0]), worst[1]
-    return _answer(position, box, attacker, best_move, best_line, first, other_first, nodes, candidates, config,
+    best_line, best_eval, extra = _extended(position, box, target, mover, best_line, best_eval, evaluator, config)
+    return _answer(position, target, attacker, best_move, best_line, first, nodes + extra, candidates, config,
                    mover, final=best_eval)
+
+
+def _extended(position: Board, box: Box, target: Optional[Point], mover: int, line: tuple, evaluation, evaluator,
+              config: TsumegoConfig) -> tuple[tuple, object, int]:
+    """The line played on, each side its likeliest move in the box, for at most `config.extend` plies, until
+    the group at stake is captured, pass-alive or its ownership past 0.9 either way, or the side to move
+    would rather play elsewhere (its pass is likelier than the local move, or a move elsewhere twice as
+    likely): (line, the last position's evaluation, positions evaluated)."""
+    if target is None or config.extend == 0:
+        return line, evaluation, 0
+    owner = position.get(target)
+    stones = sorted(dragon(position, target))
+    end = position.copy()
+    color = mover
+    for m in line:
+        end = after_move(with_to_play(end, color), m)
+        color = -color
+    evaluated = 0
+    for _ in range(config.extend):
+        if end.get(target) != owner or pass_alive(end, target):
+            break
+        rows, cols = zip(*[p for p in stones if end.get(p) == owner] or [target])
+        if abs(float(np.mean(evaluation.ownership[rows, cols]))) > 0.9:
+            break
+        local = likeliest_in_box(end, evaluation, box, 1)
+        if not local or float(evaluation.policy[local[0]]) < max(float(evaluation.pass_policy),
+                                                                  float(np.max(evaluation.policy)) / 2):
+            break
+        end = after_move(end, local[0])
+        evaluation = evaluator.evaluate([end])[0]
+        evaluated += 1
+        line = line + (local[0],)
+    return line, evaluation, evaluated
 
 
 def solve_with_search(board: Board, config: LifeConfig = LifeConfig()) -> TsumegoAnswer:
@@ -145,11 +184,10 @@ def solve_with_search(board: Board, config: LifeConfig = LifeConfig()) -> Tsumeg
     return TsumegoAnswer(None, None, EMPTY, "unsettled", False, (None,), nodes, attacker, mover)
 
 
-def _answer(position: Board, box: Box, attacker: int, move: Optional[Point], line: tuple, first, other_first,
+def _answer(position: Board, target: Optional[Point], attacker: int, move: Optional[Point], line: tuple, first,
             nodes: int, candidates: tuple, config: TsumegoConfig, mover: int, final=None) -> TsumegoAnswer:
-    """The answer with the group at stake and its status at the end of `line` (`final`: that position's
-    evaluation; none: the root's with the solver to move)."""
-    target = _group_at_stake(position, box, first, other_first)
+    """The answer with the group at stake (`target`, a stone of it) and its status at the end of `line`
+    (`final`: that position's evaluation; none: the root's with the solver to move)."""
     if target is None:
         return TsumegoAnswer(move, None, EMPTY, "unsettled", False, line, nodes, attacker, candidates, mover)
     owner = position.get(target)
