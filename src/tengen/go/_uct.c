@@ -149,58 +149,63 @@ static PyObject *py_pass_alive(PyObject *self, PyObject *args) {
     return PyLong_FromLong(score);
 }
 
-static PyObject *py_playouts(PyObject *self, PyObject *args, PyObject *kw) {
+/* The arguments `playouts` and `playout_checksum` share: the position, komi, count, seed and mercy stones. */
+typedef struct { UBoard root; double komi; long n; unsigned long long seed; int mercy; } PlayoutArgs;
+
+static int playout_args(PyObject *args, PyObject *kw, PlayoutArgs *a) {
     static char *kwlist[] = {"stones", "width", "height", "to_play", "komi", "n", "seed", "ko", "last", "mercy", NULL};
-    PyObject *obj, *last = Py_None; int w, h, to_play, ko = -1, mercy = 0; double komi; long n; unsigned long long seed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiiidl|KiOi", kwlist, &obj, &w, &h, &to_play, &komi, &n, &seed, &ko, &last,
-                                     &mercy))
-        return NULL;
-    if (n < 0) { PyErr_SetString(PyExc_ValueError, "n must be at least 0"); return NULL; }
-    if (!isfinite(komi)) { PyErr_SetString(PyExc_ValueError, "komi must be finite"); return NULL; }
-    if (mercy < 0) { PyErr_SetString(PyExc_ValueError, "mercy must be at least 0"); return NULL; }
-    UBoard root;
-    if (position_from(obj, &root, w, h, to_play, ko, last) < 0) return NULL;
-    mercy = up_mercy_for(&root, mercy);
+    PyObject *obj, *last = Py_None; int w, h, to_play, ko = -1;
+    a->mercy = 0; a->seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiiidl|KiOi", kwlist, &obj, &w, &h, &to_play, &a->komi, &a->n, &a->seed,
+                                     &ko, &last, &a->mercy))
+        return -1;
+    if (a->n < 0) { PyErr_SetString(PyExc_ValueError, "n must be at least 0"); return -1; }
+    if (!isfinite(a->komi)) { PyErr_SetString(PyExc_ValueError, "komi must be finite"); return -1; }
+    if (a->mercy < 0) { PyErr_SetString(PyExc_ValueError, "mercy must be at least 0"); return -1; }
+    if (position_from(obj, &a->root, w, h, to_play, ko, last) < 0) return -1;
+    a->mercy = up_mercy_for(&a->root, a->mercy);
+    return 0;
+}
+
+static PyObject *py_playouts(PyObject *self, PyObject *args, PyObject *kw) {
+    PlayoutArgs a;
+    if (playout_args(args, kw, &a) < 0) return NULL;
+    const int w = a.root.w, h = a.root.h, mercy = a.mercy; const long n = a.n;
+    const double komi = a.komi; const unsigned long long seed = a.seed;
     double *own = (double *)PyMem_Calloc((size_t)w * h, sizeof(double));
     if (!own) return PyErr_NoMemory();
     int16_t *seq = (int16_t *)PyMem_Malloc(UCT_SEQ_CAP * sizeof(int16_t));
     uint8_t *seq_color = (uint8_t *)PyMem_Malloc(UCT_SEQ_CAP);
-    if (!seq || !seq_color) { PyMem_Free(own); PyMem_Free(seq); PyMem_Free(seq_color); return PyErr_NoMemory(); }
+    UBoard *b = (UBoard *)PyMem_Malloc(sizeof(UBoard));
+    if (!seq || !seq_color || !b) {
+        PyMem_Free(own); PyMem_Free(seq); PyMem_Free(seq_color); PyMem_Free(b); return PyErr_NoMemory();
+    }
     long wins2 = 0, moves = 0;
     double t0 = now_seconds();
     Py_BEGIN_ALLOW_THREADS
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1;
-    UBoard *b = (UBoard *)malloc(sizeof(UBoard));
-    for (long i = 0; b && i < n; i++) {
-        memcpy(b, &root, sizeof(UBoard));
+    for (long i = 0; i < n; i++) {
+        memcpy(b, &a.root, sizeof(UBoard));
         int nseq = 0;
         wins2 += up_playout(b, komi, mercy, &rng, seq, seq_color, &nseq, UCT_SEQ_CAP);
         moves += nseq;
         for (int r = 0; r < h; r++)
             for (int c = 0; c < w; c++) own[r * w + c] += ub_owner(b, ub_point(b, r, c));
     }
-    free(b);
     Py_END_ALLOW_THREADS
     double seconds = now_seconds() - t0;
     for (int i = 0; i < w * h; i++) own[i] = n ? own[i] / n : 0.0;
     PyObject *bytes = PyBytes_FromStringAndSize((const char *)own, (Py_ssize_t)w * h * (Py_ssize_t)sizeof(double));
-    PyMem_Free(own); PyMem_Free(seq); PyMem_Free(seq_color);
+    PyMem_Free(own); PyMem_Free(seq); PyMem_Free(seq_color); PyMem_Free(b);
     if (!bytes) return NULL;
     return Py_BuildValue("(dldN)", 0.5 * wins2, moves, seconds, bytes);
 }
 
 static PyObject *py_playout_checksum(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"stones", "width", "height", "to_play", "komi", "n", "seed", "ko", "last", "mercy", NULL};
-    PyObject *obj, *last = Py_None; int w, h, to_play, ko = -1, mercy = 0; double komi; long n; unsigned long long seed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiiidl|KiOi", kwlist, &obj, &w, &h, &to_play, &komi, &n, &seed, &ko, &last,
-                                     &mercy))
-        return NULL;
-    if (n < 0) { PyErr_SetString(PyExc_ValueError, "n must be at least 0"); return NULL; }
-    if (!isfinite(komi)) { PyErr_SetString(PyExc_ValueError, "komi must be finite"); return NULL; }
-    if (mercy < 0) { PyErr_SetString(PyExc_ValueError, "mercy must be at least 0"); return NULL; }
-    UBoard root;
-    if (position_from(obj, &root, w, h, to_play, ko, last) < 0) return NULL;
-    mercy = up_mercy_for(&root, mercy);
+    PlayoutArgs a;
+    if (playout_args(args, kw, &a) < 0) return NULL;
+    const int mercy = a.mercy; const long n = a.n;
+    const double komi = a.komi; const unsigned long long seed = a.seed;
     int16_t *seq = (int16_t *)PyMem_Malloc(UCT_SEQ_CAP * sizeof(int16_t));
     uint8_t *seq_color = (uint8_t *)PyMem_Malloc(UCT_SEQ_CAP);
     UBoard *b = (UBoard *)PyMem_Malloc(sizeof(UBoard));
@@ -208,7 +213,7 @@ static PyObject *py_playout_checksum(PyObject *self, PyObject *args, PyObject *k
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1, hash = 0xCBF29CE484222325ULL;
     long wins2 = 0, moves = 0;
     for (long i = 0; i < n; i++) {
-        memcpy(b, &root, sizeof(UBoard));
+        memcpy(b, &a.root, sizeof(UBoard));
         int nseq = 0;
         wins2 += up_playout(b, komi, mercy, &rng, seq, seq_color, &nseq, UCT_SEQ_CAP);
         moves += nseq;

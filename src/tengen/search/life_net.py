@@ -13,7 +13,7 @@ dead; only the defence (or neither): alive.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterable, Optional
 
 import numpy as np
 
@@ -111,11 +111,16 @@ def _best_reply(position: Board, evaluation, stones: list[Point], candidates: in
 
 def _near_moves(position: Board, evaluation, stones: list[Point], count: int) -> list[Point]:
     """The side to move's `count` likeliest legal moves within REACH of the stones (ties: board order)."""
-    mover = position.to_play
     h, w = position.height, position.width
     near = {(r, c) for r0, c0 in stones for r in range(max(0, r0 - REACH), min(h, r0 + REACH + 1))
             for c in range(max(0, c0 - REACH), min(w, c0 + REACH + 1)) if abs(r - r0) + abs(c - c0) <= REACH}
-    legal = sorted(p for p in near if position.get(p) == 0 and position.is_legal(mover, p))
+    return likeliest(position, evaluation, sorted(near), count)
+
+
+def likeliest(position: Board, evaluation, points: Iterable[Point], count: int) -> list[Point]:
+    """The side to move's `count` likeliest legal moves among `points` by the policy (ties: the points' order)."""
+    mover = position.to_play
+    legal = [p for p in points if position.get(p) == 0 and position.is_legal(mover, p)]
     legal.sort(key=lambda p: -float(evaluation.policy[p]))
     return legal[:count]
 

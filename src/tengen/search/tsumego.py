@@ -25,7 +25,7 @@ from tengen.go.board import Board
 from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import Point
 from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch
-from tengen.search.life_net import after_move, dragon, pass_alive, with_to_play
+from tengen.search.life_net import after_move, dragon, likeliest, pass_alive, with_to_play
 from tengen.search.tsumego_frame import Box, framed, guess_attacker, problem_box
 
 DEFAULT_CANDIDATES = 8
@@ -231,7 +231,4 @@ def _group_at_stake(position: Board, box: Box, first, other_first) -> Optional[P
 
 def likeliest_in_box(position: Board, evaluation, box: Box, count: int) -> list[Point]:
     """The side to move's `count` likeliest legal moves in the box by the policy (ties: board order)."""
-    mover = position.to_play
-    legal = [p for p in box.points() if position.get(p) == EMPTY and position.is_legal(mover, p)]
-    legal.sort(key=lambda p: -float(evaluation.policy[p]))
-    return legal[:count]
+    return likeliest(position, evaluation, box.points(), count)
