@@ -14,13 +14,8 @@ seconds=${2:?seconds}
 bench=${3:?bench name (a file in bench/ without .py)}
 shift 3
 source "$(dirname "$0")/device_setup.sh"
-export TENGEN_MODEL_DIR=${TENGEN_MODEL_DIR:-$TENGEN_CACHE/models}
-mkdir -p "$TENGEN_MODEL_DIR"
-[ -f .carry/model.bin.gz ] && cp -n .carry/model.bin.gz "$TENGEN_MODEL_DIR/b10c384h6nbttflrs.bin.gz"
 [ -d .carry/shared ] && export TENGEN_SHARED_DATA=$PWD/.carry/shared
-{ lscpu | grep -E 'Model name|^CPU\(s\)'; echo "avx512: $(grep -o 'avx512[a-z_0-9]*' /proc/cpuinfo | sort -u | tr '\n' ' ')"; } \
-  > "$out/machine.txt"
-cat "$out/machine.txt"
+machine_info "$out/machine.txt"
 timeout -s INT "$seconds" python3 "bench/$bench.py" "$@" > "$out/$bench.out" 2> "$out/$bench.err"
 echo "device_bench: exit $?; $(wc -l < "$out/$bench.out") lines in $bench.out"
 tail -3 "$out/$bench.out"

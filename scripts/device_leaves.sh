@@ -15,9 +15,7 @@ out=${1:?usage: device_leaves.sh OUT_DIR BUILD_SECONDS STEPS}
 build_s=${2:-360}
 steps=${3:-3000}
 source "$(dirname "$0")/device_setup.sh"
-export TENGEN_SHARED_DATA=$PWD/.carry/leafgames TENGEN_MODEL_DIR=${TENGEN_MODEL_DIR:-$TENGEN_CACHE/models}
-mkdir -p "$TENGEN_MODEL_DIR"
-cp -n .carry/model.bin.gz "$TENGEN_MODEL_DIR/b10c384h6nbttflrs.bin.gz"
+export TENGEN_SHARED_DATA=$PWD/.carry/leafgames
 games=$(($(wc -l <"$TENGEN_SHARED_DATA/games/finished_19x19_scored_games.txt") - 1))
 timeout -s INT "$build_s" python3 -m tengen.endgame.leaf_dataset --games "$games" --seed 7 --workers "$workers" \
   --device cuda --chunk 20 --out /tmp/leaves 2>&1 | grep -v Warning | tee "$out/leaf_dataset.log"

@@ -26,9 +26,7 @@ if [ ! -x /usr/games/gnugo ] && [ -f .carry/gnugo.tar.xz ]; then
   chmod +x /usr/games/gnugo
 fi
 /usr/games/gnugo --version | head -1 || { echo "device_matches: GNU Go does not run here" >&2; exit 2; }
-export TENGEN_MODEL_DIR=${TENGEN_MODEL_DIR:-$TENGEN_CACHE/models}
-mkdir -p "$TENGEN_MODEL_DIR" "$TENGEN_CACHE/matches"
-[ -f .carry/model.bin.gz ] && cp -n .carry/model.bin.gz "$TENGEN_MODEL_DIR/b10c384h6nbttflrs.bin.gz"
+mkdir -p "$TENGEN_CACHE/matches"
 [ -f .carry/matches.tar ] && tar -C "$TENGEN_CACHE/matches" -xf .carry/matches.tar
 timeout -s INT "$seconds" "${PYTHON:-python3}" "bench/$bench.py" "$@" --out"$( [ "$bench" = dynamic_komi ] && echo -root)" \
   "$TENGEN_CACHE/matches/$bench" 2>&1 | tee "$out/$bench.log"

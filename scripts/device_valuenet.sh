@@ -12,7 +12,7 @@ train_min=${3:-4}
 shift 3 || true
 mkdir -p "$out"
 source "$(dirname "$0")/device_setup.sh"
-python3 -m tengen.train.valuedata build --pack .carry/games-finished-v1.npz --model .carry/model.bin.gz \
+python3 -m tengen.train.valuedata build --pack .carry/games-finished-v1.npz --model "$katago_model" \
   --workers "$workers" --device auto --batch 512 --shard-games 1500 --time-budget "$data_s" "$@" \
   2>"$out/build.err" | tee "$out/dataset.json"
 tail -3 "$out/build.err" >&2 || true

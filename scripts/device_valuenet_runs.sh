@@ -16,7 +16,7 @@ data_s=${2:-170}
 train_min=${3:-3.8}
 work=$(mktemp -d)
 source "$(dirname "$0")/device_setup.sh"
-python3 -m tengen.train.valuedata build --pack .carry/pack.npz --model .carry/model.bin.gz \
+python3 -m tengen.train.valuedata build --pack .carry/pack.npz --model "$katago_model" \
   --workers "$workers" --device auto --batch 512 --shard-games 500 --time-budget "$data_s" \
   2>"$work/build.err" | tee "$work/dataset.json"
 tail -3 "$work/build.err" >&2

@@ -46,7 +46,7 @@ def cli(path: Path, network, tmp_path: Path, monkeypatch) -> dict:
     import tengen.api
     from tengen.cli import main
 
-    monkeypatch.setattr(tengen.api, "default_evaluator", lambda model=None: network)
+    monkeypatch.setattr(tengen.api, "default_evaluator", lambda model=None, device="cpu": network)
     out = tmp_path / "cli.json"
     assert main(["analyze", str(path), "--json", str(out), "--no-progress"]) == 0
     return json.loads(out.read_text())

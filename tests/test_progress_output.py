@@ -53,7 +53,7 @@ def test_the_analyze_command_logs_regions_and_network_evaluations_when_stderr_is
     stones = {c: "".join(f"[{'abcde'[x]}{'abcde'[y]}]" for y, row in enumerate(rows) for x, v in enumerate(row) if v == c)
               for c in "XO"}
     sgf.write_text(f"(;GM[1]SZ[5]KM[0.5]RU[Chinese]PL[B]AB{stones['X']}AW{stones['O']})")
-    monkeypatch.setattr(tengen.api, "default_evaluator", lambda model=None: StandInNetwork())
+    monkeypatch.setattr(tengen.api, "default_evaluator", lambda model=None, device="cpu": StandInNetwork())
     ticks = iter(range(0, 10_000, 10))
     monkeypatch.setattr(common.time, "monotonic", lambda: float(next(ticks)))
     err = io.StringIO()

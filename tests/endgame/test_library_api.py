@@ -68,7 +68,7 @@ def test_the_network_loads_when_no_region_is_given(tmp_path, monkeypatch):
     class Loaded(Exception):
         pass
 
-    def loader(model=None):
+    def loader(model=None, device="cpu"):
         raise Loaded(model)
 
     monkeypatch.setattr(api, "default_evaluator", loader)

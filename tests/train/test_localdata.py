@@ -4,12 +4,13 @@ from __future__ import annotations
 
 
 import numpy as np
+import pytest
 
 from tengen.eval.localnet.compact import NO_MOVE, POINTS, flat, target_index
 from tengen.go import BLACK, WHITE, Board
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import parse_diagram
-from tengen.train.localdata.build import BuildConfig, build
+from tengen.train.localdata.build import BuildConfig, StoredLabels, build
 from tengen.train.localdata.dataset import load
 from tengen.train.localdata.extract import UNASSIGNED, assign_moves, partition, sequence_examples, LocalSequence
 from tengen.train.localdata.games import finished_games, prepare_game, snapshot_moves
@@ -170,6 +171,100 @@ def test_build_from_stored_labels_writes_shards_resumes_and_counts(tmp_path):
     assert stats["games_by_split"] == {name: sum(split_of(k) == i for k in keys)
                                        for i, name in enumerate(("train", "val", "test"))}
     assert examples.arrays["region"].shape[1] == POINTS
+
+
+def test_a_folder_of_labels_files_gives_the_same_dataset_as_one_file(tmp_path):
+    """Each labelling run adds a file to labels/localnet; the build reads the folder as one set of labels."""
+    games_dir = tmp_path / "games"
+    games_dir.mkdir()
+    archive = "fox_pro_test.tar.xz"
+    extra = ["B[aj]", "W[bj]", "B[cj]", "W[sj]"]
+    games = {f"fox/g{n}.sgf": _record(GAME[:n] + extra) for n in (6, 8, 10)}
+    write_archive(games_dir / archive, games)
+    (games_dir / "finished_19x19_scored_games.txt").write_text(
+        "archive\tpath\tRE\tKM\tHA\tmoves\n" + "".join(f"{archive}\t{name}\tB+3.5\t6.5\t0\t9\n" for name in games))
+    whole = _labels_for(tmp_path, games, archive)
+    folder = tmp_path / "labels"
+    folder.mkdir()
+    names = sorted(games)
+    for i, part in enumerate((names[:1], names[1:])):
+        (folder / f"part{i}").mkdir()
+        _labels_for(folder / f"part{i}", {k: games[k] for k in part}, archive).rename(folder / f"part{i}.npz")
+    assert len(StoredLabels(folder)) == 3
+    built = {}
+    for name, labels in (("file", whole), ("folder", folder)):
+        cfg = BuildConfig(phases=(0.5, 0.9), shard_games=2, workers=1, games_dir=games_dir, labels=labels)
+        built[name] = load(root=build(cfg, tmp_path / name))[0].arrays
+    assert built["file"].keys() == built["folder"].keys()
+    for key in built["file"]:
+        assert np.array_equal(built["file"][key], built["folder"][key]), key
+    with pytest.raises(FileNotFoundError, match="no labels files"):
+        StoredLabels(tmp_path / "games")
+
+
+def test_gathered_labels_leave_out_known_games_saturate_and_rebuild_the_same_dataset(tmp_path):
+    """`localdata labels OUT --exclude KNOWN`: only the games KNOWN lacks, |ownership| >= 0.95 stored as 1,
+    and the examples built from the gathered file equal those built from the labels it came from."""
+    from tengen.train.localdata.build import labels_file
+
+    games_dir = tmp_path / "games"
+    games_dir.mkdir()
+    archive = "fox_pro_test.tar.xz"
+    extra = ["B[aj]", "W[bj]", "B[cj]", "W[sj]"]
+    games = {f"fox/g{n}.sgf": _record(GAME[:n] + extra) for n in (6, 8, 10)}
+    write_archive(games_dir / archive, games)
+    (games_dir / "finished_19x19_scored_games.txt").write_text(
+        "archive\tpath\tRE\tKM\tHA\tmoves\n" + "".join(f"{archive}\t{name}\tB+3.5\t6.5\t0\t9\n" for name in games))
+    source = _labels_for(tmp_path, games, archive)
+    with np.load(source) as z:
+        arrays = dict(z)
+    arrays["ownership"][:, 0, :3] = [97, -96, 93]  # beyond and below the saturation
+    np.savez_compressed(source, **arrays)
+    cfg = BuildConfig(phases=(0.5, 0.9), shard_games=2, workers=1, games_dir=games_dir, labels=source)
+    root = build(cfg, tmp_path / "cache")
+    known = tmp_path / "known"
+    known.mkdir()
+    _labels_for(known, {"fox/g6.sgf": games["fox/g6.sgf"]}, archive)
+    out, count = labels_file(root, tmp_path / "new.npz", exclude=known)
+    assert count == 2
+    with np.load(out) as z:
+        assert sorted(z["paths"].tolist()) == ["fox/g10.sgf", "fox/g8.sgf"]
+        assert z["ownership"][:, 0, :3].tolist() == [[100, -100, 93]] * len(z["ownership"])
+    whole, _ = labels_file(root, tmp_path / "all.npz")
+    rebuilt = load(root=build(BuildConfig(phases=(0.5, 0.9), shard_games=2, workers=1, games_dir=games_dir,
+                                          labels=whole), tmp_path / "again"))[0].arrays
+    first = load(root=root)[0].arrays
+    for key in ("target", "region", "game"):
+        assert np.array_equal(first[key], rebuilt[key]), key
+    with pytest.raises(FileNotFoundError, match="beyond those"):
+        labels_file(root, tmp_path / "none.npz", exclude=whole)
+
+
+def test_slim_archives_hold_the_listed_games_and_build_the_same_dataset(tmp_path, capsys):
+    """`localdata games --out DIR` keeps only the listed records (what a GPU call can carry); a build from DIR
+    equals the build from the full archive."""
+    from tengen.train.archives import iter_archive
+    from tengen.train.localdata.__main__ import main
+
+    games_dir = tmp_path / "games"
+    games_dir.mkdir()
+    archive = "fox_pro_test.tar.xz"
+    extra = ["B[aj]", "W[bj]", "B[cj]", "W[sj]"]
+    listed = {f"fox/g{n}.sgf": _record(GAME[:n] + extra) for n in (6, 8)}
+    write_archive(games_dir / archive, {**listed, "fox/unlisted.sgf": _record(GAME[:4])})
+    (games_dir / "finished_19x19_scored_games.txt").write_text(
+        "archive\tpath\tRE\tKM\tHA\tmoves\n" + "".join(f"{archive}\t{name}\tB+3.5\t6.5\t0\t9\n" for name in listed)
+        + "other.tar.xz\tx.sgf\tB+1.5\t6.5\t0\t9\n")  # an archive this folder lacks: left out
+    slim = tmp_path / "slim"
+    assert main(["games", "--out", str(slim), "--games-dir", str(games_dir)]) == 0
+    assert "2 of 2 listed records" in capsys.readouterr().out
+    assert [name for name, _ in iter_archive(slim / archive)] == sorted(listed)
+    assert "other.tar.xz" not in (slim / "finished_19x19_scored_games.txt").read_text()
+    labels = _labels_for(tmp_path, listed, archive)
+    built = [load(root=build(BuildConfig(phases=(0.5, 0.9), workers=1, games_dir=where, labels=labels),
+                             tmp_path / where.name))[0].arrays for where in (games_dir, slim)]
+    for key in built[0]:
+        assert np.array_equal(built[0][key], built[1][key]), key
 
 
 def test_the_finished_list_is_read_per_archive(tmp_path):

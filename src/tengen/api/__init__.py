@@ -24,14 +24,15 @@ if TYPE_CHECKING:  # the heavy modules load on the first analysis, not with the 
 
 def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optional[int] = None,
             region: Optional[Union[str, Iterable[Point]]] = None, evaluator=None, model: Optional[str] = None,
-            options: Optional[AnalysisOptions] = None, progress: Optional[ProgressCallback] = None,
-            **settings) -> Analysis:
+            device: str = "cpu", options: Optional[AnalysisOptions] = None,
+            progress: Optional[ProgressCallback] = None, **settings) -> Analysis:
     """Analyze the endgame of a position: a Board, a loaded `Position`, or an SGF file (after `move` moves
     of its main line, the end by default; `SQ[]` markup on that node names a region; illegal moves in the
     record are placed as editors do, each named in a UserWarning). `region`: GTP vertices ("C1,D1") or
     points. `options` (default `AnalysisOptions()`, the defaults every front end shares), with any of its fields overridden by keyword
     (`predictor="kata"`, `leaf_scoring="exact"`, ...). The default network is loaded (and fetched once into
-    the cache) only if needed; `model` picks another file, `evaluator` passes one in."""
+    the cache) only if needed, on `device` ("cpu", "cuda", "auto"; the local-move and value networks follow
+    the evaluator's device); `model` picks another file, `evaluator` passes one in."""
     from tengen.endgame.analysis import analyze_board
     from tengen.go.board import Board
     from tengen.go.position import Position, load_position
@@ -57,7 +58,7 @@ def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optiona
     loaded = []
 
     def load():
-        loaded.append(default_evaluator(model))
+        loaded.append(default_evaluator(model, device))
         return loaded[-1]
 
     analysis = analyze_board(board, evaluator, options, region_points=points,
@@ -115,10 +116,10 @@ def region_points(region: Optional[Union[str, Iterable[Point]]], board: Board, n
     return (markup_points(node, "SQ", board.height) or None) if node is not None else None
 
 
-def default_evaluator(model: Optional[str] = None):
-    """The KataGo evaluator on `model`, or on the cached default network (fetched on first use):
-    `make_evaluator("katago", model=model)`."""
+def default_evaluator(model: Optional[str] = None, device: str = "cpu"):
+    """The KataGo evaluator on `model`, or on the cached default network (fetched on first use), on `device`:
+    `make_evaluator("katago", model=model, device=device)`."""
     from tengen.api.evaluators import make_evaluator
 
-    return make_evaluator("katago", model=model)
+    return make_evaluator("katago", model=model, device=device)
 

@@ -33,12 +33,12 @@ class InlineBackend:
 
     name = "inline"
 
-    def __init__(self, model: Optional[str], threads: Optional[int] = None):
-        self.model, self.threads = model, threads
+    def __init__(self, model: Optional[str], threads: Optional[int] = None, device: str = "cpu"):
+        self.model, self.threads, self.device = model, threads, device
         self.workers = 1
 
     def run(self, tasks: Iterable[dict]) -> Iterator[tuple[dict, list[dict]]]:
-        evaluator = compute.worker_evaluator(self.model, self.threads)
+        evaluator = compute.worker_evaluator(self.model, self.threads, self.device)
         for task in tasks:
             try:
                 yield task, compute.compute_chunk(task, evaluator)
@@ -54,10 +54,10 @@ class PoolBackend:
 
     name = "pool"
 
-    def __init__(self, workers: int, model: Optional[str], threads: Optional[int] = 1):
+    def __init__(self, workers: int, model: Optional[str], threads: Optional[int] = 1, device: str = "cpu"):
         self.workers = workers
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=compute.load_worker, initargs=(model, threads))
+                                        initializer=compute.load_worker, initargs=(model, threads, True, device))
 
     def run(self, tasks: Iterable[dict]) -> Iterator[tuple[dict, list[dict]]]:
         pending: dict[Future, dict] = {}
@@ -90,7 +90,8 @@ class RayBackend:
 
     name = "ray"
 
-    def __init__(self, address: str, workers: int, model: Optional[str], threads: Optional[int] = 1):
+    def __init__(self, address: str, workers: int, model: Optional[str], threads: Optional[int] = 1,
+                 device: str = "cpu"):
         try:
             import ray
         except ImportError:
@@ -104,7 +105,7 @@ class RayBackend:
                 ray.init(address=address, log_to_driver=False, logging_level="ERROR")
         self.workers = workers
         actor = ray.remote(num_cpus=1)(_RayWorker)
-        self.actors = [actor.remote(model, threads) for _ in range(workers)]
+        self.actors = [actor.remote(model, threads, device) for _ in range(workers)]
 
     def run(self, tasks: Iterable[dict]) -> Iterator[tuple[dict, list[dict]]]:
         ray = self.ray
@@ -143,17 +144,18 @@ class RayBackend:
 class _RayWorker:
     """A Ray actor: the evaluator loaded once, then chunks computed on request."""
 
-    def __init__(self, model: Optional[str], threads: Optional[int]):
-        self.evaluator = compute.make_evaluator(model, threads)
+    def __init__(self, model: Optional[str], threads: Optional[int], device: str = "cpu"):
+        self.evaluator = compute.make_evaluator(model, threads, device)
 
     def compute(self, task: dict) -> list[dict]:
         return compute.compute_chunk(task, self.evaluator)
 
 
-def make_backend(workers: int, ray: Optional[str], model: Optional[str], threads: Optional[int] = 1):
+def make_backend(workers: int, ray: Optional[str], model: Optional[str], threads: Optional[int] = 1,
+                 device: str = "cpu"):
     """The backend the flags ask for: Ray when `ray` is given, else a pool of `workers` (0: this process)."""
     if ray:
-        return RayBackend(ray, max(1, workers), model, threads)
+        return RayBackend(ray, max(1, workers), model, threads, device)
     if workers == 0:
-        return InlineBackend(model, threads)
-    return PoolBackend(workers, model, threads)
+        return InlineBackend(model, threads, device)
+    return PoolBackend(workers, model, threads, device)

@@ -15,21 +15,23 @@ from typing import Any, Optional
 import numpy as np
 
 
-def make_evaluator(model: Optional[str], threads: Optional[int] = 1):
-    """The job's evaluator: the KataGo network at `model` (a resolved path), or a tiny random one (TINY)."""
+def make_evaluator(model: Optional[str], threads: Optional[int] = 1, device: str = "cpu"):
+    """The job's evaluator: the KataGo network at `model` (a resolved path), or a tiny random one (TINY), on
+    `device` (the endgame analysis's other networks follow it)."""
     from tengen.api.evaluators import make_evaluator
 
-    return make_evaluator("katago", model=model, threads=threads)
+    return make_evaluator("katago", model=model, threads=threads, device=device)
 
 
 _WORKER: dict[str, Any] = {}
 
 
-def load_worker(model: Optional[str], threads: Optional[int] = 1, watch_parent: bool = True) -> None:
+def load_worker(model: Optional[str], threads: Optional[int] = 1, watch_parent: bool = True,
+                device: str = "cpu") -> None:
     """Worker initializer: build the evaluator once; with `watch_parent`, exit when the parent dies (a
     killed batch must not leave workers behind)."""
-    _WORKER["evaluator"] = make_evaluator(model, threads)
-    _WORKER["model"] = model
+    _WORKER["evaluator"] = make_evaluator(model, threads, device)
+    _WORKER["model"] = model, device
     if watch_parent:
         parent = os.getppid()
 
@@ -42,10 +44,10 @@ def load_worker(model: Optional[str], threads: Optional[int] = 1, watch_parent: 
         threading.Thread(target=watch, daemon=True, name="tengen-batch-parent-watch").start()
 
 
-def worker_evaluator(model: Optional[str], threads: Optional[int] = 1):
+def worker_evaluator(model: Optional[str], threads: Optional[int] = 1, device: str = "cpu"):
     """This process's evaluator, loaded on first use (Ray actors and in-process runs)."""
-    if "evaluator" not in _WORKER or _WORKER.get("model") != model:
-        load_worker(model, threads, watch_parent=False)
+    if "evaluator" not in _WORKER or _WORKER.get("model") != (model, device):
+        load_worker(model, threads, watch_parent=False, device=device)
     return _WORKER["evaluator"]
 
 
@@ -56,7 +58,8 @@ def compute_chunk(task: dict, evaluator=None) -> list[dict]:
 
     settings = task["settings"]
     kind = settings["what"]
-    ev = evaluator if evaluator is not None else worker_evaluator(settings["model"], task.get("threads", 1))
+    ev = evaluator if evaluator is not None else worker_evaluator(settings["model"], task.get("threads", 1),
+                                                                         task.get("device", "cpu"))
     game = load_game_bytes(task["data"], task["source"])
     out: list[dict] = []
     boards, turns = [], []

@@ -37,6 +37,7 @@ class TurnSpec:
     ranges: tuple[tuple[int, Optional[int]], ...] = ()
     last: bool = False
     all: bool = False
+    tail: int = 0  # last:N, the positions after each of the game's last N moves
 
     def turns(self, moves: int, from_move: int = 0) -> list[int]:
         """The selected turns of a game of `moves` moves, in order, none before `from_move`."""
@@ -49,21 +50,28 @@ class TurnSpec:
             chosen.update(range(lo, min(moves, moves if hi is None else hi) + 1))
         if self.last:
             chosen.add(moves)
+        chosen.update(range(max(0, moves - self.tail + 1), moves + 1) if self.tail else ())
         return sorted(t for t in chosen if t >= from_move)
 
 
 def parse_turns(text: str) -> TurnSpec:
-    """`every:N`, `last`, `all`, `A-B`, `A-`, `N`, or several joined by commas (their union)."""
+    """`every:N`, `last`, `last:N` (after each of the last N moves), `all`, `A-B`, `A-`, `N`, or several
+    joined by commas (their union)."""
     every: list[int] = []
+    tail = 0
     ranges: list[tuple[int, Optional[int]]] = []
     last = every_turn = False
     if not text.strip():
-        raise BatchError("--turns: empty (use every:N, last, all, A-B or N, joined by commas)")
+        raise BatchError("--turns: empty (use every:N, last, last:N, all, A-B or N, joined by commas)")
     for part in (p.strip() for p in text.split(",")):
         if part == "last":
             last = True
         elif part == "all":
             every_turn = True
+        elif part.startswith("last:"):
+            tail = max(tail, _turn_number(part[5:], part))
+            if tail < 1:
+                raise BatchError(f"--turns {part}: last:N needs N >= 1")
         elif part.startswith("every:"):
             n = _turn_number(part[6:], part)
             if n < 1:
@@ -79,14 +87,14 @@ def parse_turns(text: str) -> TurnSpec:
         else:
             n = _turn_number(part, part)
             ranges.append((n, n))
-    return TurnSpec(text, tuple(every), tuple(ranges), last, every_turn)
+    return TurnSpec(text, tuple(every), tuple(ranges), last, every_turn, tail)
 
 
 def _turn_number(text: str, part: str) -> int:
     try:
         value = int(text.strip())
     except ValueError:
-        raise BatchError(f"--turns {part}: not a turn selection (use every:N, last, all, A-B or N)") from None
+        raise BatchError(f"--turns {part}: not a turn selection (use every:N, last, last:N, all, A-B or N)") from None
     if value < 0:
         raise BatchError(f"--turns {part}: turns are counted from 0")
     return value

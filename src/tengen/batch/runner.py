@@ -64,11 +64,23 @@ def resolve_model(model: Optional[str]) -> Optional[str]:
     return os.path.abspath(model)
 
 
+def check_device(device: str) -> None:
+    """A device this machine lacks is one line before any work, not a worker that dies loading its network."""
+    from tengen.eval.devices import DeviceUnavailable, pick_device
+
+    try:
+        pick_device(device)
+    except DeviceUnavailable as exc:
+        raise BatchError(f"--device: {exc}") from None
+
+
 def run_batch(inputs: list[str], out_dir: str, settings: JobSettings, workers: int = 2, ray: Optional[str] = None,
               threads: Optional[int] = 1, progress: bool = True, stop_after: Optional[int] = None,
-              log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> BatchSummary:
-    """Run (or resume) the job over `inputs` into `out_dir`; `stop_after` ends it after that many units
-    (tests: an interrupted run). Per-query errors raise `BatchError` before any work starts."""
+              log: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+              device: str = "cpu") -> BatchSummary:
+    """Run (or resume) the job over `inputs` into `out_dir`, the networks on `device` in every worker;
+    `stop_after` ends it after that many units (tests: an interrupted run). Per-query errors raise
+    `BatchError` before any work starts."""
     from tengen.files import check_output_dir
 
     start = time.perf_counter()
@@ -82,6 +94,7 @@ def run_batch(inputs: list[str], out_dir: str, settings: JobSettings, workers: i
                          (f" ({len(unreadable)} folders could not be read)" if unreadable else ""))
     os.makedirs(os.path.join(out_dir, "games"), exist_ok=True)
     model = resolve_model(settings.model)  # a missing model file: one line, before any work
+    check_device(device)
     run = _BatchRun(out_dir, settings, log, BatchSummary(files=len(files)))
     for folder, reason in unreadable:
         run.skip(folder, reason, f"{folder}: {reason}")
@@ -90,7 +103,7 @@ def run_batch(inputs: list[str], out_dir: str, settings: JobSettings, workers: i
     if sum(run.remaining.values()):
         from tengen.batch.backends import make_backend
 
-        run.compute(make_backend(workers, ray, model, threads), threads, progress, stop_after)
+        run.compute(make_backend(workers, ray, model, threads, device), threads, progress, stop_after, device)
     else:
         run.journal.close()
     return run.close(start)
@@ -151,7 +164,7 @@ class _BatchRun:
             if self.remaining[fid] == 0 and not os.path.exists(game_paths(self.out_dir, job.name)[0]):
                 self.finish(job)
 
-    def tasks(self, threads: Optional[int]) -> Iterator[dict]:
+    def tasks(self, threads: Optional[int], device: str = "cpu") -> Iterator[dict]:
         """The chunks still to compute: a record's pending turns, `settings.chunk` at a time."""
         from tengen.go.sgf_bytes import read_regular_file
 
@@ -165,9 +178,10 @@ class _BatchRun:
                 seq += 1
                 yield {"seq": seq, "file_id": fid, "source": job.path, "data": data,
                        "turns": pending[i:i + self.settings.chunk], "settings": self.settings.fingerprint(),
-                       "threads": threads}
+                       "threads": threads, "device": device}
 
-    def compute(self, backend, threads: Optional[int], progress: bool, stop_after: Optional[int]) -> None:
+    def compute(self, backend, threads: Optional[int], progress: bool, stop_after: Optional[int],
+                device: str = "cpu") -> None:
         """Run the pending chunks on `backend`, journaling each result and writing each record's outputs
         as its last unit arrives; the steady rate (after the first chunk) goes to the summary."""
         from tqdm import tqdm
@@ -177,7 +191,7 @@ class _BatchRun:
                    file=sys.stderr, disable=not progress, smoothing=0.1, dynamic_ncols=True)
         first: Optional[float] = None
         try:
-            for task, results in backend.run(self.tasks(threads)):
+            for task, results in backend.run(self.tasks(threads, device)):
                 if first is None:
                     first, before = time.perf_counter(), summary.computed + len(results)
                 if stop_after is not None:

@@ -7,6 +7,7 @@ import sys
 
 from tengen.api.evaluators import TINY  # --model tiny: a tiny random network (tests, benches: no download)
 from tengen.commands.base import CliError, command
+from tengen.commands.common import add_device_argument
 
 
 @command("analysis", "speak KataGo's JSON analysis protocol on stdin/stdout (KaTrain: set the engine "
@@ -20,8 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None,
                         help="KataGo model file (default: the cached katrain network)")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads for the network (default: torch's)")
-    parser.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
-                        help="where the network runs (default cpu; auto: CUDA when present)")
+    add_device_argument(parser)
     parser.add_argument("--batch", type=int, default=16, help="positions per network call (default 16)")
     parser.add_argument("--endgame", action="store_true",
                         help="add tengen's endgame regions and move values (tengenEndgame) to every final "

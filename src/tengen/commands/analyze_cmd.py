@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 
 from tengen.commands.base import CliError, command, finite_float
-from tengen.commands.common import add_position_arguments, position_from_args, progress_line
+from tengen.commands.common import add_device_argument, add_position_arguments, position_from_args, progress_line
 from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.move_check import DEFAULT_MARGIN
 from tengen.endgame.options import DEFAULT_MAX_NODES, DEFAULT_MAX_TOTAL_NODES, MAX_MARGIN
@@ -55,6 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="on a whole board, read the N groups whose life swings most with the side to move "
                              "(the network, one move deep) and say which are critical (default 2; 0: none)")
     parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")
+    add_device_argument(parser, "every network of the analysis (KataGo, the local-move and value networks)")
     parser.add_argument("--evaluator", choices=["katago", "classic"], default="katago",
                         help="what gives ownership, leaf scores and the policy: the KataGo network (default), or "
                              "classic (no network: Benson, life and death by search, atari, small sealed regions "
@@ -85,6 +86,13 @@ def run(args: argparse.Namespace) -> int:
         classic_flags(args)
     if args.local_model is not None and args.predictor not in ("net", "auto"):
         raise CliError(f"--local-model applies to --predictor net or auto, not {args.predictor}")
+    if args.evaluator != "classic":
+        from tengen.eval.devices import DeviceUnavailable, pick_device
+
+        try:
+            pick_device(args.device)  # a device this machine lacks: one line, before any work
+        except DeviceUnavailable as exc:
+            raise CliError(f"--device: {exc}") from None
     if args.predictor == "net" or args.local_model is not None:
         from tengen.endgame.predictors import LocalNetPredictor
 
@@ -114,8 +122,8 @@ def run(args: argparse.Namespace) -> int:
         warn_other_games(args.sgf)
     with progress_line(not args.no_progress, "region", "analyzing", terminal_only=False, interval=3.0) as update:
         progress = None if update is None else (lambda stage, done, total: update(done, total, _evaluations_note()))
-        analysis = analyze(position, region=points, model=args.model, options=options, progress=progress,
-                           evaluator=evaluator)
+        analysis = analyze(position, region=points, model=args.model, device=args.device, options=options,
+                           progress=progress, evaluator=evaluator)
     print(f"rules: {position.game.rules_said()}")
     print(text_report(analysis, explain=args.explain))
     if args.json:
@@ -143,8 +151,8 @@ def classic_flags(args: argparse.Namespace) -> None:
     if args.leaves == "valuenet" or args.value_model is not None or args.leaf_confidence is not None:
         raise CliError("--evaluator classic uses no network: --leaves valuenet, --value-model and --leaf-confidence "
                        "do not apply")
-    if args.model is not None:
-        raise CliError("--evaluator classic uses no network: --model does not apply")
+    if args.model is not None or args.device != "cpu":
+        raise CliError("--evaluator classic uses no network: --model and --device do not apply")
 
 
 def options_from_args(args: argparse.Namespace):

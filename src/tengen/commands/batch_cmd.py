@@ -9,6 +9,7 @@ import argparse
 import sys
 
 from tengen.commands.base import CliError, command
+from tengen.commands.common import add_device_argument
 
 
 @command("batch", "analyze SGF collections (resumable; a local process pool or Ray)")
@@ -20,8 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "a list file (one path per line)")
     parser.add_argument("--out", required=True, metavar="DIR", help="output folder (journal, games/, summary.json)")
     parser.add_argument("--turns", default="every:10", metavar="SPEC",
-                        help="which turns (turn t = after t moves): every:N, last, all, A-B, A-, N, or several "
-                             "joined by commas (default every:10)")
+                        help="which turns (turn t = after t moves): every:N, last, last:N (after each of the last "
+                             "N moves), all, A-B, A-, N, or several joined by commas (default every:10)")
     parser.add_argument("--what", default="eval", choices=jobs.KINDS,
                         help="eval: the network's evaluation; search: a search of --visits visits; endgame: "
                              "tengen's endgame analysis (default eval)")
@@ -30,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=2,
                         help="worker processes (default 2; 0 = in this process); with --ray, Ray workers")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads per worker (default 1)")
+    add_device_argument(parser, "each worker's networks")
     parser.add_argument("--ray", metavar="local|ADDRESS",
                         help="run on Ray: 'local' starts a local cluster of --workers workers, an address joins "
                              "a running cluster (needs the ray extra: pip install 'tengen[ray]')")
@@ -62,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
                                max_moves=args.max_moves, max_turns=args.max_turns, max_files=args.max_files,
                                chunk=args.chunk)
         summary = run_batch(args.inputs, args.out, settings, workers=args.workers, ray=args.ray,
-                            threads=args.threads, progress=not args.no_progress)
+                            threads=args.threads, progress=not args.no_progress, device=args.device)
     except BatchError as exc:
         raise CliError(str(exc)) from None
     print(f"tengen batch: {summary.files} records, {len(summary.skipped)} skipped, {summary.units} positions "

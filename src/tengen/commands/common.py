@@ -20,6 +20,12 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
                              "instead of the record's RU (Chinese when it names none); the record's komi is kept")
 
 
+def add_device_argument(parser: argparse.ArgumentParser, what: str = "the network") -> None:
+    """`--device cpu|cuda|auto` (default cpu), the same flag in every command that runs a network."""
+    parser.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
+                        help=f"where {what} runs (default cpu; auto: CUDA when present)")
+
+
 def position_from_args(args: argparse.Namespace) -> Position:
     """The record's position at `--move` (the end of the main line by default) under `--rules`, its warnings
     on stderr."""

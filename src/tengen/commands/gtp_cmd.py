@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from tengen.commands.base import CliError, command, finite_float
+from tengen.commands.common import add_device_argument
 
 DYNAMIC_KOMI = ("none", "ss", "vs", "mldk")  # tengen.search.dynamic_komi.DYNAMIC_KOMI_NAMES (not imported: GTP starts fast)
 LIZZIE_NAME = "KataGo-compatible tengen"  # Lizzie uses kata-analyze when `name` starts with "KataGo"
@@ -28,8 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, default=None,
                         help="CPU threads for the network (default: torch's), or with --evaluator playouts the "
                              "native search's threads (root parallelism, default 1)")
-    parser.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
-                        help="where the network runs (default cpu; auto: CUDA when present)")
+    add_device_argument(parser)
     parser.add_argument("--dynamic-komi", choices=DYNAMIC_KOMI, default="none",
                         help="komi of each search: none (the game's, default), ss (score-situational), vs "
                              "(value-situational), mldk (multi-labelled, from the komi curve)")

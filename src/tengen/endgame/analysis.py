@@ -21,6 +21,7 @@ from tengen.endgame.options import AnalysisOptions
 from tengen.phases import PhaseClock, phase, running
 from tengen.endgame.predictors import KataPolicyPredictor, LocalMovePredictor
 from tengen.endgame.region_cache import RegionCache
+from tengen.eval.devices import device_of
 from tengen.endgame.regions import (Region, agreed_ownership, find_regions, keep_and_find,
                                     ownership_swing, region_from_points, split_hot_spots, sure_territory, unsure_walls)
 from tengen.endgame.results import Analysis, RegionResult, region_label
@@ -203,7 +204,7 @@ def make_predictor(name: str, evaluator, board: Board, oracle_node=None,
     if name == "net":
         from tengen.endgame.predictors import LocalNetPredictor
 
-        return LocalNetPredictor(weights=local_model)
+        return LocalNetPredictor(weights=local_model, device=device_of(evaluator))
     raise ValueError(f"unknown predictor {name!r} (kata, oracle, exhaustive, net)")
 
 
@@ -285,7 +286,7 @@ def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOption
         if options.leaf_scoring == "exact" or evaluator is None:
             score_jobs_exactly(jobs)
         elif options.leaf_scoring == "valuenet":
-            made += score_jobs_with_value_net(jobs, value_net_for(options.value_model), evaluator,
+            made += score_jobs_with_value_net(jobs, value_net_for(options.value_model, device_of(evaluator)), evaluator,
                                               options.leaf_confidence)[0]
         else:
             made += score_jobs_with_evaluator(jobs, evaluator)
@@ -295,13 +296,14 @@ def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOption
 _VALUE_NETS: dict = {}
 
 
-def value_net_for(weights: Optional[str]):
-    """The value-network evaluator of a weights file (None: the committed default), loaded once per process."""
-    if weights not in _VALUE_NETS:
+def value_net_for(weights: Optional[str], device: str = "cpu"):
+    """The value-network evaluator of a weights file (None: the committed default) on `device`, loaded once
+    per process and device."""
+    if (weights, device) not in _VALUE_NETS:
         from tengen.eval.valuenet.evaluator import ValueNetEvaluator
 
-        _VALUE_NETS[weights] = ValueNetEvaluator(weights)
-    return _VALUE_NETS[weights]
+        _VALUE_NETS[weights, device] = ValueNetEvaluator(weights, device=device)
+    return _VALUE_NETS[weights, device]
 
 
 def _share_seconds(results: list[RegionResult], seconds: float) -> None:

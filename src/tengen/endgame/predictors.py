@@ -174,18 +174,18 @@ class LocalNetPredictor:
     rules ended lines (`python bench/endgame_dev.py --predictor net`, 2026-11-26).
 
     `model`: a loaded `LocalMoveNet`; without one the weights file `weights` (default: the committed
-    `models/localnet/localnet.pt`) is loaded. `runner` replaces the network call altogether (a stand-in
+    `models/localnet/localnet.pt`) is loaded on `device` (the analysis passes its evaluator's). `runner` replaces the network call altogether (a stand-in
     network in tests: a CompactBatch in, (probabilities, answers) out).
     """
 
     name = "net"
 
     def __init__(self, model=None, weights: Optional[Union[str, Path]] = None, *,
-                 runner: Optional[NetRunner] = None, radius: int = 1):
+                 runner: Optional[NetRunner] = None, radius: int = 1, device: str = "cpu"):
         self.meta: dict = {}
         if runner is None:
             if model is None:
-                model, self.meta = _load_local_net(weights)
+                model, self.meta = _load_local_net(weights, device)
             runner = _torch_runner(model)
         self.model = model
         self.runner = runner
@@ -227,15 +227,16 @@ class LocalNetPredictor:
         return pred
 
 
-def _load_local_net(weights: Optional[Union[str, Path]]):
-    """(model, metadata) from `weights`, else from the committed default; one-line errors."""
+def _load_local_net(weights: Optional[Union[str, Path]], device: str = "cpu"):
+    """(model, metadata) from `weights`, else from the committed default, on `device`; one-line errors."""
+    from tengen.eval.devices import pick_device
     from tengen.eval.localnet.weights import default_weights, load_weights
 
     path = weights if weights is not None else default_weights()
     if path is None:
         raise UntrainedModelError("no trained local-move network in this checkout (models/localnet/localnet.pt); "
                                   "give one with --local-model FILE or use --predictor kata")
-    return load_weights(path)
+    return load_weights(path, device=str(pick_device(device)))
 
 
 def _torch_runner(model) -> NetRunner:

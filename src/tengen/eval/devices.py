@@ -1,11 +1,36 @@
-"""Where a network runs (evaluators, training, bulk labelling): "auto" is CUDA when the machine has it, else the CPU."""
+"""Where a network runs (evaluators, training, bulk labelling): "auto" is CUDA when the machine has it, else the CPU.
+
+One analysis keeps all its networks on one device: the local-move and value networks follow the evaluator's
+(`device_of`), so `--device cuda` moves the whole analysis, not KataGo alone."""
 from __future__ import annotations
 
-import torch
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import torch
 
 
-def pick_device(name: str = "auto") -> torch.device:
-    """The torch device `name` names ("auto": CUDA when available, else CPU)."""
+
+class DeviceUnavailable(RuntimeError):
+    """A device was asked for that this machine (or this torch build) does not have."""
+
+
+def pick_device(name: str = "auto") -> "torch.device":
+    """The torch device `name` names ("auto": CUDA when available, else CPU); asking for CUDA on a machine
+    without it is a one-line error here rather than a torch assertion at the first tensor."""
+    import torch
+
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
-    return torch.device(name)
+    device = torch.device(name)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise DeviceUnavailable(f"{name} was asked for, but this machine has no CUDA device "
+                                f"(torch {torch.__version__}); use --device cpu or auto")
+    return device
+
+
+def device_of(evaluator) -> str:
+    """The device an evaluator's network runs on ("cpu" for one without a network), for the analysis's
+    other networks to follow."""
+    device = getattr(evaluator, "device", None)
+    return "cpu" if device is None else str(device)

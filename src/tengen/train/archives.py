@@ -7,7 +7,9 @@ The games folder is `tengen.files.shared_data_path("games")` (`$TENGEN_SHARED_DA
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import os
 import tarfile
 from collections import Counter
 from pathlib import Path
@@ -74,3 +76,20 @@ def manifest_counts(data_dir: Path) -> dict[str, int]:
             for line in fh:
                 counts[json.loads(line)["archive"]] += 1
     return dict(counts)
+
+
+def write_slim_archive(source: Path, target: Path, wanted: set[str]) -> int:
+    """A tar.xz of only the members of `source` named in `wanted`, in archive order, written atomically; the
+    same member names, so the dataset builders read it in place of the shared archive (the finished games'
+    records are a small part of each archive: what a GPU call can carry). Returns the members written."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    written = 0
+    with tarfile.open(partial, "w:xz") as out:
+        for name, data in iter_archive(source, wanted=wanted):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            out.addfile(info, io.BytesIO(data))
+            written += 1
+    os.replace(partial, target)
+    return written

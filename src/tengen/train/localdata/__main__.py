@@ -38,11 +38,18 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--games-dir", type=Path, default=None, help="the games folder (default: shared data)")
     b.add_argument("--cache-dir", type=Path, default=None, help="dataset cache (default: ~/.cache/tengen/datasets)")
     b.add_argument("--labels", type=Path, default=None,
-                   help="KataGo labels saved by an earlier build (`labels` command): no network needed")
+                   help="KataGo labels saved by an earlier build (`labels` command), a file or a folder of them "
+                        "(labels/localnet): no network needed")
     b.add_argument("--split", choices=["train", "val", "test"], default=None, help="build only this split's games")
     lab = sub.add_parser("labels", help="gather the built shards' KataGo labels into one file")
     lab.add_argument("out", type=Path)
     lab.add_argument("--cache-dir", type=Path, default=None)
+    lab.add_argument("--exclude", type=Path, default=None,
+                     help="leave out the games these labels (a file or a folder, e.g. labels/localnet) already hold")
+    g = sub.add_parser("games", help="write the listed games' records as slim archives (for a GPU call)")
+    g.add_argument("--out", type=Path, required=True, help="folder for the archives and the games list")
+    g.add_argument("--archives", default=None, help="comma-separated archive names (default: all present)")
+    g.add_argument("--games-dir", type=Path, default=None, help="the games folder (default: shared data)")
     s = sub.add_parser("stats", help="print the built dataset's counts as JSON")
     s.add_argument("--cache-dir", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -52,13 +59,16 @@ def main(argv: list[str] | None = None) -> int:
         _, stats = load(args.cache_dir)
         print(json.dumps(stats, indent=1))
         return 0
+    if args.command == "games":
+        return slim_games(args)
     if args.command == "labels":
         from tengen.train.localdata.build import labels_file
 
-        print(labels_file(dataset_dir(args.cache_dir), args.out))
+        out, games = labels_file(dataset_dir(args.cache_dir), args.out, args.exclude)
+        print(f"{out}: {games} games")
         return 0
-    if args.labels is not None and not args.labels.is_file():
-        print(f"error: {args.labels}: no such labels file", file=sys.stderr)
+    if args.labels is not None and not (args.labels.is_file() or any(args.labels.glob("*.npz"))):
+        print(f"error: {args.labels}: no such labels file, nor a folder of them", file=sys.stderr)
         return 2
     cfg = BuildConfig(phases=args.phases, threshold=args.threshold, shard_games=max(1, args.shard_games),
                       limit=args.games, workers=max(1, args.workers), device=args.device, batch=max(1, args.batch),
@@ -77,6 +87,27 @@ def main(argv: list[str] | None = None) -> int:
     _, stats = load(root=root)
     print(json.dumps({k: v for k, v in stats.items()}, indent=1))
     print(f"dataset: {root}")
+    return 0
+
+
+def slim_games(args: argparse.Namespace) -> int:
+    """The finished-games list and, per archive, only its listed records: `--games-dir OUT` on a machine
+    without the shared data builds the same dataset."""
+    from tengen.train.archives import games_dir, write_slim_archive
+    from tengen.train.localdata.games import FINISHED_LIST, finished_games
+
+    source = args.games_dir or games_dir()
+    listed = finished_games(source)
+    chosen = [a for a in sorted(listed) if (args.archives is None or a in args.archives.split(","))
+              and (source / a).exists()]
+    args.out.mkdir(parents=True, exist_ok=True)
+    lines = (source / FINISHED_LIST).read_text(encoding="utf-8").splitlines(keepends=True)
+    (args.out / FINISHED_LIST).write_text(lines[0] + "".join(line for line in lines[1:]
+                                                             if line.split("\t", 1)[0] in chosen), encoding="utf-8")
+    for archive in chosen:
+        written = write_slim_archive(source / archive, args.out / archive, set(listed[archive]))
+        size = (args.out / archive).stat().st_size / 1e6
+        print(f"{archive}: {written} of {len(listed[archive])} listed records, {size:.1f} MB")
     return 0
 
 

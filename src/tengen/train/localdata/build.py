@@ -163,38 +163,74 @@ def build(cfg: BuildConfig, cache_dir: Path | str | None = None,
     return root
 
 
+def labels_files(path: Path) -> list[Path]:
+    """The labels files `path` names: itself, or every `.npz` in it when it is a folder (such as
+    `labels/localnet/`, where each labelling run adds a file)."""
+    path = Path(path)
+    files = sorted(path.glob("*.npz")) if path.is_dir() else [path]
+    if not files:
+        raise FileNotFoundError(f"{path}: no labels files (.npz) in this folder")
+    return files
+
+
 class StoredLabels:
-    """KataGo labels read back from a labels file (what a GPU build brought home): per game path, the
-    ownership of its late positions and final position, stored x100 as int8."""
+    """KataGo labels read back from labels files (what a GPU build or a CPU labelling run brought home): per
+    game path, the ownership of its late positions and final position, stored x100 as int8. `path`: one
+    file, or a folder of them (a game in two files takes the later file's labels)."""
 
     def __init__(self, path: Path):
-        with np.load(path) as z:
-            paths, counts, own = z["paths"], z["counts"], z["ownership"]
-        starts = np.concatenate([[0], np.cumsum(counts)])
-        self._rows = {str(p): (int(starts[i]), int(counts[i])) for i, p in enumerate(paths)}
-        self._ownership = own
+        self._rows: dict[str, tuple[int, int, int]] = {}
+        self._ownership: list[np.ndarray] = []
+        for f, file in enumerate(labels_files(path)):
+            with np.load(file) as z:
+                paths, counts, own = z["paths"], z["counts"], z["ownership"]
+            starts = np.concatenate([[0], np.cumsum(counts)])
+            self._rows.update({str(p): (f, int(starts[i]), int(counts[i])) for i, p in enumerate(paths)})
+            self._ownership.append(own)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def games(self) -> list[str]:
+        """The archive paths of the games these labels hold."""
+        return list(self._rows)
 
     def ownership_of(self, prepared: PreparedGame) -> Optional[np.ndarray]:
-        """The game's labels, or None when the file has none (or a different number of positions)."""
+        """The game's labels, or None when the files have none (or a different number of positions)."""
         where = self._rows.get(prepared.path)
-        if where is None or where[1] != len(prepared.encoded):
+        if where is None or where[2] != len(prepared.encoded):
             return None
-        start, count = where
-        return self._ownership[start:start + count].astype(np.float32) / 100.0
+        f, start, count = where
+        return self._ownership[f][start:start + count].astype(np.float32) / 100.0
 
 
-def labels_file(root: Path, out: Path) -> Path:
-    """Gather every shard's KataGo labels into one file (`--labels` rebuilds the examples from it)."""
+SATURATED = 95  # stored |ownership| x100 at or above this is stored as 100: thresholds up to 0.95 are unchanged
+
+
+def labels_file(root: Path, out: Path, exclude: Optional[Path] = None) -> tuple[Path, int]:
+    """Gather every shard's KataGo labels into one file (`--labels` rebuilds the examples from it), leaving out
+    the games that the labels at `exclude` (a file or a folder of them) already hold; returns the file and
+    its games. Ownership at or beyond +-0.95 is stored as +-1: the builder only asks which side of the
+    threshold (0.9 by default) a point lies and who owns it, and the file shrinks by a quarter."""
+    known = set(StoredLabels(exclude).games()) if exclude is not None else set()
     paths, counts, own = [], [], []
     for shard in shard_paths(root):
         with np.load(shard) as z:
-            paths.append(z["label_paths"])
-            counts.append(z["label_counts"])
-            own.append(z["label_ownership"])
+            shard_counts = z["label_counts"]
+            starts = np.concatenate([[0], np.cumsum(shard_counts)])
+            for i, path in enumerate(z["label_paths"]):
+                if str(path) in known:
+                    continue
+                paths.append(str(path))
+                counts.append(int(shard_counts[i]))
+                own.append(z["label_ownership"][starts[i]:starts[i + 1]])
     if not paths:
-        raise FileNotFoundError(f"no shards in {root}")
-    atomic_savez(out, paths=np.concatenate(paths), counts=np.concatenate(counts), ownership=np.concatenate(own))
-    return out
+        raise FileNotFoundError(f"no labelled games in {root}" + (f" beyond those in {exclude}" if known else ""))
+    ownership = np.concatenate(own)
+    ownership[ownership >= SATURATED] = 100
+    ownership[ownership <= -SATURATED] = -100
+    atomic_savez(out, paths=np.asarray(paths), counts=np.asarray(counts, np.int16), ownership=ownership)
+    return out, len(paths)
 
 
 def _evaluator(cfg: BuildConfig):
