@@ -79,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    diagrams = int((examples.arrays["cutout"] > 0).sum())
+    if diagrams:  # the figure stays the whole-board one: cut-out diagrams of the same sequences are left out
+        examples = examples.select(np.nonzero(examples.arrays["cutout"] == 0)[0])
+        print(f"left out: {diagrams} cut-out diagram examples (scored on whole-board positions only)")
     model, meta = load_weights(args.weights)
     rng = np.random.default_rng(args.seed)
     n = min(args.examples, len(examples))

@@ -12,7 +12,8 @@
 #   python tools/carry_size.py .carry/games .carry/lessons .whl
 # Run through the device tool with carry [".carry/games", ".carry/lessons", ".whl"]:
 #   bash scripts/device_localnet.sh $OUT [TRAIN_MINUTES=6] [SOLVED_SHARE=0.2] [BLOCKS=6] [CHANNELS=64] [SHAPES=20000]
-# BUILD_ARGS adds dataset-build options (e.g. BUILD_ARGS="--archives fox_pro_featurecat_10348.tar.xz" with a
+# BUILD_ARGS are the dataset-build options (default "--cutouts 2,3,4": each local sequence also on its cut-out
+# diagram; BUILD_ARGS="" leaves the cut-outs out; BUILD_ARGS="--archives fox_pro_featurecat_10348.tar.xz" with a
 # small SHAPES and TRAIN_MINUTES=1 is the dry run on a machine without a GPU).
 # Results in OUT: localnet.pt (best weights), dataset.json, build.err, lessons.err, train.log. Bring them home,
 # then measure on the CPU: bench/localnet_accuracy.py --weights, bench/growth_sweep.py --local-model,
@@ -28,7 +29,7 @@ mkdir -p "$out"
 source "$(dirname "$0")/device_setup.sh"
 cache=/tmp/localnet-data
 python3 -m tengen.train.localdata build --games-dir .carry/games --labels labels/localnet --workers "$workers" \
-  --shard-games 1000 --cache-dir "$cache" ${BUILD_ARGS:-} 2>"$out/build.err" | tee "$out/dataset.json" | tail -3
+  --shard-games 1000 --cache-dir "$cache" ${BUILD_ARGS---cutouts 2,3,4} 2>"$out/build.err" | tee "$out/dataset.json" | tail -3
 if [ -d .carry/lessons ]; then
   mkdir -p "$cache" && cp -r .carry/lessons "$cache/solver-lessons-v1"
 else

@@ -106,6 +106,7 @@ def test_training_with_solved_examples_reports_their_top1_and_starts_from_given_
     from tests.train.test_localnet_training import _tiny_examples
 
     games = _tiny_examples()
+    games.arrays["cutout"] = np.zeros(len(games), np.int8)  # as built datasets carry it; lessons do not
     solved = Examples(load_lessons(_built(tmp_path)))
     cfg = TrainConfig(steps=2, batch=8, eval_every=1, blocks=1, channels=8, device="cpu", val_examples=50,
                       solved_share=0.5)

@@ -110,6 +110,70 @@ def test_a_local_move_illegal_without_the_game_s_other_moves_ends_the_sequence_w
     assert len(rows) == 1 and int(rows[0]["target"]) != NO_MOVE
 
 
+CUT = """
+    . . . . . . . . .
+    . O . . . . . X .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X X O . . .
+    . . X . . . O . .
+    . . X . . . O . .
+    . . . . . . . . .
+"""
+
+
+def test_a_cut_out_keeps_the_stones_near_the_region_and_nothing_else():
+    from tengen.train.localdata.extract import cut_out
+
+    grid, _ = parse_diagram(CUT)
+    board = Board(9)
+    board.set_array(grid)
+    region = [from_gtp(v, 9) for v in ("E2", "E3", "D2")]
+    diagram = cut_out(board, region, 2)
+    for vertex in ("D4", "E4", "F4", "C3", "C2", "G3", "G2"):  # the walls, within 2 points
+        assert diagram.get(from_gtp(vertex, 9)) == board.get(from_gtp(vertex, 9)) != 0
+    assert diagram.get(from_gtp("B8", 9)) == 0 and diagram.get(from_gtp("H8", 9)) == 0  # far stones gone
+    assert board.get(from_gtp("B8", 9)) != 0  # the source is untouched
+    assert cut_out(board, region, 4).get(from_gtp("B8", 9)) == 0
+    assert cut_out(board, region, 5).get(from_gtp("B8", 9)) != 0  # B8 lies 5 rows above E3, 2 columns from D2
+
+
+def test_cut_out_rows_replay_the_sequence_on_the_diagram_and_are_marked_with_their_width():
+    from tengen.train.localdata.extract import position_examples
+
+    grid, _ = parse_diagram(CUT)
+    board = Board(9)
+    board.set_array(grid)
+    own = np.where(grid > 0, 1.0, np.where(grid < 0, -1.0, 1.0))
+    for vertex in ("E2", "E3", "D2", "D3", "E1", "F2", "F3"):
+        own[from_gtp(vertex, 9)] = 0.0
+    e2, f2 = from_gtp("E2", 9), from_gtp("F2", 9)
+    moves = [(BLACK, e2), (WHITE, f2)]
+    _, plain = position_examples(board, BLACK, own, np.ones_like(own), moves, 0)
+    _, rows = position_examples(board, BLACK, own, np.ones_like(own), moves, 0, cutouts=(2,))
+    whole = [r for r in rows if int(r["cutout"]) == 0]
+    cut = [r for r in rows if int(r["cutout"]) == 2]
+    assert len(whole) == len(plain) == len(cut) == 3  # two moves and the no-move row, on each board
+    assert [int(r["target"]) for r in cut] == [int(r["target"]) for r in whole]
+    far = flat(from_gtp("B8", 9))
+    assert all(r["codes"][far] & 3 != 2 and r["codes"][far] & 3 != 3 for r in cut)  # no stone there
+    assert all(r["codes"][far] == w["codes"][far] for r, w in zip(plain, whole))
+
+
+def test_a_build_refuses_to_mix_shards_of_other_settings(tmp_path):
+    from tengen.train.localdata.build import DatasetConfigMismatch, check_config
+
+    root = tmp_path / "localmoves-v1"
+    root.mkdir()
+    check_config(root, {"phases": [0.5], "cutouts": []})
+    check_config(root, {"phases": [0.5], "cutouts": [2]})  # no shards yet: the new settings are taken
+    (root / "x-0000.npz").write_bytes(b"")
+    check_config(root, {"phases": [0.5], "cutouts": [2]})
+    with pytest.raises(DatasetConfigMismatch, match="cutouts"):
+        check_config(root, {"phases": [0.5], "cutouts": [3]})
+
+
 def test_snapshots_are_late_positions_with_moves_left():
     assert snapshot_moves(200, (0.7, 0.8, 0.9)) == [140, 160, 180]
     assert snapshot_moves(3, (0.7, 0.8, 0.9)) == [2]

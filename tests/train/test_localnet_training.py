@@ -178,3 +178,15 @@ def test_a_weights_file_that_is_not_one_is_refused_in_one_line(tmp_path):
         load_weights(bad)
     with pytest.raises(LocalNetWeightsError, match="no such"):
         load_weights(tmp_path / "missing.pt")
+
+
+def test_the_model_card_states_the_training_mix():
+    from tengen.train.localnet.card import mix_line
+
+    ds = {"examples": 1000, "cutout_examples": {"2": 150, "4": 50}}
+    solved = {"examples": 300, "shapes": {"taught": 40, "not solved exactly": 10}}
+    line = mix_line(ds, solved, 0.2)
+    assert "whole-board positions 800 examples" in line
+    assert "w=2: 150, w=4: 50" in line
+    assert "300 examples from 40 taught shapes of 50 drawn, 20% of each batch" in line
+    assert mix_line({"examples": 10}, None, 0.0).endswith("whole-board positions 10 examples; no solver lessons.")

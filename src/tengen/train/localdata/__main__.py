@@ -21,6 +21,16 @@ def _phases(text: str) -> tuple[float, ...]:
     return values
 
 
+def _widths(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError("wall widths are whole numbers such as 2,3,4") from None
+    if not values or not all(1 <= v <= 18 for v in values):
+        raise argparse.ArgumentTypeError("each wall width must lie from 1 to 18")
+    return values
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tengen.train.localdata", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -41,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="KataGo labels saved by an earlier build (`labels` command), a file or a folder of them "
                         "(labels/localnet): no network needed")
     b.add_argument("--split", choices=["train", "val", "test"], default=None, help="build only this split's games")
+    b.add_argument("--cutouts", type=_widths, default=(),
+                   help="wall widths such as 2,3,4: each local sequence is also played on its cut-out diagram (the "
+                        "region and the stones within that many points, on an empty board) at one of them")
     lab = sub.add_parser("labels", help="gather the built shards' KataGo labels into one file")
     lab.add_argument("out", type=Path)
     lab.add_argument("--cache-dir", type=Path, default=None)
@@ -74,12 +87,18 @@ def main(argv: list[str] | None = None) -> int:
                       limit=args.games, workers=max(1, args.workers), device=args.device, batch=max(1, args.batch),
                       model=args.model, time_budget=args.time_budget, games_dir=args.games_dir,
                       archives=tuple(args.archives.split(",")) if args.archives else None, labels=args.labels,
-                      only_split=None if args.split is None else ("train", "val", "test").index(args.split))
+                      only_split=None if args.split is None else ("train", "val", "test").index(args.split),
+                      cutouts=args.cutouts)
     from tqdm import tqdm
+
+    from tengen.train.localdata.build import DatasetConfigMismatch
 
     bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc="localdata")
     try:
         root = build(cfg, args.cache_dir, progress=bar.update)
+    except DatasetConfigMismatch as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     finally:
         bar.close()
     from tengen.train.localdata.dataset import load

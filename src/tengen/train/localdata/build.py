@@ -57,11 +57,14 @@ class BuildConfig:
     games_dir: Optional[Path] = None
     labels: Optional[Path] = None  # a labels file (KataGo ownership per game) to use instead of the network
     only_split: Optional[int] = None  # build only this split's games (0 train, 1 validation, 2 test)
+    cutouts: tuple[int, ...] = ()  # wall widths: each local sequence also played on its cut-out diagram
 
 
-def game_examples(prepared: PreparedGame, ownership: np.ndarray, threshold: float) -> dict[str, np.ndarray]:
+def game_examples(prepared: PreparedGame, ownership: np.ndarray, threshold: float,
+                  cutouts: tuple[int, ...] = ()) -> dict[str, np.ndarray]:
     """Examples of every late position of a labelled game (ownership: one (19, 19) map per encoded position,
-    the final one last) and the position-level statistics."""
+    the final one last) and the position-level statistics; with `cutouts`, also each sequence on its cut-out
+    diagram (`extract.cut_out`, the width drawn per game, position and region)."""
     record = prepared.record
     final = ownership[-1]
     rows: list[dict] = []
@@ -72,13 +75,14 @@ def game_examples(prepared: PreparedGame, ownership: np.ndarray, threshold: floa
             board.play(color, point)
         played = n
         board.to_play = to_play
-        part, pos_rows = position_examples(board, to_play, own, final, record.moves, n, threshold)
+        part, pos_rows = position_examples(board, to_play, own, final, record.moves, n, threshold, cutouts,
+                                           seed=(prepared.key + n) % 1009)
         rows += pos_rows
         pos_move.append(n)
         regions_size += [len(r.points) for r in part.regions]
         regions_len += [len(r.moves) for r in part.regions]
     out = {k: np.stack([np.asarray(r[k]) for r in rows]) if rows else np.zeros((0,), dtype=np.int16)
-           for k in EXAMPLE_FIELDS}
+           for k in EXAMPLE_FIELDS + ("cutout",)}
     if rows:
         out["region"] = np.packbits(out["region"].astype(bool), axis=1)
     out["game"] = np.full(len(rows), prepared.key, dtype=np.uint64)
@@ -130,13 +134,31 @@ def _shards(cfg: BuildConfig, root: Path) -> Iterator[tuple[Path, str, list[tupl
             return
 
 
+class DatasetConfigMismatch(ValueError):
+    """The dataset folder holds shards built with other settings: resuming would mix them."""
+
+
+def check_config(root: Path, config: dict) -> None:
+    """Write the build settings beside the shards, or refuse settings that differ from the shards already
+    there (a folder without shards takes the new settings)."""
+    path = root / "config.json"
+    if path.exists() and shard_paths(root):
+        old = json.loads(path.read_text())
+        old.setdefault("cutouts", [])
+        if old != config:
+            changed = ", ".join(f"{k} {old.get(k)} -> {v}" for k, v in config.items() if old.get(k) != v)
+            raise DatasetConfigMismatch(f"{root} holds shards built with other settings ({changed}): build into "
+                                        "another --cache-dir, or remove the old shards")
+    path.write_text(json.dumps(config, indent=1))
+
+
 def build(cfg: BuildConfig, cache_dir: Path | str | None = None,
           progress: Optional[Callable[[int], None]] = None) -> Path:
     """Build (or resume) the dataset; returns its folder. Skipped games are counted by reason per shard."""
     root = dataset_dir(cache_dir)
     root.mkdir(parents=True, exist_ok=True)
-    (root / "config.json").write_text(json.dumps({"phases": cfg.phases, "threshold": cfg.threshold,
-                                                  "dataset": DATASET}, indent=1))
+    check_config(root, {"phases": list(cfg.phases), "threshold": cfg.threshold, "dataset": DATASET,
+                        "cutouts": list(cfg.cutouts)})
     evaluator = None
     started = time.monotonic()
     executor: Optional[Executor] = None
@@ -261,7 +283,7 @@ def _build_shard(path: Path, members: list, cfg: BuildConfig, evaluator, executo
             at += len(p.encoded)
     for p in usable:
         p.encoded = []  # the inputs are not needed any more (and are large to send back to workers)
-    job = partial(_examples_job, threshold=cfg.threshold)
+    job = partial(_examples_job, threshold=cfg.threshold, cutouts=cfg.cutouts)
     pairs = list(zip(usable, per_game))
     parts = list(executor.map(job, pairs, chunksize=chunk) if executor else map(job, pairs))
     data = _concat(parts) if parts else {}
@@ -281,6 +303,7 @@ def _build_shard(path: Path, members: list, cfg: BuildConfig, evaluator, executo
     atomic_savez(path, **data)
 
 
-def _examples_job(pair: tuple[PreparedGame, np.ndarray], threshold: float) -> dict[str, np.ndarray]:
+def _examples_job(pair: tuple[PreparedGame, np.ndarray], threshold: float,
+                  cutouts: tuple[int, ...] = ()) -> dict[str, np.ndarray]:
     prepared, ownership = pair
-    return game_examples(prepared, ownership, threshold)
+    return game_examples(prepared, ownership, threshold, cutouts)

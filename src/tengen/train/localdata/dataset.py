@@ -41,7 +41,7 @@ def load(cache_dir: Path | str | None = None, root: Path | None = None,
     paths = shard_paths(root)
     if not paths:
         raise FileNotFoundError(f"no local-move dataset in {root}: run `python -m tengen.train.localdata build`")
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in EXAMPLE_FIELDS + ("game",)}
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in EXAMPLE_FIELDS + ("game", "cutout")}
     stats = {"shards": len(paths), "games_read": 0, "games_used": 0, "positions": 0, "skipped": {},
              "regions_size": [], "regions_len": []}
     wanted = None if splits is None else [SPLIT_NAMES.index(name) for name in splits]
@@ -58,7 +58,10 @@ def load(cache_dir: Path | str | None = None, root: Path | None = None,
                 continue
             keep = slice(None) if wanted is None else np.isin(_splits_of(z["game"]), wanted)
             for k in parts:
-                parts[k].append(z[k][keep])
+                if k == "cutout" and k not in z.files:  # shards built before cut-outs: whole-board rows
+                    parts[k].append(np.zeros(len(z["target"]), np.int8)[keep])
+                else:
+                    parts[k].append(z[k][keep])
     arrays = {k: np.concatenate(v) for k, v in parts.items()}
     arrays["region"] = np.unpackbits(arrays["region"], axis=1, count=POINTS).astype(bool)
     sizes = np.concatenate(stats.pop("regions_size"))
@@ -89,6 +92,8 @@ def summary(arrays: dict[str, np.ndarray], region_sizes: np.ndarray, seq_lengths
         "region_size_histogram": _histogram(region_sizes, [1, 2, 3, 4, 6, 11, 21, 51]),
         "sequence_length_histogram": _histogram(seq_lengths, [0, 1, 2, 3, 4, 6, 11, 21]),
         "games_by_split": {name: int((splits == i).sum()) for i, name in enumerate(SPLIT_NAMES)},
+        "cutout_examples": {str(int(w)): int((arrays["cutout"] == w).sum())
+                            for w in np.unique(arrays["cutout"]) if w} if "cutout" in arrays else {},
     }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
@@ -111,13 +111,34 @@ def sequence_examples(board: Board, to_play: int, seq: LocalSequence) -> list[di
     return rows
 
 
+def cut_out(board: Board, keep: Iterable[Point], width: int) -> Board:
+    """The position as a book prints a local diagram: the stones within `width` points (rows and columns) of
+    the points `keep` (a region and its local moves) on an otherwise empty board, with the cut-out's own
+    liberties (the stones are set up afresh; ko and history are cleared)."""
+    grid = board.array().copy()
+    near = np.zeros(grid.shape, dtype=bool)
+    for r, c in keep:
+        near[max(0, r - width):r + width + 1, max(0, c - width):c + width + 1] = True
+    grid[~near] = 0
+    out = board.copy()
+    out.set_array(grid)
+    return out
+
+
 def position_examples(board: Board, to_play: int, ownership: np.ndarray, final_ownership: np.ndarray,
-                      moves: Sequence[tuple[int, Optional[Point]]], start: int, threshold: float = 0.9
-                      ) -> tuple[Partition, list[dict[str, np.ndarray]]]:
-    """Partition the position after `start` game moves and turn every region's local sequence into examples."""
+                      moves: Sequence[tuple[int, Optional[Point]]], start: int, threshold: float = 0.9,
+                      cutouts: Sequence[int] = (), seed: int = 0) -> tuple[Partition, list[dict[str, np.ndarray]]]:
+    """Partition the position after `start` game moves and turn every region's local sequence into examples.
+    With `cutouts` (wall widths), each sequence is also played on its cut-out diagram (`cut_out`) at one
+    width, drawn from `cutouts` by `seed` and the region's index; those rows carry `cutout` = the width
+    (whole-board rows 0)."""
     part = partition(ownership, final_ownership, threshold)
     assign_moves(part, moves, start)
     rows = []
-    for seq in part.regions:
-        rows += sequence_examples(board, to_play, seq)
+    for index, seq in enumerate(part.regions):
+        rows += [{**row, "cutout": np.int8(0)} for row in sequence_examples(board, to_play, seq)]
+        if cutouts and seq.moves:
+            width = cutouts[(seed + index) % len(cutouts)]
+            diagram = cut_out(board, list(seq.points) + [point for _, _, point in seq.moves], width)
+            rows += [{**row, "cutout": np.int8(width)} for row in sequence_examples(diagram, to_play, seq)]
     return part, rows

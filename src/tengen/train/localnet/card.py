@@ -14,6 +14,25 @@ def _table(hist: dict) -> str:
     return "\n".join(["| bucket | count |", "|---|---|"] + [f"| {k} | {v} |" for k, v in hist.items()])
 
 
+def mix_line(ds: dict, solved: Optional[dict], share: Optional[float]) -> str:
+    """What the training drew from: whole-board examples, cut-out diagrams by wall width, and the exact
+    solver's lessons with their share of each batch."""
+    cutouts = {int(w): n for w, n in (ds.get("cutout_examples") or {}).items()}
+    whole = (ds.get("examples") or 0) - sum(cutouts.values())
+    parts = [f"whole-board positions {whole:,} examples"]
+    if cutouts:
+        parts.append("cut-out diagrams (the region and the stones within w points on an empty board) "
+                     + ", ".join(f"w={w}: {n:,}" for w, n in sorted(cutouts.items())))
+    if solved and share:
+        shapes = solved.get("shapes", {})
+        parts.append(f"the exact solver's lessons {solved.get('examples', 0):,} examples from "
+                     f"{shapes.get('taught', 0):,} taught shapes of {sum(shapes.values()):,} drawn, "
+                     f"{share:.0%} of each batch")
+    else:
+        parts.append("no solver lessons")
+    return "Training mix: " + "; ".join(parts) + "."
+
+
 def render(weights: Path, logs: Optional[Path] = None, accuracy: Optional[Path] = None) -> str:
     model, meta = load_weights(weights)
     cfg = model.config
@@ -61,6 +80,8 @@ def render(weights: Path, logs: Optional[Path] = None, accuracy: Optional[Path] 
         "Local sequence lengths (moves):",
         "",
         _table(ds.get("sequence_length_histogram", {})),
+        "",
+        mix_line(ds, meta.get("solved"), train.get("solved_share")),
         "",
         "## Training",
         "",

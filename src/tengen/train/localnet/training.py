@@ -104,6 +104,14 @@ def evaluate(model: LocalMoveNet, data: dict[str, torch.Tensor], rows: torch.Ten
     return out
 
 
+def _column(solved: Examples, key: str, like: np.ndarray) -> np.ndarray:
+    """The solved examples' column `key` in the games' dtype; zeros for a column lessons do not have (the
+    games' `cutout` width: a lesson is a diagram of its own, not cut from a game)."""
+    if key in solved.arrays:
+        return solved.arrays[key].astype(like.dtype)
+    return np.zeros((len(solved),) + like.shape[1:], like.dtype)
+
+
 def _solved_rows(solved: Optional[Examples], offset: int, seed: int, limit: int) -> tuple[np.ndarray, np.ndarray]:
     """Training rows and (at most `limit`) validation rows of the solved examples, offset past the games."""
     if solved is None or len(solved) == 0:
@@ -143,7 +151,7 @@ def train(cfg: TrainConfig, examples: Examples, out: Path, checkpoint_dir: Path,
         val_rows = np.sort(rng.choice(val_rows, cfg.val_examples, replace=False))
     solved_train, solved_val = _solved_rows(solved, len(examples), cfg.seed, cfg.val_examples)
     if len(solved_train):
-        examples = Examples({k: np.concatenate([examples.arrays[k], solved.arrays[k].astype(examples.arrays[k].dtype)])
+        examples = Examples({k: np.concatenate([examples.arrays[k], _column(solved, k, examples.arrays[k])])
                              for k in examples.arrays})
     data = to_device(examples, device)
     weights = mixed_weights(sampling_weights(examples.arrays["region_size"][train_rows], cfg.balance_power),
