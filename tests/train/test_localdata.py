@@ -185,6 +185,7 @@ def _record(moves: list[str], result: str = "B+3.5") -> bytes:
 
 
 GAME = ["B[pd]", "W[dp]", "B[pp]", "W[dd]", "B[qf]", "W[nc]", "B[rd]", "W[qc]", "B[qd]", "W[pc]"]
+EXTRA = ["B[aj]", "W[bj]", "B[cj]", "W[sj]"]  # later moves on the undecided row 10 (SGF row j)
 
 
 def _labels_for(tmp_path, games: dict[str, bytes], archive: str, phases=(0.5, 0.9)):
@@ -205,15 +206,10 @@ def _labels_for(tmp_path, games: dict[str, bytes], archive: str, phases=(0.5, 0.
 
 
 def test_build_from_stored_labels_writes_shards_resumes_and_counts(tmp_path):
-    games_dir, cache = tmp_path / "games", tmp_path / "cache"
-    games_dir.mkdir()
-    archive = "fox_pro_test.tar.xz"
-    extra = ["B[aj]", "W[bj]", "B[cj]", "W[sj]"]  # later moves on the undecided row 10 (SGF row j)
-    games = {f"fox/g{n}.sgf": _record(GAME[:n] + extra) for n in (6, 8, 10)}
+    cache = tmp_path / "cache"
+    games = {f"fox/g{n}.sgf": _record(GAME[:n] + EXTRA) for n in (6, 8, 10)}
     games["fox/bad.sgf"] = _record(["B[pd]", "W[pd]"])  # an illegal record
-    write_archive(games_dir / archive, games)
-    (games_dir / "finished_19x19_scored_games.txt").write_text(
-        "archive\tpath\tRE\tKM\tHA\tmoves\n" + "".join(f"{archive}\t{name}\tB+3.5\t6.5\t0\t9\n" for name in games))
+    games_dir, archive, games = _games_folder(tmp_path, games)
     labels = _labels_for(tmp_path, {k: v for k, v in games.items() if k != "fox/bad.sgf"}, archive)
     cfg = BuildConfig(phases=(0.5, 0.9), shard_games=2, workers=1, games_dir=games_dir, labels=labels)
     root = build(cfg, cache)
@@ -237,16 +233,25 @@ def test_build_from_stored_labels_writes_shards_resumes_and_counts(tmp_path):
     assert examples.arrays["region"].shape[1] == POINTS
 
 
+def _games_folder(tmp_path, games=None, unlisted=None, more_lines: str = ""):
+    """(folder, archive name, games): one archive holding `games` (default: three short games with later moves
+    on the undecided row 10) and `unlisted` ones, and the finished-games list naming `games` (plus
+    `more_lines`)."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    archive = "fox_pro_test.tar.xz"
+    if games is None:
+        games = {f"fox/g{n}.sgf": _record(GAME[:n] + EXTRA) for n in (6, 8, 10)}
+    write_archive(folder / archive, {**games, **(unlisted or {})})
+    (folder / "finished_19x19_scored_games.txt").write_text(
+        "archive\tpath\tRE\tKM\tHA\tmoves\n" + "".join(f"{archive}\t{name}\tB+3.5\t6.5\t0\t9\n" for name in games)
+        + more_lines)
+    return folder, archive, games
+
+
 def test_a_folder_of_labels_files_gives_the_same_dataset_as_one_file(tmp_path):
     """Each labelling run adds a file to labels/localnet; the build reads the folder as one set of labels."""
-    games_dir = tmp_path / "games"
-    games_dir.mkdir()
-    archive = "fox_pro_test.tar.xz"
-    extra = ["B[aj]", "W[bj]", "B[cj]", "W[sj]"]
-    games = {f"fox/g{n}.sgf": _record(GAME[:n] + extra) for n in (6, 8, 10)}
-    write_archive(games_dir / archive, games)
-    (games_dir / "finished_19x19_scored_games.txt").write_text(
-        "archive\tpath\tRE\tKM\tHA\tmoves\n" + "".join(f"{archive}\t{name}\tB+3.5\t6.5\t0\t9\n" for name in games))
+    games_dir, archive, games = _games_folder(tmp_path)
     whole = _labels_for(tmp_path, games, archive)
     folder = tmp_path / "labels"
     folder.mkdir()
@@ -271,14 +276,7 @@ def test_gathered_labels_leave_out_known_games_saturate_and_rebuild_the_same_dat
     and the examples built from the gathered file equal those built from the labels it came from."""
     from tengen.train.localdata.build import labels_file
 
-    games_dir = tmp_path / "games"
-    games_dir.mkdir()
-    archive = "fox_pro_test.tar.xz"
-    extra = ["B[aj]", "W[bj]", "B[cj]", "W[sj]"]
-    games = {f"fox/g{n}.sgf": _record(GAME[:n] + extra) for n in (6, 8, 10)}
-    write_archive(games_dir / archive, games)
-    (games_dir / "finished_19x19_scored_games.txt").write_text(
-        "archive\tpath\tRE\tKM\tHA\tmoves\n" + "".join(f"{archive}\t{name}\tB+3.5\t6.5\t0\t9\n" for name in games))
+    games_dir, archive, games = _games_folder(tmp_path)
     source = _labels_for(tmp_path, games, archive)
     with np.load(source) as z:
         arrays = dict(z)
@@ -310,15 +308,9 @@ def test_slim_archives_hold_the_listed_games_and_build_the_same_dataset(tmp_path
     from tengen.train.archives import iter_archive
     from tengen.train.localdata.__main__ import main
 
-    games_dir = tmp_path / "games"
-    games_dir.mkdir()
-    archive = "fox_pro_test.tar.xz"
-    extra = ["B[aj]", "W[bj]", "B[cj]", "W[sj]"]
-    listed = {f"fox/g{n}.sgf": _record(GAME[:n] + extra) for n in (6, 8)}
-    write_archive(games_dir / archive, {**listed, "fox/unlisted.sgf": _record(GAME[:4])})
-    (games_dir / "finished_19x19_scored_games.txt").write_text(
-        "archive\tpath\tRE\tKM\tHA\tmoves\n" + "".join(f"{archive}\t{name}\tB+3.5\t6.5\t0\t9\n" for name in listed)
-        + "other.tar.xz\tx.sgf\tB+1.5\t6.5\t0\t9\n")  # an archive this folder lacks: left out
+    games_dir, archive, listed = _games_folder(
+        tmp_path, {f"fox/g{n}.sgf": _record(GAME[:n] + EXTRA) for n in (6, 8)}, {"fox/unlisted.sgf": _record(GAME[:4])},
+        "other.tar.xz\tx.sgf\tB+1.5\t6.5\t0\t9\n")  # an archive this folder lacks: left out
     slim = tmp_path / "slim"
     assert main(["games", "--out", str(slim), "--games-dir", str(games_dir)]) == 0
     assert "2 of 2 listed records" in capsys.readouterr().out
