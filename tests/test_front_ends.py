@@ -124,7 +124,7 @@ def test_every_front_end_gives_the_librarys_answer(record, tmp_path, monkeypatch
 def test_reports_state_the_resolved_settings_and_rules(record, tmp_path, monkeypatch):
     network = StandInNetwork()
     report = library(record, network, tmp_path, monkeypatch)
-    assert report["settings"] == AnalysisOptions().resolved(network).summary()
+    assert report["settings"] == {**AnalysisOptions().resolved(network).summary(), "device": "cpu"}
     assert report["settings"]["leaves"] in ("valuenet", "network")  # `auto` never reaches a report
     assert report["rules"] == {"name": "chinese", "scoring": "area"}
     assert cli(record, network, tmp_path, monkeypatch)["settings"] == report["settings"]

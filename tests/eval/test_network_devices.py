@@ -9,6 +9,8 @@ import torch
 
 from tengen.cli import main
 from tengen.endgame import analysis, predictors
+from tengen.endgame.evalcache import cached
+from tengen.endgame.options import AnalysisOptions
 from tengen.eval.devices import DeviceUnavailable, device_of, pick_device
 from tengen.go.diagram import board_from_diagram
 
@@ -34,6 +36,24 @@ def test_an_evaluator_without_a_network_device_is_on_the_cpu():
     on_gpu = StandInNetwork()
     on_gpu.device = torch.device("cuda")
     assert device_of(on_gpu) == "cuda"
+    assert device_of(cached(on_gpu)) == "cuda"  # as the analysis holds it: behind its evaluation cache
+
+
+def test_an_analysis_grows_its_trees_with_the_local_net_on_the_evaluators_device(monkeypatch):
+    """Through the whole analysis (the evaluator behind its cache), the local-move network is asked for on
+    the evaluator's device."""
+    asked = []
+
+    def local_net(weights, device="cpu"):
+        asked.append(device)
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(predictors, "_load_local_net", local_net)
+    evaluator = StandInNetwork()
+    evaluator.device = "cuda:0"
+    with pytest.raises(RuntimeError, match="stop here"):
+        analysis.analyze_board(board_from_diagram(ONE_DAME), evaluator, AnalysisOptions(predictor="net"))
+    assert asked == ["cuda:0"]
 
 
 def test_the_local_move_and_value_networks_follow_the_evaluators_device(monkeypatch):
@@ -81,3 +101,16 @@ def test_the_classic_evaluator_takes_no_device(capsys):
     code = main(["analyze", str(EXAMPLE), "--evaluator", "classic", "--device", "auto"])
     assert code != 0
     assert "--device do not apply" in capsys.readouterr().err
+
+
+def test_a_report_states_the_device_its_networks_ran_on():
+    from tengen.io.report import assumptions_text
+
+    from standin_networks import STANDIN_OPTIONS
+
+    evaluator = StandInNetwork()
+    on_cpu = analysis.analyze_board(board_from_diagram(ONE_DAME), evaluator, STANDIN_OPTIONS)
+    assert on_cpu.settings["device"] == "cpu" and "--device" not in assumptions_text(on_cpu)
+    evaluator.device = "cuda:0"
+    on_gpu = analysis.analyze_board(board_from_diagram(ONE_DAME), evaluator, STANDIN_OPTIONS)
+    assert on_gpu.settings["device"] == "cuda:0" and "--device cuda:0" in assumptions_text(on_gpu)

@@ -97,7 +97,8 @@ def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: Analys
         for result in results:
             _note_unsure_walls(result, board, ownership, options.threshold, options.leaf_scoring)
         analysis = Analysis(board, results, ownership, sure, predictor=options.predictor_name,
-                            network_counts=network_counts, settings=options.summary())
+                            network_counts=network_counts,
+                            settings={**options.summary(), "device": device_of(network.evaluator)})
         analysis.recommended, analysis.recommended_reason = cgt_bridge.whole_board_move(results, board.to_play)
     if evaluator is not None and region_points is None and options.move_check_margin is not None:
         with phase("move check"):

@@ -30,7 +30,13 @@ def pick_device(name: str = "auto") -> "torch.device":
 
 
 def device_of(evaluator) -> str:
-    """The device an evaluator's network runs on ("cpu" for one without a network), for the analysis's
-    other networks to follow."""
-    device = getattr(evaluator, "device", None)
-    return "cpu" if device is None else str(device)
+    """The device an evaluator's network runs on, through any caches or guards wrapped around it (their
+    `evaluator` or `inner`); "cpu" for one without a network. The analysis's other networks follow it."""
+    seen = 0
+    while evaluator is not None and seen < 16:
+        device = getattr(evaluator, "device", None)
+        if device is not None:
+            return str(device)
+        evaluator = getattr(evaluator, "evaluator", None) or getattr(evaluator, "inner", None)
+        seen += 1
+    return "cpu"
