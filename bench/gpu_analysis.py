@@ -9,6 +9,7 @@ that is not counted. Answers (regions, counts, temperatures, types, best moves, 
 compared between the devices, and with `--reference-model` against another network file on the CPU (the
 float16-rounded copy a GPU call carries against the original).
 
+Each analysis is what `tengen analyze` runs: `analyze_board`, then the critical-group notes (its own phase).
 Where the time goes is printed by phase for each device (exclusive seconds per position; `host` is what is
 not a network phase: Python tree growth, feature encoding, the exact solver, CGT), so that what stands
 between the GPU's figure and 1 s is named by measurement.
@@ -36,12 +37,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from analysis_speed import differences  # noqa: E402
 from endgame_cost import GAMES, REPO, late_positions  # noqa: E402
 
+from tengen.api import note_critical_groups  # noqa: E402
 from tengen.endgame.analysis import analyze_board  # noqa: E402
 from tengen.endgame.options import AnalysisOptions  # noqa: E402
 from tengen.go.sgf import load_game  # noqa: E402
 from tengen.phases import PhaseStat  # noqa: E402
 
-NETWORK_PHASES = ("network", "localnet", "valuenet")  # a phase whose last part is one of these runs a network
+# a phase whose last part is one of these runs a network ("critical groups": the life-and-death notes
+# `tengen analyze` adds, KataGo one move deep on the groups whose life swings; timed as one phase)
+NETWORK_PHASES = ("network", "localnet", "valuenet", "critical groups")
 
 
 def positions(args) -> list[tuple[str, object]]:
@@ -182,10 +186,13 @@ class DeviceRun:
         set_ladder_cache(LADDER_CACHE_SIZE)  # a fresh ladder cache: no device reads the ladders another read
         start = time.perf_counter()
         analysis = analyze_board(board, self.evaluator, self.options)
+        groups_start = time.perf_counter()
+        note_critical_groups(analysis, self.evaluator, self.options.life_groups)  # as `tengen analyze` does
         seconds = time.perf_counter() - start
+        groups = PhaseStat(time.perf_counter() - groups_start, 1, 0)
         if counted:
             self.seconds.append(seconds)
-            for path, stat in analysis.phases.stats.items():
+            for path, stat in list(analysis.phases.stats.items()) + [("critical groups", groups)]:
                 total = self.phases.setdefault(path, PhaseStat())
                 total.seconds += stat.seconds
                 total.calls += stat.calls
