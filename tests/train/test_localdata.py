@@ -302,6 +302,38 @@ def test_gathered_labels_leave_out_known_games_saturate_and_rebuild_the_same_dat
         labels_file(root, tmp_path / "none.npz", exclude=whole)
 
 
+def test_a_labelling_run_continues_stored_labels_game_by_game(tmp_path, monkeypatch):
+    """`build --labels L --label-missing`: the games L holds take its labels, the others the network's; the
+    shards then hold every game's labels (what `labels --exclude` gathers)."""
+    from tengen.train.localdata import build as build_module
+
+    games_dir, archive, games = _games_folder(tmp_path)
+    known = {"fox/g8.sgf": games["fox/g8.sgf"]}
+    stored = _labels_for(tmp_path, known, archive)
+    asked: list[int] = []
+
+    class Network:
+        def ownership_of_encoded(self, encoded):
+            asked.append(len(encoded))
+            own = np.zeros((len(encoded), 19, 19), np.float32)
+            own[:, :9], own[:, 10:] = -1.0, 1.0
+            return own
+
+    monkeypatch.setattr(build_module, "_evaluator", lambda cfg: Network())
+    cfg = BuildConfig(phases=(0.5, 0.9), shard_games=5, workers=1, games_dir=games_dir, labels=stored,
+                      label_missing=True)
+    root = build(cfg, tmp_path / "cache")
+    assert asked == [6]  # two games of three positions each (two late ones and the final one) went to the network
+    with np.load(next(root.glob("*.npz"))) as z:
+        assert sorted(z["label_paths"].tolist()) == sorted(games)
+    whole = _labels_for(tmp_path / "games", games, archive)  # every game, the same made-up ownership
+    again = load(root=build(BuildConfig(phases=(0.5, 0.9), shard_games=5, workers=1, games_dir=games_dir,
+                                        labels=whole), tmp_path / "again"))[0].arrays
+    first = load(root=root)[0].arrays
+    for key in ("target", "region", "codes"):
+        assert np.array_equal(first[key], again[key]), key
+
+
 def test_slim_archives_hold_the_listed_games_and_build_the_same_dataset(tmp_path, capsys):
     """`localdata games --out DIR` keeps only the listed records (what a GPU call can carry); a build from DIR
     equals the build from the full archive."""

@@ -50,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--labels", type=Path, default=None,
                    help="KataGo labels saved by an earlier build (`labels` command), a file or a folder of them "
                         "(labels/localnet): no network needed")
+    b.add_argument("--label-missing", action="store_true",
+                   help="with --labels: the games they lack are labelled by KataGo (a labelling run that continues "
+                        "labels/localnet whatever order earlier runs took)")
     b.add_argument("--split", choices=["train", "val", "test"], default=None, help="build only this split's games")
     b.add_argument("--cutouts", type=_widths, default=(),
                    help="wall widths such as 2,3,4: each local sequence is also played on its cut-out diagram (the "
@@ -80,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         out, games = labels_file(dataset_dir(args.cache_dir), args.out, args.exclude)
         print(f"{out}: {games} games")
         return 0
+    if args.label_missing and args.labels is None:
+        print("error: --label-missing goes with --labels", file=sys.stderr)
+        return 2
     if args.labels is not None and not (args.labels.is_file() or any(args.labels.glob("*.npz"))):
         print(f"error: {args.labels}: no such labels file, nor a folder of them", file=sys.stderr)
         return 2
@@ -88,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                       model=args.model, time_budget=args.time_budget, games_dir=args.games_dir,
                       archives=tuple(args.archives.split(",")) if args.archives else None, labels=args.labels,
                       only_split=None if args.split is None else ("train", "val", "test").index(args.split),
-                      cutouts=args.cutouts)
+                      cutouts=args.cutouts, label_missing=args.label_missing)
     from tqdm import tqdm
 
     from tengen.train.localdata.build import DatasetConfigMismatch

@@ -58,6 +58,7 @@ class BuildConfig:
     labels: Optional[Path] = None  # a labels file (KataGo ownership per game) to use instead of the network
     only_split: Optional[int] = None  # build only this split's games (0 train, 1 validation, 2 test)
     cutouts: tuple[int, ...] = ()  # wall widths: each local sequence also played on its cut-out diagram
+    label_missing: bool = False  # with `labels`: the games they lack are labelled by KataGo (a run continuing them)
 
 
 def game_examples(prepared: PreparedGame, ownership: np.ndarray, threshold: float,
@@ -175,7 +176,8 @@ def build(cfg: BuildConfig, cache_dir: Path | str | None = None,
                 print(f"time budget of {cfg.time_budget:.0f} s spent: stopping before {path.name}", file=sys.stderr)
                 break
             if evaluator is None:
-                evaluator = StoredLabels(cfg.labels) if cfg.labels else _evaluator(cfg)
+                evaluator = (StoredLabels(cfg.labels) if cfg.labels else None,
+                             _evaluator(cfg) if cfg.labels is None or cfg.label_missing else None)
             _build_shard(path, members, cfg, evaluator, executor)
             if progress:
                 progress(len(members))
@@ -259,28 +261,33 @@ def _evaluator(cfg: BuildConfig):
     return labelling_evaluator(cfg.model, cfg.device, cfg.batch)
 
 
-def _build_shard(path: Path, members: list, cfg: BuildConfig, evaluator, executor: Optional[Executor]) -> None:
-    prep = partial(prepare_game, phases=cfg.phases, encode_positions=cfg.labels is None, only_split=cfg.only_split)
+def _build_shard(path: Path, members: list, cfg: BuildConfig, labellers: tuple, executor: Optional[Executor]) -> None:
+    """One shard: `labellers` is (stored labels or None, KataGo or None); a game takes its stored labels when
+    they hold it, else KataGo's (when there is a network), else it is skipped as unlabelled."""
+    stored, network = labellers
+    prep = partial(prepare_game, phases=cfg.phases, encode_positions=network is not None, only_split=cfg.only_split)
     chunk = max(1, len(members) // (4 * max(1, cfg.workers)))
     prepared = list(executor.map(prep, members, chunksize=chunk) if executor else map(prep, members))
-    if isinstance(evaluator, StoredLabels):
-        per_game = []
-        for p in prepared:
-            if not p.skipped:
-                own = evaluator.ownership_of(p)
-                if own is None:
-                    p.skipped = "unlabelled"
-                else:
-                    per_game.append(own)
-        usable = [p for p in prepared if not p.skipped]
-    else:
-        usable = [p for p in prepared if not p.skipped]
-        encoded = [e for p in usable for e in p.encoded]
-        ownership = evaluator.ownership_of_encoded(encoded)
-        per_game, at = [], 0
-        for p in usable:
-            per_game.append(ownership[at:at + len(p.encoded)])
-            at += len(p.encoded)
+    labelled: dict[int, np.ndarray] = {}
+    missing: list[int] = []
+    for i, p in enumerate(prepared):
+        if p.skipped:
+            continue
+        own = stored.ownership_of(p) if stored is not None else None
+        if own is not None:
+            labelled[i] = own
+        elif network is not None:
+            missing.append(i)
+        else:
+            p.skipped = "unlabelled"
+    if missing:
+        ownership = network.ownership_of_encoded([e for i in missing for e in prepared[i].encoded])
+        at = 0
+        for i in missing:
+            labelled[i] = ownership[at:at + len(prepared[i].encoded)]
+            at += len(prepared[i].encoded)
+    usable = [prepared[i] for i in sorted(labelled)]
+    per_game = [labelled[i] for i in sorted(labelled)]
     for p in usable:
         p.encoded = []  # the inputs are not needed any more (and are large to send back to workers)
     job = partial(_examples_job, threshold=cfg.threshold, cutouts=cfg.cutouts)
