@@ -71,10 +71,7 @@ class Path_:
         report = time.perf_counter() - report_start
         self.seconds.append(time.perf_counter() - start)
         for path, stat in list(analysis.phases.stats.items()) + [("report", PhaseStat(report, 1, 0))]:
-            total = self.phases.setdefault(path, PhaseStat())
-            total.seconds += stat.seconds
-            total.calls += stat.calls
-            total.rows += stat.rows
+            self.phases.setdefault(path, PhaseStat()).add(stat)
         self.events.update(analysis.phases.events)
         return analysis
 

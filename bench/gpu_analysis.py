@@ -193,10 +193,7 @@ class DeviceRun:
         if counted:
             self.seconds.append(seconds)
             for path, stat in list(analysis.phases.stats.items()) + [("critical groups", groups)]:
-                total = self.phases.setdefault(path, PhaseStat())
-                total.seconds += stat.seconds
-                total.calls += stat.calls
-                total.rows += stat.rows
+                self.phases.setdefault(path, PhaseStat()).add(stat)
             self.events.update(analysis.phases.events)
         return analysis, seconds
 

@@ -36,7 +36,8 @@ sys.path.insert(0, str(REPO / "src"))
 
 from tengen.eval.katago import KataGoEvaluator, read_model  # noqa: E402
 from tengen.eval.katago.network import network_flops, subnormal_weights_kept  # noqa: E402
-from tengen.go import BLACK, Board, Rules  # noqa: E402
+from tengen.go import Board, Rules  # noqa: E402
+from tengen.go.playout import play_uniform_random  # noqa: E402
 
 GOLDEN = REPO / "tests" / "data" / "katago" / "golden.json"
 
@@ -61,14 +62,7 @@ def sample_positions(n: int = 12, seed: int = 7) -> list[Board]:
     for i in range(n):
         size = (19, 19, 13, 9)[i % 4]
         board = Board(size, rules=Rules.chinese() if i % 3 else Rules.japanese())
-        length = int(rng.integers(0, int(size * size * 0.7)))
-        color = BLACK
-        for _ in range(length):
-            moves = board.legal_moves(color)
-            if not moves:
-                break
-            board.play(color, moves[int(rng.integers(len(moves)))])
-            color = -color
+        play_uniform_random(board, rng, int(rng.integers(0, int(size * size * 0.7))))
         out.append(board)
     return out
 

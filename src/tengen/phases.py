@@ -24,6 +24,12 @@ class PhaseStat:
     calls: int = 0
     rows: int = 0
 
+    def add(self, other: "PhaseStat") -> None:
+        """Count `other` in too (phases summed over paths or over analyses)."""
+        self.seconds += other.seconds
+        self.calls += other.calls
+        self.rows += other.rows
+
 
 class PhaseClock:
     """Accumulates `PhaseStat`s keyed by the phase path ("leaves/katago") and event counters."""
@@ -58,19 +64,14 @@ class PhaseClock:
         out = PhaseStat()
         for path, stat in self.stats.items():
             if not prefix or path == prefix or path.startswith(prefix + "/"):
-                out.seconds += stat.seconds
-                out.calls += stat.calls
-                out.rows += stat.rows
+                out.add(stat)
         return out
 
     def by_leaf_name(self) -> dict[str, PhaseStat]:
         """Exclusive figures summed by the last part of the path ("katago" over every stage that called it)."""
         out: dict[str, PhaseStat] = {}
         for path, stat in self.stats.items():
-            merged = out.setdefault(path.rsplit("/", 1)[-1], PhaseStat())
-            merged.seconds += stat.seconds
-            merged.calls += stat.calls
-            merged.rows += stat.rows
+            out.setdefault(path.rsplit("/", 1)[-1], PhaseStat()).add(stat)
         return out
 
 

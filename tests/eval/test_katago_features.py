@@ -8,6 +8,7 @@ from tengen.eval.katago.ladder import ladder_features
 from tengen.go import BLACK, WHITE, Board, Rules
 from tengen.go.benson import unconditional_life
 from tengen.go.diagram import board_from_diagram, parse_diagram
+from tengen.go.playout import play_uniform_random
 
 LADDER = """
     . . . . . . . . .
@@ -248,12 +249,7 @@ def test_pass_alive_stones_agree_with_tengen_benson():
     for _ in range(150):
         n = int(rng.integers(5, 9))
         board = Board(n)
-        for k in range(int(rng.integers(10, n * n))):
-            color = BLACK if k % 2 == 0 else WHITE
-            moves = board.legal_moves(color)
-            if not moves:
-                break
-            board.play(color, moves[int(rng.integers(len(moves)))])
+        play_uniform_random(board, rng, int(rng.integers(10, n * n)))
         g = board.array()
         ours = (pass_alive(g) == g) & (g != 0)
         theirs = (unconditional_life(board) == g) & (g != 0)

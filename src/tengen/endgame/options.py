@@ -14,6 +14,7 @@ from tengen.endgame.move_check import DEFAULT_MARGIN
 from tengen.endgame.predictors import LocalMovePredictor
 from tengen.endgame.regions import DEFAULT_HOT_SWING, DEFAULT_THRESHOLD
 from tengen.endgame.tree import GrowthConfig
+from tengen.eval.evaluation import wrapped_chain
 
 PREDICTORS = ("auto", "kata", "oracle", "exhaustive", "net")
 LEAF_SCORINGS = ("auto", "evaluator", "exact", "valuenet")
@@ -138,11 +139,7 @@ class AnalysisOptions:
 
 def _network_free(evaluator) -> bool:
     """Whether `evaluator` (through any caches or guards wrapped around it) says it uses no network."""
-    while evaluator is not None:
-        if getattr(type(evaluator), "uses_network", True) is False:
-            return True
-        evaluator = getattr(evaluator, "evaluator", None) or getattr(evaluator, "inner", None)
-    return False
+    return any(getattr(type(inner), "uses_network", True) is False for inner in wrapped_chain(evaluator))
 
 
 def leaf_scoring_of_flag(leaves: str) -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tengen.eval.evaluation import wrapped_chain
+
 if TYPE_CHECKING:
     import torch
-
 
 
 class DeviceUnavailable(RuntimeError):
@@ -32,11 +33,8 @@ def pick_device(name: str = "auto") -> "torch.device":
 def device_of(evaluator) -> str:
     """The device an evaluator's network runs on, through any caches or guards wrapped around it (their
     `evaluator` or `inner`); "cpu" for one without a network. The analysis's other networks follow it."""
-    seen = 0
-    while evaluator is not None and seen < 16:
-        device = getattr(evaluator, "device", None)
+    for inner in wrapped_chain(evaluator):
+        device = getattr(inner, "device", None)
         if device is not None:
             return str(device)
-        evaluator = getattr(evaluator, "evaluator", None) or getattr(evaluator, "inner", None)
-        seen += 1
     return "cpu"

@@ -7,7 +7,7 @@ with row 0 at the top, like `Board.array()`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Protocol, Sequence, runtime_checkable
+from typing import Any, Iterator, Optional, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -118,3 +118,13 @@ def sweeps_komi(evaluator) -> bool:
 def display_name(evaluator) -> str:
     """What reports call `evaluator` (`Described`): its `display_name`, else "network"."""
     return getattr(evaluator, "display_name", "network")
+
+
+def wrapped_chain(evaluator) -> Iterator:
+    """`evaluator`, then each evaluator it wraps (a cache's or a guard's `evaluator` or `inner`), outermost
+    first: where a question about the network (its device, whether it has one) finds the answer."""
+    for _ in range(16):  # wrappers nest a few deep; a bound instead of trusting every wrapper
+        if evaluator is None:
+            return
+        yield evaluator
+        evaluator = getattr(evaluator, "evaluator", None) or getattr(evaluator, "inner", None)

@@ -43,3 +43,15 @@ def playout_area(board, seed: int, max_moves: int | None = None) -> np.ndarray:
 
 
 __all__ = ["Playout", "random_playout", "playout_area", "BLACK"]
+
+
+def play_uniform_random(board, rng: np.random.Generator, count: int, color: int = BLACK) -> None:
+    """Play up to `count` moves on `board`, each drawn uniformly from the mover's legal moves (own eyes
+    included, unlike the playouts above), colours alternating from `color`; stops early when the mover has
+    none. Seeded random positions for checks and benchmarks."""
+    for _ in range(count):
+        moves = board.legal_moves(color)
+        if not moves:
+            return
+        board.play(color, moves[int(rng.integers(len(moves)))])
+        color = -color

@@ -49,19 +49,14 @@ def compare(source: Union[str, Path], target: Union[str, Path]) -> str:
     """How far the copy's outputs lie from the original's on seeded random positions (both colours to move):
     the largest ownership, win-rate and lead differences and how often the policy's best move is the same."""
     from tengen.eval.katago.evaluator import KataGoEvaluator
-    from tengen.go import BLACK, Board
+    from tengen.go import Board
+    from tengen.go.playout import play_uniform_random
 
     rng = np.random.default_rng(3)
     boards = []
-    for i in range(24):
+    for _ in range(24):
         board = Board(19)
-        color = BLACK
-        for _ in range(int(rng.integers(20, 240))):
-            moves = board.legal_moves(color)
-            if not moves:
-                break
-            board.play(color, moves[int(rng.integers(len(moves)))])
-            color = -color
+        play_uniform_random(board, rng, int(rng.integers(20, 240)))
         boards.append(board)
     first, second = KataGoEvaluator(source).evaluate(boards), KataGoEvaluator(target).evaluate(boards)
     own = max(float(np.abs(np.asarray(a.ownership) - np.asarray(b.ownership)).max()) for a, b in zip(first, second))
