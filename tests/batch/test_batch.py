@@ -74,7 +74,7 @@ def test_turn_selection():
     assert parse_turns("last:60").turns(4) == [0, 1, 2, 3, 4]
     assert parse_turns("last:2,every:5").turns(10) == [5, 9, 10]
     assert parse_turns("all").turns(6, from_move=4) == [4, 5, 6]
-    for bad in ("", "every:0", "every:x", "last:0", "last:x", "5-2", "-3", "first", "1.5"):
+    for bad in ("", "every:0", "every:x", "last:0", "last:x", "last:5,last:0", "5-2", "-3", "first", "1.5"):
         with pytest.raises(BatchError, match="--turns"):
             parse_turns(bad)
 

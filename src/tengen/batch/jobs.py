@@ -69,9 +69,10 @@ def parse_turns(text: str) -> TurnSpec:
         elif part == "all":
             every_turn = True
         elif part.startswith("last:"):
-            tail = max(tail, _turn_number(part[5:], part))
-            if tail < 1:
+            n = _turn_number(part[5:], part)
+            if n < 1:
                 raise BatchError(f"--turns {part}: last:N needs N >= 1")
+            tail = max(tail, n)
         elif part.startswith("every:"):
             n = _turn_number(part[6:], part)
             if n < 1:
