@@ -271,7 +271,7 @@ def test_a_folder_of_labels_files_gives_the_same_dataset_as_one_file(tmp_path):
         StoredLabels(tmp_path / "games")
 
 
-def test_gathered_labels_leave_out_known_games_saturate_and_rebuild_the_same_dataset(tmp_path):
+def test_gathered_labels_leave_out_known_games_saturate_and_rebuild_the_same_dataset(tmp_path, capsys):
     """`localdata labels OUT --exclude KNOWN`: only the games KNOWN lacks, |ownership| >= 0.95 stored as 1,
     and the examples built from the gathered file equal those built from the labels it came from."""
     from tengen.train.localdata.build import labels_file
@@ -300,6 +300,12 @@ def test_gathered_labels_leave_out_known_games_saturate_and_rebuild_the_same_dat
         assert np.array_equal(first[key], rebuilt[key]), key
     with pytest.raises(FileNotFoundError, match="beyond those"):
         labels_file(root, tmp_path / "none.npz", exclude=whole)
+    from tengen.train.localdata.__main__ import main
+
+    assert main(["labels", str(tmp_path / "none.npz"), "--cache-dir", str(tmp_path / "cache"),
+                 "--exclude", str(whole)]) == 2  # nothing new: one line, no file
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: no labelled games") and not (tmp_path / "none.npz").exists()
 
 
 def test_a_labelling_run_continues_stored_labels_game_by_game(tmp_path, monkeypatch):

@@ -80,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "labels":
         from tengen.train.localdata.build import labels_file
 
-        out, games = labels_file(dataset_dir(args.cache_dir), args.out, args.exclude)
+        try:
+            out, games = labels_file(dataset_dir(args.cache_dir), args.out, args.exclude)
+        except FileNotFoundError as exc:  # no shards, nothing new, or no labels at --exclude
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         print(f"{out}: {games} games")
         return 0
     if args.label_missing and args.labels is None:

@@ -239,15 +239,15 @@ def labels_file(root: Path, out: Path, exclude: Optional[Path] = None) -> tuple[
     known = set(StoredLabels(exclude).games()) if exclude is not None else set()
     paths, counts, own = [], [], []
     for shard in shard_paths(root):
-        with np.load(shard) as z:
-            shard_counts = z["label_counts"]
-            starts = np.concatenate([[0], np.cumsum(shard_counts)])
-            for i, path in enumerate(z["label_paths"]):
-                if str(path) in known:
-                    continue
-                paths.append(str(path))
-                counts.append(int(shard_counts[i]))
-                own.append(z["label_ownership"][starts[i]:starts[i + 1]])
+        with np.load(shard) as z:  # each key read once: an npz decompresses its array on every access
+            games, shard_counts, shard_own = z["label_paths"], z["label_counts"], z["label_ownership"]
+        starts = np.concatenate([[0], np.cumsum(shard_counts)])
+        for i, path in enumerate(games):
+            if str(path) in known:
+                continue
+            paths.append(str(path))
+            counts.append(int(shard_counts[i]))
+            own.append(shard_own[starts[i]:starts[i + 1]])
     if not paths:
         raise FileNotFoundError(f"no labelled games in {root}" + (f" beyond those in {exclude}" if known else ""))
     ownership = np.concatenate(own)

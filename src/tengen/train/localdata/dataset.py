@@ -92,8 +92,7 @@ def summary(arrays: dict[str, np.ndarray], region_sizes: np.ndarray, seq_lengths
         "region_size_histogram": _histogram(region_sizes, [1, 2, 3, 4, 6, 11, 21, 51]),
         "sequence_length_histogram": _histogram(seq_lengths, [0, 1, 2, 3, 4, 6, 11, 21]),
         "games_by_split": {name: int((splits == i).sum()) for i, name in enumerate(SPLIT_NAMES)},
-        "cutout_examples": {str(int(w)): int((arrays["cutout"] == w).sum())
-                            for w in np.unique(arrays["cutout"]) if w} if "cutout" in arrays else {},
+        "cutout_examples": {str(int(w)): int((arrays["cutout"] == w).sum()) for w in np.unique(arrays["cutout"]) if w},
     }
 
 

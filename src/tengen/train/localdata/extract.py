@@ -115,7 +115,7 @@ def cut_out(board: Board, keep: Iterable[Point], width: int) -> Board:
     """The position as a book prints a local diagram: the stones within `width` points (rows and columns) of
     the points `keep` (a region and its local moves) on an otherwise empty board, with the cut-out's own
     liberties (the stones are set up afresh; ko and history are cleared)."""
-    grid = board.array().copy()
+    grid = board.array()  # a copy
     near = np.zeros(grid.shape, dtype=bool)
     for r, c in keep:
         near[max(0, r - width):r + width + 1, max(0, c - width):c + width + 1] = True
