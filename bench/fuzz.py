@@ -2,7 +2,10 @@
 `influence --model bouzy`, GTP command streams through `tengen gtp` under C.UTF-8 and en_US.UTF-8, and the
 issue's nine reproducers as named cases; issue 47's findings are named cases too (the served-folder race,
 failed streams of `tengen analysis`, FIFO and /dev/zero models, batch link loops and an output folder inside
-the input, a deep journal line, a huge margin, a record at the move cap).
+the input, a deep journal line, a huge margin, a record at the move cap), and so are issue 61's (solve's goal
+in network mode and its hostile problem files, cancelled web jobs' places, a ko region's thermograph, the
+playout engine's board sizes and limits in GTP, review's warnings and range, impossible setups, an empty SQ[]
+value, rules said as assumed).
 
     python bench/fuzz.py                          # up to 10,000 SGF inputs, 2,000 GTP sequences per locale
     python bench/fuzz.py --sgf 500 --gtp 100      # a quick run

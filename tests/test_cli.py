@@ -177,7 +177,9 @@ def test_a_komi_that_is_not_a_finite_number_is_refused(tmp_path, capsys, km):
     ("RU[GOE]", None, "rules: tromp-taylor"),  # Ing / GOE count area
     ("HA[-1]", "HA[-1] is not a handicap; 0 assumed", "handicap 0;"),
     ("PL[X]", "PL[X] is not a color; ignored", "to play: White"),
-    ("AB[aa]AW[aa]", "node 0: A9 is set up twice (AB / AW / AE); the last of AE, AB, AW wins", "9 O"),
+    ("AB[aa]AE[aa]", "node 0: A9 is set up twice (AB / AW / AE); the last of AE, AB, AW wins", "9 X"),
+    ("", None, "rules: chinese (assumed: the record has no RU), komi 0,"),
+    ("RU[Chinese]", None, "rules: chinese, komi 0,"),
 ])
 def test_properties_read_leniently_are_named_on_stderr(tmp_path, capsys, props, warning, shown):
     path = tmp_path / "props.sgf"

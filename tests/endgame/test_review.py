@@ -171,3 +171,25 @@ def test_review_refuses_an_output_it_cannot_write_before_any_work(tmp_path, caps
     assert taken.read_text() == "kept"  # nothing lost
     assert main(["review", str(path), "--json", str(path)]) == 2  # the record itself is never overwritten
     assert path.read_bytes() == RECORD
+
+
+def test_review_warns_of_an_illegal_move_as_show_does(tmp_path, capsys, monkeypatch):
+    import tengen.api
+
+    monkeypatch.setattr(tengen.api, "default_evaluator", lambda model=None: StandInNetwork())
+    path = tmp_path / "occupied.sgf"
+    path.write_bytes(RECORD[:-1] + b";W[cc])")  # White's last move on Black's stone at C3
+    warning = f"tengen: warning: {path}: move 6 (W C3) is illegal: occupied; placed as the record says"
+    assert main(["show", str(path)]) == 0
+    assert warning in capsys.readouterr().err
+    assert main(["review", str(path), "--from", "5", "--quiet"]) == 0
+    assert warning in capsys.readouterr().err.splitlines()
+
+
+def test_an_endgame_start_found_after_the_last_move_asked_is_said_plainly(monkeypatch):
+    import tengen.endgame.review
+
+    monkeypatch.setattr(tengen.endgame.review, "find_endgame_start", lambda *args: (4, "from move 4: found"))
+    game = load_game_bytes(RECORD, "dames.sgf")
+    with pytest.raises(ValueError, match=r"^the endgame start found \(move 4\) lies after the last move to review \(2\)$"):
+        review_game(game, StandInNetwork(), options(), start=None, end=2)

@@ -273,6 +273,49 @@ def test_gtp_native_flags_are_checked(capsys):
     assert main(["gtp", "--evaluator", "playouts", "--prior", "pbn", "--prior-depth", "-2"]) == 2
 
 
+def test_gtp_native_limits_are_refused_at_startup_in_one_line(capsys):
+    from tengen.cli import main
+    from tengen.commands import gtp_cmd
+    from tengen.search import native_uct
+
+    assert (gtp_cmd.NATIVE_MAX_THREADS, gtp_cmd.NATIVE_MAX_PLAYOUTS) == (native_uct.MAX_THREADS, native_uct.MAX_PLAYOUTS)
+    for flags, said in ((["--playouts-per-move", str(10**20)], "--playouts-per-move must be 1..16777216"),
+                        (["--expand-threshold", "99999999999"], "--expand-threshold must be 0..2147483647"),
+                        (["--threads", "17"], "--threads must be 1..16"),
+                        (["--size", "25"], "--size must be 2..19"),
+                        (["--prior", "pbn", "--prior-depth", "99999999999"], "--prior-depth must be -1..")):
+        assert main(["gtp", "--evaluator", "playouts", *flags]) == 2, flags
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and said in err[0], (flags, err)
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    gtp_cmd.add_arguments(parser)
+    assert "at most 16: each thread reserves a tree of about 128 MB" in " ".join(parser.format_help().split())
+    with pytest.raises(ValueError, match="threads must be 1..16"):
+        UctConfig(threads=17)
+    with pytest.raises(ValueError):
+        UctConfig(playouts=native_uct.MAX_PLAYOUTS + 1)
+    with pytest.raises(ValueError):
+        UctConfig(expand_threshold=native_uct.C_INT_MAX + 1)
+
+
+def test_gtp_playouts_refuses_boards_the_native_engine_does_not_play(monkeypatch, capsys, tmp_path):
+    from tengen.cli import main
+
+    big = tmp_path / "big.sgf"
+    big.write_text("(;GM[1]FF[4]SZ[25]KM[7.5];B[aa])")
+    script = (f"1 boardsize 25\n2 boardsize 20\n3 boardsize 9\n4 genmove b\n5 loadsgf {big}\n6 genmove w\n"
+              "7 final_score\n8 boardsize 19\n").encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(script)))
+    assert main(["gtp", "--evaluator", "playouts", "--playouts-per-move", "50"]) == 0
+    answers = capsys.readouterr().out.strip().split("\n\n")
+    assert answers[:3] == ["?1 unacceptable size", "?2 unacceptable size", "=3"]
+    assert answers[3].startswith("=4 ") and answers[4] == "=5 white"
+    assert answers[5:7] == ["?6 the playout engine plays boards up to 19x19", "?7 the playout engine plays boards up to 19x19"]
+    assert answers[7] == "=8"
+
+
 def test_gtp_prior_depth_reaches_the_native_config():
     import argparse
 

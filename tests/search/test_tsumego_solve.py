@@ -149,3 +149,67 @@ def test_the_solve_command_answers_a_problem_and_refuses_a_bad_file(tmp_path, ca
     assert main(["solve", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "not a problem file" in err and len(err.strip().splitlines()) == 1
+
+
+# White's corner group has a straight three on the edge (A9-C9) inside Black's wall: White lives at B9
+LIVE_IN_THE_CORNER = b"(;GM[1]FF[4]SZ[9]AW[da][ab][bb][cb][db]AB[ea][eb][ac][bc][cc][dc][ec]PL[W])"
+
+
+def test_the_network_mode_answer_keeps_the_solver_and_the_candidates_apart():
+    board = board_from_diagram(CORNER_CAPTURE)
+    board.to_play = WHITE  # White to play: its own group is at stake
+    answer = solve_with_network(board, LibertyNetwork(), TsumegoConfig(frame=False))
+    assert answer.mover == WHITE and answer.target_color == WHITE and answer.goal == "live"
+    assert len(answer.candidates) == TsumegoConfig().candidates
+    assert all(isinstance(move, tuple) and isinstance(value, float) for move, value in answer.candidates)
+
+
+def test_the_solve_command_says_to_live_in_both_modes_when_the_solver_owns_the_group(tmp_path, capsys, monkeypatch):
+    import tengen.api.evaluators
+    from tengen.cli import main
+
+    monkeypatch.setattr(tengen.api.evaluators, "make_evaluator", lambda *args, **kwargs: LibertyNetwork())
+    path = tmp_path / "live.sgf"
+    path.write_bytes(LIVE_IN_THE_CORNER)
+    for mode in ("classic", "katago"):
+        assert main(["solve", str(path), "--evaluator", mode]) == 0
+        assert "at stake: the White group at D9 (White to live)" in capsys.readouterr().out, mode
+    assert main(["solve", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["goal"] == "live"
+
+
+def _solve_error(args: list[str], capsys) -> str:
+    """The one line `tengen solve` says on stderr for a refused problem file (exit 2)."""
+    from tengen.cli import main
+
+    assert main(["solve", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("tengen: error: "), err
+    return err[0]
+
+
+def test_the_solve_command_refuses_hostile_problem_files_in_one_line(tmp_path, capsys):
+    import os
+
+    from tengen.io.tsumego_files import MAX_PROBLEM_BYTES
+
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    assert "JSON nested too deep" in _solve_error([str(deep)], capsys)
+    long = tmp_path / "long.json"  # a real problem behind whitespace past the bound: refused unread
+    long.write_text(" " * MAX_PROBLEM_BYTES + json.dumps(CHO_ELEMENTARY_1))
+    assert "more than a problem file may have" in _solve_error([str(long), "--evaluator", "classic"], capsys)
+    fifo = tmp_path / "problem.json"
+    os.mkfifo(fifo)
+    assert "not a regular file" in _solve_error([str(fifo)], capsys)
+    zero = tmp_path / "zero.json"
+    zero.symlink_to("/dev/zero")
+    assert "not a regular file" in _solve_error([str(zero)], capsys)
+    assert "not a regular file" in _solve_error(["/dev/zero"], capsys)  # read as SGF: the same refusal
+    sgf_fifo = tmp_path / "problem.sgf"
+    os.mkfifo(sgf_fifo)
+    assert "not a regular file" in _solve_error([str(sgf_fifo)], capsys)
+    assert "no such file" in _solve_error([str(tmp_path / "absent.json")], capsys)
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps({**CHO_ELEMENTARY_1, "SZ": 1e400}))
+    assert "not a problem file" in _solve_error([str(odd)], capsys)

@@ -8,6 +8,9 @@ from tengen.commands.base import CliError, command, finite_float
 from tengen.commands.common import add_device_argument
 
 DYNAMIC_KOMI = ("none", "ss", "vs", "mldk")  # tengen.search.dynamic_komi.DYNAMIC_KOMI_NAMES (not imported: GTP starts fast)
+# tengen.search.native_uct's MAX_THREADS and MAX_PLAYOUTS (not imported: the parser builds fast; a test keeps
+# them equal)
+NATIVE_MAX_THREADS, NATIVE_MAX_PLAYOUTS = 16, 1 << 24
 LIZZIE_NAME = "KataGo-compatible tengen"  # Lizzie uses kata-analyze when `name` starts with "KataGo"
 
 
@@ -28,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch", type=int, default=16, help="positions per network call (default 16)")
     parser.add_argument("--threads", type=int, default=None,
                         help="CPU threads for the network (default: torch's), or with --evaluator playouts the "
-                             "native search's threads (root parallelism, default 1)")
+                             f"native search's threads (root parallelism, default 1; at most {NATIVE_MAX_THREADS}: "
+                             "each thread reserves a tree of about 128 MB)")
     add_device_argument(parser)
     parser.add_argument("--dynamic-komi", choices=DYNAMIC_KOMI, default="none",
                         help="komi of each search: none (the game's, default), ss (score-situational), vs "
@@ -58,7 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "life and death by search, atari, sealed regions solved exactly, influence; "
                              "tengen.api.classic_evaluator)")
     parser.add_argument("--playouts-per-move", type=int, default=10_000, metavar="N",
-                        help="with --evaluator playouts: playouts a move (default 10000; --seconds can cut it short)")
+                        help="with --evaluator playouts: playouts a move (default 10000, at most "
+                             f"{NATIVE_MAX_PLAYOUTS}; --seconds can cut it short)")
     parser.add_argument("--rave-equivalence", type=finite_float, default=1000.0, metavar="E",
                         help="with --evaluator playouts: RAVE's equivalence parameter, beta = na / (n + na + n na / E) "
                              "(default 1000)")
@@ -118,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--prior-weight needs --prior pbn and must be at least 0")
     if args.prior_depth is not None and (args.prior == "none" or not native or args.prior_depth < -1):
         raise CliError("--prior-depth needs --evaluator playouts and --prior pbn, and must be at least -1")
+    if native:
+        _check_native_limits(args)
     rules = Rules.from_name(args.rules, args.komi)
     load = _once(lambda: _katago_evaluator(args))
     search_load = {"katago": load, "playouts": load, "classic": _once(lambda: _classic_evaluator(args))}[args.evaluator]
@@ -188,6 +195,25 @@ def _search_player(args, load):
                                        temperature_early=args.temperature_early,
                                        temperature_halflife=args.temperature_halflife),
                         search_factory=factory)
+
+
+def _check_native_limits(args) -> None:
+    """The native playout engine's limits (`tengen.search.native_uct`) checked at startup: a CliError naming
+    the flag."""
+    from tengen.search.native_uct import C_INT_MAX, MAX_PLAYOUTS, MAX_SIDE, MAX_THREADS
+
+    if args.playouts_per_move > MAX_PLAYOUTS:
+        raise CliError(f"--playouts-per-move must be 1..{MAX_PLAYOUTS} with --evaluator playouts (the search's win "
+                       "sums are exact to 2^24 playouts)")
+    if args.expand_threshold > C_INT_MAX:
+        raise CliError(f"--expand-threshold must be 0..{C_INT_MAX} with --evaluator playouts")
+    if args.prior_depth is not None and args.prior_depth > C_INT_MAX:
+        raise CliError(f"--prior-depth must be -1..{C_INT_MAX}")
+    if args.threads is not None and args.threads > MAX_THREADS:
+        raise CliError(f"--threads must be 1..{MAX_THREADS} with --evaluator playouts (each thread reserves a tree "
+                       "of about 128 MB)")
+    if not 2 <= args.size <= MAX_SIDE:
+        raise CliError(f"--size must be 2..{MAX_SIDE} with --evaluator playouts (the native engine's board)")
 
 
 def _uct_player(args):

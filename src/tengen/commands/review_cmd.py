@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     rules = checked_rules(args)
     if rules is not None:
         game.override_rules(rules)
+    game.board_at(strict=False)  # the whole main line played once, so its illegal moves are warned of now
     warn_forced(game)
     total = len(game.moves)
     if total == 0:

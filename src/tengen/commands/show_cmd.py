@@ -27,6 +27,9 @@ def run(args: argparse.Namespace) -> int:
     caps = board.captures
     print(f"move {n} of {len(game.moves)}; last move: {last_text}; to play: {'Black' if board.to_play == BLACK else 'White'}")
     print(f"prisoners: Black has captured {caps[BLACK]}, White has captured {caps[WHITE]}")
-    print(f"rules: {game.rules.name}, komi {game.komi:g}, handicap {game.handicap}; result: {game.result or 'unknown'}")
+    rules = game.rules.name
+    if not (game.names_rules or game.rules_overridden):
+        rules += " (assumed: the record has no RU)"
+    print(f"rules: {rules}, komi {game.komi:g}, handicap {game.handicap}; result: {game.result or 'unknown'}")
     del WHITE
     return 0

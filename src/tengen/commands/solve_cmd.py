@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from tengen.commands.base import CliError, command
 
@@ -87,19 +86,7 @@ def _rules_text(board) -> str:
 
 
 def _load(path: str):
-    """The problem in the file (an SGF problem or a sanderland JSON), or a one-line CliError."""
-    from tengen.io.tsumego_files import load_sgf_problem, sanderland_problem
+    """The problem in the file (an SGF problem or a sanderland JSON); a one-line error otherwise."""
+    from tengen.io.tsumego_files import load_problem
 
-    file = Path(path)
-    if not file.is_file():
-        raise CliError(f"{path}: no such file")
-    if file.suffix.lower() == ".json":
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-            problem = sanderland_problem(data, file.name) if isinstance(data, dict) else None
-        except (ValueError, KeyError, TypeError, IndexError) as exc:
-            raise CliError(f"{path}: not a problem file ({exc})") from None
-        if problem is None:
-            raise CliError(f"{path}: no problem in it (sanderland JSON needs AB/AW and SOL)")
-        return problem
-    return load_sgf_problem(file)
+    return load_problem(path)

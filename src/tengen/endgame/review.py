@@ -121,6 +121,8 @@ def review_game(game, evaluator, options: AnalysisOptions, start: Optional[int] 
     reason = f"from move {start} (asked)"
     if start is None:
         start, reason = find_endgame_start(game, evaluator, options)
+        if start > end:
+            raise ValueError(f"the endgame start found (move {start}) lies after the last move to review ({end})")
     if not 1 <= start <= end <= total:
         raise ValueError(f"moves {start}-{end} are not in the record (it has {total} moves)")
     cache = RegionCache() if reuse else None

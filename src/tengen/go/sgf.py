@@ -134,6 +134,7 @@ class Game:
             else:
                 to_play = board.to_play
                 board.setup(event.setup_black, event.setup_white, event.setup_empty)
+                _check_setup(board, event, self.source)
                 board.to_play = event.to_play or to_play
         if played < move_number:
             raise SgfError(self.source, f"move {move_number} is out of range")
@@ -156,6 +157,16 @@ class Game:
         if len(nodes) > 1 and last is nodes[-1] and comment_text(last).startswith(SGF_END_MARK):
             return nodes[-2]  # the end marker tengen wrote is not a node of the record
         return last
+
+
+def _check_setup(board: Board, event: Event, source: str) -> None:
+    """SgfError when a chain the setup `event` placed or touched has no liberties (an impossible position)."""
+    for p in (*event.setup_black, *event.setup_white):
+        for q in (p, *neighbours(p, board.height, board.width)):
+            if board.get(q) and board.liberties(q) == 0:
+                color = "Black" if board.get(q) == BLACK else "White"
+                at = to_gtp(min(board.chain(q)), board.height)
+                raise SgfError(source, f"impossible setup: the {color} chain at {at} has no liberties")
 
 
 def _force_move(board: Board, color: int, point: Move) -> None:
@@ -283,19 +294,21 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
         if player and not moved:
             stated_first = player
         try:
-            if node.has_setup_stones():
-                b, w, e = node.get_setup_stones()
-                both = sorted((b & w) | ((b | w) & e))
-                if both:
-                    notes.append(f"node {index}: {to_gtp(_point(both[0], size), size)} is set up twice (AB / AW / AE); "
-                                 "the last of AE, AB, AW wins")
-                events.append(Event(setup_black=tuple(_point(p, size) for p in b),
-                                    setup_white=tuple(_point(p, size) for p in w),
-                                    setup_empty=tuple(_point(p, size) for p in e), node=node,
-                                    to_play=player if moved else 0))
+            b, w, e = node.get_setup_stones() if node.has_setup_stones() else (set(), set(), set())
+            setup = [tuple(_point(p, size) for p in points) for points in (b, w, e)]
         except ValueError:
             raise SgfError(source, f"node {index}: bad setup point in {_raw_values(node, ('AB', 'AW', 'AE'))} "
                                    f"for a {size}x{size} board") from None
+        if b & w:
+            raise SgfError(source, f"node {index}: {to_gtp(_point(min(b & w), size), size)} is set up for both "
+                                   "colors (AB and AW)")
+        if b or w or e:
+            both = sorted((b | w) & e)
+            if both:
+                notes.append(f"node {index}: {to_gtp(_point(both[0], size), size)} is set up twice (AB / AW / AE); "
+                             "the last of AE, AB, AW wins")
+            events.append(Event(setup_black=setup[0], setup_white=setup[1], setup_empty=setup[2], node=node,
+                                to_play=player if moved else 0))
         try:
             letter, move = node.get_move()
         except ValueError:
@@ -310,8 +323,11 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
     if len(events) > MAX_RECORD_MOVES:  # each would be a board snapshot (tengen.go.board)
         raise SgfError(source, f"the main line is too long ({len(events)} moves and setup nodes; limit {MAX_RECORD_MOVES})")
     first_player = stated_first or first_player
-    return Game(size, size, rules, handicap, result, events, game, source, first_player, notes=notes,
-                repairs=repairs, komi_stated=komi_stated)
+    record = Game(size, size, rules, handicap, result, events, game, source, first_player, notes=notes,
+                  repairs=repairs, komi_stated=komi_stated)
+    if any(not event.is_move for event in events):
+        record.board_at(strict=False)  # an impossible setup (a chain without liberties) is refused now
+    return record
 
 
 def _player(node, notes: Optional[list[str]] = None) -> int:
@@ -379,11 +395,20 @@ def comment_text(node) -> str:
 
 
 def markup_points(node, prop: str, size: int) -> list[Point]:
-    """Points of a point-list property (e.g. SQ) on a node, in tengen coordinates."""
-    if not node.has_property(prop):
-        return []
-    try:
-        points = node.get(prop)
-    except ValueError:  # sgfmill: a point off the board or not a point at all
-        raise ValueError(f"{prop}[] on the analyzed node holds a value that is not a point of the board") from None
+    """Points of a point-list property (e.g. SQ) on a node, in tengen coordinates, compressed rectangles
+    (`aa:cc`) included; an empty value is no point (`SQ[]` alone: no markup, `SQ[][cc]`: cc)."""
+    from sgfmill.sgf_properties import interpret_go_point
+
+    points: set = set()
+    for raw in node.get_raw_list(prop) if node.has_property(prop) else ():
+        if not raw:
+            continue
+        try:
+            corners = [interpret_go_point(part, size) for part in raw.split(b":")]
+            (top, left), (bottom, right) = corners[0], corners[-1]  # a pass (None) is no point: TypeError
+            if len(corners) > 2 or bottom > top or left > right:
+                raise ValueError
+        except (ValueError, TypeError):  # a point off the board or not a point at all
+            raise ValueError(f"{prop}[] on the analyzed node holds a value that is not a point of the board") from None
+        points.update((row, col) for row in range(bottom, top + 1) for col in range(left, right + 1))
     return sorted(_point(p, size) for p in points)

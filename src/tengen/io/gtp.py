@@ -268,7 +268,7 @@ class GtpEngine:
     def cmd_boardsize(self, args):
         self._nargs(args, 1)
         size = _integer(args[0])
-        if not MIN_SIDE <= size <= MAX_SIDE:
+        if not MIN_SIDE <= size <= getattr(self.player, "max_side", MAX_SIDE):  # a player may play fewer sizes
             raise GtpError("unacceptable size")
         self.board = Board(size, rules=self.rules)
         self.handicap = 0

@@ -64,6 +64,18 @@ class UctPlayer:
             self._search = NativeUct(self.config, prior)
         return self._search
 
+    @property
+    def max_side(self) -> int:
+        """The largest board side the native engine plays (GTP `boardsize` refuses more)."""
+        from tengen.search.native_uct import MAX_SIDE
+
+        return MAX_SIDE
+
+    def _check_size(self, board: Board) -> None:
+        """GtpError when the board (a loaded record's) is larger than the native engine plays."""
+        if max(board.width, board.height) > self.max_side:
+            raise GtpError(f"the playout engine plays boards up to {self.max_side}x{self.max_side}")
+
     def ensure_loaded(self) -> None:
         raise GtpError("the analysis commands need the network search (--evaluator katago); "
                        "the native playout engine answers genmove only")
@@ -90,6 +102,7 @@ class UctPlayer:
                 time_settings: Optional["TimeSettings"] = None, time_left: Optional[tuple[float, int]] = None,
                 on_progress=None, progress_every: float = 1.0) -> Union[Move, str]:
         """The move for `color` on `board` (not played here): a point, None (pass) or RESIGN."""
+        self._check_size(board)
         position = board.copy()
         position.to_play = color
         seconds = self.seconds_for(position, time_settings, time_left)
@@ -122,6 +135,7 @@ class UctPlayer:
     def ownership(self, board: Board) -> np.ndarray:
         from tengen.search.native_uct import playout_ownership
 
+        self._check_size(board)
         return playout_ownership(board, self.ownership_playouts, seed=self.config.seed)
 
     def dead_stones(self, board: Board) -> list[Point]:

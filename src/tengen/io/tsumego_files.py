@@ -6,18 +6,26 @@ in its subtree) and the sanderland/tsumego collection's JSON (`AB`, `AW`,
 from __future__ import annotations
 
 import json
+import os
 import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Optional
 
+from tengen.files import NotRegularFile, read_regular_file
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point
 from tengen.go.rules import Rules
 from tengen.go.sgf import comment_text, load_game
+from tengen.go.sgf_bytes import one_line
 
 TSUMEGO_LEVELS = ("1a. Tsumego Beginner", "1b. Tsumego Intermediate", "1c. Tsumego Advanced")
+MAX_PROBLEM_BYTES = 1 << 20  # a sanderland problem is a few hundred bytes
+
+
+class ProblemError(ValueError):
+    """A problem file that cannot be read or holds no problem (one line naming the file)."""
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,33 @@ class Problem:
     board: Board
     accepted: frozenset[Point] = field(default_factory=frozenset)
     collection: str = ""
+
+
+def load_problem(path: str | Path) -> Problem:
+    """The problem in the file `path`: sanderland JSON (a .json name, read as a regular file of at most
+    MAX_PROBLEM_BYTES) or else an SGF problem; ProblemError, NotRegularFile or SgfError in one line."""
+    source = os.fspath(path)
+    if Path(source).suffix.lower() != ".json":
+        return load_sgf_problem(source)
+    try:
+        data = json.loads(read_regular_file(source, MAX_PROBLEM_BYTES, "problem file"))
+    except FileNotFoundError:
+        raise ProblemError(f"{source}: no such file") from None
+    except OSError as exc:
+        raise ProblemError(f"{source}: {exc.strerror or one_line(exc)}") from None
+    except NotRegularFile as exc:  # a FIFO, a device, a directory, or past the bound: said as such
+        raise ProblemError(str(exc)) from None
+    except RecursionError:
+        raise ProblemError(f"{source}: not a problem file (JSON nested too deep)") from None
+    except ValueError as exc:  # not JSON, or not UTF-8
+        raise ProblemError(f"{source}: not a problem file ({one_line(exc)})") from None
+    try:
+        problem = sanderland_problem(data, Path(source).name) if isinstance(data, dict) else None
+    except (ValueError, KeyError, TypeError, IndexError, OverflowError) as exc:
+        raise ProblemError(f"{source}: not a problem file ({one_line(exc)})") from None
+    if problem is None:
+        raise ProblemError(f"{source}: no problem in it (sanderland JSON needs AB/AW and SOL)")
+    return problem
 
 
 def load_sgf_problem(path: str | Path) -> Problem:

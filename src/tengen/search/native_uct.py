@@ -67,6 +67,12 @@ MERCY_RECOMMENDED = 0.6
 # Off by default for now (issue 45): the PBN match in progress started without the rule, and its later games must
 # play the same engine as its earlier ones. Set MERCY_DEFAULT = MERCY_RECOMMENDED once that match is done.
 MERCY_DEFAULT = 0.0
+# The engine's real limits: its board (sides 2..19), its counters and its memory.
+MAX_SIDE = _uct.MAX_SIDE
+MAX_PLAYOUTS = 1 << 24  # per move: a node's win sum is a 32-bit float, exact up to 2^24 playouts
+C_INT_MAX = (1 << 31) - 1  # the engine's int settings: expand_threshold, prior_depth, prior_visits
+NODE_BYTES = 32  # one node of a thread's tree (_uct_tree.h)
+MAX_THREADS = 16  # each thread reserves its own tree, max_nodes x 32 bytes (128 MB at the default): 2 GB at most
 
 
 def _mercy_kw(stones: int) -> dict:
@@ -95,20 +101,22 @@ class UctConfig:
     prior_visits: int = 200         # ... and for deeper nodes with this many visits
     mercy: float = MERCY_DEFAULT    # playouts' mercy rule: stop at a lead of mercy * points ** 0.75 stones (0: off)
     pass_winrate: float = 0.0       # pass when the chosen move's win rate is below this (0: never)
-    max_nodes: int = 4_000_000      # per tree (32 bytes a node)
+    max_nodes: int = 4_000_000      # per tree (NODE_BYTES a node)
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if self.playouts < 0 or (self.playouts == 0 and self.seconds is None):
-            raise ValueError("playouts must be >= 0, and > 0 unless seconds is given")
+        if not 0 <= self.playouts <= MAX_PLAYOUTS or (self.playouts == 0 and self.seconds is None):
+            raise ValueError(f"playouts must be 0..{MAX_PLAYOUTS}, and > 0 unless seconds is given")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError("seconds must be positive")
-        if not 1 <= self.threads <= 256:
-            raise ValueError("threads must be 1..256")
+        if not 1 <= self.threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1..{MAX_THREADS} (each reserves a tree of "
+                             f"{self.max_nodes * NODE_BYTES // 10**6} MB)")
         if not self.rave_equivalence > 0:
             raise ValueError("rave_equivalence must be positive")
-        if self.expand_threshold < 0 or self.prior_visits < 0 or self.prior_depth < -1:
-            raise ValueError("expand_threshold and prior_visits must be >= 0, prior_depth >= -1")
+        if not (0 <= self.expand_threshold <= C_INT_MAX and 0 <= self.prior_visits <= C_INT_MAX
+                and -1 <= self.prior_depth <= C_INT_MAX):
+            raise ValueError(f"expand_threshold and prior_visits must be 0..{C_INT_MAX}, prior_depth -1..{C_INT_MAX}")
         if not (np.isfinite(self.fpu) and self.exploration >= 0 and self.prior_weight >= 0):
             raise ValueError("fpu must be finite, exploration and prior_weight >= 0")
         if not (np.isfinite(self.mercy) and self.mercy >= 0):

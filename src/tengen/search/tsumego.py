@@ -189,7 +189,8 @@ def _answer(position: Board, target: Optional[Point], attacker: int, move: Optio
     """The answer with the group at stake (`target`, a stone of it) and its status at the end of `line`
     (`final`: that position's evaluation; none: the root's with the solver to move)."""
     if target is None:
-        return TsumegoAnswer(move, None, EMPTY, "unsettled", False, line, nodes, attacker, candidates, mover)
+        return TsumegoAnswer(move, None, EMPTY, "unsettled", False, line, nodes, attacker=attacker, mover=mover,
+                             candidates=candidates)
     owner = position.get(target)
     stones = sorted(dragon(position, target))
     end = position.copy()
@@ -210,7 +211,8 @@ def _answer(position: Board, target: Optional[Point], attacker: int, move: Optio
         status = "alive" if life > config.margin else "dead" if life < -config.margin else "unsettled"
         status = "ko" if ko and status == "unsettled" else status
         proved = False
-    return TsumegoAnswer(move, target, owner, status, proved, line, nodes, attacker, candidates, mover)
+    return TsumegoAnswer(move, target, owner, status, proved, line, nodes, attacker=attacker, mover=mover,
+                         candidates=candidates)
 
 
 def _group_at_stake(position: Board, box: Box, first, other_first) -> Optional[Point]:

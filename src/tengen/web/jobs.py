@@ -89,9 +89,10 @@ class JobQueue:
 
     def submit(self, work: Callable[[Job], tuple[Any, dict]], time_limit_s: float, kind: str = "analysis") -> Job:
         """Queue `work` as a job of `kind`; QueueFull when `queue_limit` jobs already wait behind the running
-        ones (of every kind: analyses and reviews share the workers and the network)."""
+        ones (of every kind: analyses and reviews share the workers and the network); a cancelled job, even
+        one still running to its next check, holds no place."""
         with self._lock:
-            active = [j for j in self._jobs.values() if not j.is_final]
+            active = [j for j in self._jobs.values() if not j.is_final and not j.cancel_requested.is_set()]
             waiting = max(0, len(active) - self.workers)
             if len(active) >= self.workers and waiting >= self.queue_limit:
                 raise QueueFull(f"the job queue is full ({self.workers} running, {waiting} waiting); "
@@ -108,12 +109,12 @@ class JobQueue:
             del self._jobs[key]
 
     def _run(self, job: Job, work: Callable[[Job], tuple[Any, dict]]) -> None:
-        if job.cancel_requested.is_set():
-            self._finish(job, "cancelled", "cancelled before it started")
-            return
-        job.started = time.monotonic()
-        job.status = "running"
-        job.version += 1
+        with self._lock:  # a job cancelled while queued is final already: it never starts
+            if job.is_final:
+                return
+            job.started = time.monotonic()
+            job.status = "running"
+            job.version += 1
         try:
             job.result, job.report = work(job)
         except JobStopped as exc:
@@ -134,11 +135,16 @@ class JobQueue:
             return self._jobs.get(job_id)
 
     def cancel(self, job_id: str) -> Optional[Job]:
-        """Ask a job to stop (a queued one never starts; a running one stops at its next check)."""
-        job = self.get(job_id)
-        if job is not None and not job.is_final:
-            job.cancel_requested.set()
-            job.version += 1
+        """Stop a job: a queued one leaves the queue at once (cancelled, it never starts); a running one stops
+        at its next check, its place in the queue free from now."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is not None and not job.is_final:
+                job.cancel_requested.set()
+                if job.status == "queued":
+                    self._finish(job, "cancelled", "cancelled before it started")
+                else:
+                    job.version += 1
         return job
 
     def shutdown(self) -> None:
