@@ -195,7 +195,8 @@ def _case_long_game(workdir: Path) -> tuple[str, str]:
 
 
 def named_cases() -> list[Case]:
-    """The issue's nine reproducers (each through the real console script under the 2 GB limit)."""
+    """The issue's nine reproducers (each through the real console script under the 2 GB limit), then issue
+    47's and issue 61's findings."""
     huge = HUGE.encode()
     return [
         Case("1 memory per move: show p.sgf (150,000 passes)",
@@ -224,6 +225,7 @@ def named_cases() -> list[Case]:
         Case("9 offline, corrupt cached model: tengen eval", _case_corrupt_model),
         Case("9 two fetches at once", _case_two_fetches),
         *issue47_cases(),
+        *issue61_cases(),
     ]
 
 
@@ -405,3 +407,211 @@ def _case_corrupt_model(workdir: Path) -> tuple[str, str]:
     (models / DEFAULT_MODEL).write_bytes(b"half a downl")
     return _expect_cli_error(["eval", "src/tengen/data/example.sgf"], "failed its checksum",
                              env=_offline_env(workdir, model_dir=models))(workdir)
+
+
+# ================================================================ issue 61: solve, the web jobs, GTP playouts, records
+DAMES = (b"(;GM[1]FF[4]SZ[5]KM[0]RU[Chinese]AB[ba][bb][ab][cb][bc][bd][ad][cd][be]AW[da][db][eb][dc][dd][ed][de]"
+         b";B[aa];W[ca];B[cc];W[];B[ce])")  # tests/endgame/test_review.py's 5x5 record: five moves
+PLAYOUTS = ["--evaluator", "playouts", "--playouts-per-move", "50"]
+
+
+def issue61_cases() -> list[Case]:
+    """Issue 61's findings, each a named case: solve's goal in network mode and its problem files, cancelled
+    web jobs' places, a ko region's thermograph on the web, the playout engine's sizes and limits in GTP,
+    review's warnings and range, impossible setups, empty SQ[] values, rules said as assumed."""
+    def solve_file(name: str, data: bytes, problem: str) -> Callable[[Path], tuple[str, str]]:
+        return _cli_on_file(["solve"], name, data, problem)
+
+    def fifo_json(workdir: Path) -> tuple[str, str]:
+        os.mkfifo(workdir / "problem.json")
+        return _expect_cli_error(["solve", str(workdir / "problem.json")], "not a regular file")(workdir)
+
+    def huge_json(workdir: Path) -> tuple[str, str]:
+        path = workdir / "huge.json"
+        with open(path, "wb") as fh:
+            fh.truncate(3 * 1024 ** 3)  # sparse: 3 GB that take no disk
+        return _expect_cli_error(["solve", str(path)], "more than a problem file may have")(workdir)
+
+    def gtp_limit(flags: list[str], problem: str) -> Callable[[Path], tuple[str, str]]:
+        return lambda w: _expect_cli_error(["gtp", "--evaluator", "playouts", *flags], problem)(w)
+
+    return [
+        Case("61.4 solve --model tiny: White to play owns the only group, so the goal is to live", _case_solve_goal),
+        Case("61.5 solve: a JSON problem of 100,000 nested brackets",
+             solve_file("deep.json", b"[" * 100_000 + b"]" * 100_000, "JSON nested too deep")),
+        Case("61.5 solve: a 3 GB problem file", huge_json),
+        Case("61.5 solve: a FIFO problem.json", fifo_json),
+        Case("61.5 solve: a FIFO problem (SGF)", _case_fifo_cli(["solve"])),
+        Case("61.5 solve /dev/zero", lambda w: _expect_cli_error(["solve", "/dev/zero"], "not a regular file")(w)),
+        Case("61.7 web: two running and four queued jobs cancelled, then six new ones admitted", _case_cancelled_jobs),
+        Case("61.8 web: the thermograph of a ko region", _case_ko_thermograph),
+        Case("61.9 gtp --evaluator playouts: boardsize 25, then genmove", _expect_gtp(
+            b"boardsize 25\ngenmove b\nquit\n", lambda r: None if r[0][2] == "? unacceptable size"
+            and r[1][2].startswith("= ") else str(r)[:160], args=PLAYOUTS)),
+        Case("61.9 gtp --evaluator playouts --playouts-per-move 10^20",
+             gtp_limit(["--playouts-per-move", str(10 ** 20)], "--playouts-per-move must be 1..")),
+        Case("61.9 gtp --evaluator playouts --expand-threshold 99999999999",
+             gtp_limit(["--expand-threshold", "99999999999"], "--expand-threshold must be 0..")),
+        Case("61.9 gtp --evaluator playouts --threads 1000", gtp_limit(["--threads", "1000"], "--threads must be 1..16")),
+        Case("61.10 review of a record with a move on an occupied point", _case_review_warns),
+        Case("61.11 show: AB and AW on one point",
+             _cli_on_file(["show"], "both.sgf", b"(;GM[1]SZ[9]AB[aa]AW[aa];B[ee])", "set up for both colors")),
+        Case("61.11 show: a setup chain without liberties",
+             _cli_on_file(["show"], "dead.sgf", b"(;GM[1]SZ[9]AB[aa]AW[ba][ab])",
+                          "impossible setup: the Black chain at A9 has no liberties")),
+        Case("61.11 review --from auto --to 1 before the endgame start found", _case_review_range),
+        Case("61.11 analyze a region marked SQ[][ae] (an empty value beside a point)", _case_empty_markup),
+        Case("61.11 show of a record without RU says the rules are assumed", _case_rules_assumed),
+        Case("61.1 analyze a marked empty 19x19 board: declined at once", _analyze_says(
+            "empty19.sgf", b"(;GM[1]FF[4]SZ[19]SQ[aa:ss])", [], "361 points is no local endgame region")),
+        Case("61.1 analyze --predictor exhaustive of a marked empty 9x9 board: declined at once", _analyze_says(
+            "empty9.sgf", b"(;GM[1]FF[4]SZ[9]SQ[aa:ii])", ["--predictor", "exhaustive"],
+            "81 points (the exact solver takes at most 64")),
+        Case("61.3 analyze two independent kos in one marked region: unsolved, not a number", _analyze_says(
+            "two_kos.sgf", TWO_KOS_SGF, ["--predictor", "exhaustive"], "2 independent local games")),
+    ]
+
+
+# two copies of the textbook first-line ko (tests/endgame/test_unsolved.py), marked as one region
+TWO_KOS_SGF = (b"(;GM[1]FF[4]SZ[9]KM[0]RU[Chinese]AB[ca][db][ac][bc][cc][dc][ag][bg][cg][dg][dh][ci]"
+               b"AW[da][fa][eb][ec][fc][gc][hc][eg][fg][gg][hg][eh][di][fi]"
+               b"SQ[ca][da][ea][fa][ci][di][ei][fi])")
+
+
+def _analyze_says(name: str, data: bytes, args: list[str], expect: str) -> Callable[[Path], tuple[str, str]]:
+    """`tengen analyze` of a written record must succeed and print `expect`."""
+    def check(workdir: Path) -> tuple[str, str]:
+        path = _write_case(name, data)(workdir)
+        result = run_tengen(["analyze", path, *args, "--no-progress"])
+        text = result["out"].decode("utf-8", "replace")
+        if result["outcome"] == "success" and expect not in text:
+            return "traceback", f"the report does not say {expect!r}"
+        return result["outcome"], expect if expect in text else (result["err"].strip().splitlines() or [""])[-1]
+    return check
+
+
+def _case_solve_goal(workdir: Path) -> tuple[str, str]:
+    path = _write_case("white.sgf", b"(;GM[1]FF[4]SZ[9]AW[da][ab][bb][cb][db]PL[W])")(workdir)
+    result = run_tengen(["solve", path, "--model", "tiny", "--json"])
+    if result["outcome"] != "success":
+        return result["outcome"], (result["err"].strip().splitlines() or [""])[-1]
+    answer = json.loads(result["out"])
+    goal = (answer["to_play"], answer["target"], answer["goal"])
+    return ("success" if answer["goal"] == "live" else "traceback"), f"to play, group at stake, goal: {goal}"
+
+
+def _case_review_warns(workdir: Path) -> tuple[str, str]:
+    path = _write_case("occupied.sgf", DAMES[:-1] + b";W[cc])")(workdir)  # W C3 on Black's stone
+    result = run_tengen(["review", path, "--model", "tiny", "--from", "6", "--quiet"])
+    warning = "move 6 (W C3) is illegal: occupied; placed as the record says"
+    if result["outcome"] == "success" and warning not in result["err"]:
+        return "traceback", f"no warning: {result['err'].strip()[-160:]}"
+    return result["outcome"], (result["err"].strip().splitlines() or [""])[0]
+
+
+def _case_review_range(workdir: Path) -> tuple[str, str]:
+    path = _write_case("early.sgf", b"(;GM[1]FF[4]SZ[19]KM[7.5]RU[Chinese];B[pd];W[dp];B[pp])")(workdir)
+    return _expect_cli_error(["review", path, "--model", "tiny", "--from", "auto", "--to", "1", "--quiet"],
+                             "the endgame start found (move 3) lies after the last move to review (1)")(workdir)
+
+
+def _case_empty_markup(workdir: Path) -> tuple[str, str]:
+    path = _write_case("marked.sgf", b"(;GM[1]SZ[5]KM[0]AB[ad][bd][be]AW[cd][ce][dd]SQ[][ae])")(workdir)
+    result = run_tengen(["analyze", path, "--predictor", "exhaustive", "--no-progress"])
+    text = result["out"].decode("utf-8", "replace")
+    row = next((line for line in text.splitlines() if line.startswith("A ")), "")
+    if result["outcome"] == "success" and row.split()[:3] != ["A", "A1", "1"]:
+        return "traceback", f"region A is not the point A1: {row!r}"
+    return result["outcome"], " ".join(row.split()) or (result["err"].strip().splitlines() or [""])[-1]
+
+
+def _case_rules_assumed(workdir: Path) -> tuple[str, str]:
+    result = run_tengen(["show", _write_case("noru.sgf", b"(;GM[1]SZ[9];B[ee])")(workdir)])
+    line = next((x for x in result["out"].decode("utf-8", "replace").splitlines() if x.startswith("rules: ")), "")
+    if result["outcome"] == "success" and "(assumed: the record has no RU)" not in line:
+        return "traceback", f"not said: {line!r}"
+    return result["outcome"], line
+
+
+def _test_client():
+    """FastAPI's TestClient (its import's deprecation warning about httpx kept out of the bench's output)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    return TestClient
+
+
+class _GatedEvaluator:
+    """Native playouts behind a gate: each evaluation waits until `gate` opens (jobs that hold their places)."""
+
+    def __init__(self):
+        from tengen.eval.playout_evaluator import PlayoutEvaluator
+
+        self.inner, self.gate, self.waiting = PlayoutEvaluator(4), threading.Event(), threading.Event()
+
+    def evaluate(self, boards, *args, **kwargs):
+        self.waiting.set()
+        self.gate.wait(60)
+        return self.inner.evaluate(boards)
+
+
+def _case_cancelled_jobs(workdir: Path) -> tuple[str, str]:
+    """Two jobs running and four queued (workers 2, queue 4), all cancelled: the queued ones answer
+    cancelled at once, and six new jobs are admitted before the running ones reach their next check."""
+    import time
+
+    from tengen.web.app import create_app
+
+    TestClient = _test_client()
+    gated = _GatedEvaluator()
+    try:
+        with TestClient(create_app(evaluator=gated, workers=2, queue_limit=4)) as client:
+            rid = client.post("/api/records/paste", json={"sgf": DAMES.decode()}).json()["id"]
+            body = {"record": rid, "move": 0, "predictor": "kata"}
+            ids = [client.post("/api/analyses", json=body).json()["id"] for _ in range(6)]
+            deadline = time.monotonic() + 30
+            while sum(client.get(f"/api/analyses/{i}").json()["status"] == "running" for i in ids) < 2:
+                if time.monotonic() > deadline:
+                    return "hang", "two jobs never ran"
+                time.sleep(0.02)
+            answers = sorted(client.delete(f"/api/analyses/{i}").json()["status"] for i in ids)
+            fresh = [client.post("/api/analyses", json=body) for _ in range(6)]
+            codes = [r.status_code for r in fresh]
+            for r in fresh:
+                if r.status_code == 202:
+                    client.delete(f"/api/analyses/{r.json()['id']}")
+            gated.gate.set()
+    finally:
+        gated.gate.set()
+    detail = f"DELETE answered {answers}; then six submits answered {codes}"
+    ok = answers == ["cancelled"] * 4 + ["running"] * 2 and codes == [202] * 6
+    return ("success" if ok else "traceback"), detail
+
+
+def _case_ko_thermograph(workdir: Path) -> tuple[str, str]:
+    """The textbook ko (tests/endgame/test_diagram_conventions.py) on an 8x8 board, its region C1-F1 solved
+    exactly: the solver gives a thermograph and no game, and the route draws it."""
+    import time
+
+    from tengen.eval.playout_evaluator import PlayoutEvaluator
+    from tengen.web.app import create_app
+
+    TestClient = _test_client()
+    ko = "(;GM[1]FF[4]SZ[8]KM[0]RU[Chinese]AB[af][bf][cf][df][dg][ch]AW[ef][ff][gf][hf][eg][dh][fh]PL[B])"
+    with TestClient(create_app(evaluator=PlayoutEvaluator(4)), raise_server_exceptions=False) as client:
+        rid = client.post("/api/records/paste", json={"sgf": ko}).json()["id"]
+        job = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "exhaustive",
+                                                 "region": "C1 D1 E1 F1"}).json()["id"]
+        deadline = time.monotonic() + HANG_SECONDS
+        while client.get(f"/api/analyses/{job}").json()["status"] not in ("done", "failed", "cancelled"):
+            if time.monotonic() > deadline:
+                return "hang", "the analysis did not finish"
+            time.sleep(0.05)
+        r = client.get(f"/api/analyses/{job}/regions/A/thermograph")
+    if r.status_code != 200:
+        return "traceback", f"{r.status_code}: {r.text[:160]}"
+    th = r.json()
+    return ("success" if th["kind"] == "ko" else "traceback"), (f"kind {th['kind']}, mean {th['mean']:.3f}, "
+                                                               f"temperature {th['temperature']:.3f}")

@@ -167,3 +167,63 @@ def test_a_solved_region_says_the_exact_solver_answered():
     assert result.method == "exhaustive" and result.declined == ""
     assert (result.count, result.temperature, result.kind) == (0, 2, "gote")
     assert "answered by the exact solver" in report_of(board, result)
+
+
+# Bounds before any search (hostile input): a region the exact solver cannot take is declined at once, never
+# handed to the slow Python search; a region too large to be a local game gets no tree either.
+def _open_board(size: int) -> str:
+    return "\n".join(" ".join("*" * size) for _ in range(size))
+
+
+def test_a_marked_empty_board_is_declined_at_once_without_a_search_or_a_network():
+    board, region = fixture(_open_board(19))
+    (result,) = analyze_regions(board, [region], None, AUTO)  # no network: a tree would need one
+    assert_unsolved(result, "361 points is no local endgame region")
+    assert result.tree is None
+
+
+def test_a_region_over_the_native_limit_is_declined_without_the_python_search():
+    board, region = fixture(_open_board(9))  # 81 points: a local game, but more than the solver's 64
+    result = solve_exhaustively(board, region, RegionResult(region), ExhaustiveConfig())
+    assert_unsolved(result, "81 points (the exact solver takes at most 64")
+    assert not any("Python search" in note for note in result.notes)
+
+
+def test_a_budget_hit_of_the_python_search_names_its_own_limit():
+    board, region = fixture(HANE_CONNECT)
+    result = solve_exhaustively(board, region, RegionResult(region), ExhaustiveConfig(max_nodes=5, engine="python"))
+    assert_unsolved(result, "more than 5 positions")
+    assert "None" not in result.declined and not any("answered" in note for note in result.notes)
+
+
+# Two copies of the textbook ko, one region: each alone is a ko (mean -2/3, temperature 4/3); together the
+# bans and repetitions decide the value beyond the phantom rule's reach, which is no answer (it was shown as
+# "settled (number) -4, temperature -1"): unsolved, saying the region is two independent games.
+TWO_KOS = """
+    . . X O . O . .
+    . . . X O . . .
+    X X X X O O O O
+    . . . . . . . .
+    X X X X O O O O
+    . . . X O . . .
+    . . X O . O . .
+"""
+
+
+def test_two_independent_kos_in_one_region_are_unsolved_with_the_reason():
+    board = board_from_diagram(TWO_KOS, rules=Rules.chinese(komi=0))
+    both = Region(0, frozenset(from_gtp(v, 7, 8) for v in "C1 D1 E1 F1 C7 D7 E7 F7".split()), "mask")
+    (result,) = analyze_regions(board, [both], None, EXHAUSTIVE)
+    assert_unsolved(result, "unsupported")
+    assert "2 independent local games" in result.declined
+    one = Region(1, frozenset(from_gtp(v, 7, 8) for v in "C1 D1 E1 F1".split()), "mask")
+    (alone,) = analyze_regions(board, [one], None, EXHAUSTIVE)
+    assert (alone.kind, alone.count, alone.temperature) == ("ko", -2 / 3, 4 / 3)
+
+
+def test_a_value_from_a_cut_tree_is_said_to_be_unreliable():
+    board, region = fixture(HANE_CONNECT)
+    grown = AnalysisOptions(predictor="kata").with_budgets(2, 2)
+    (result,) = analyze_regions(board, [region], StandInNetwork("anywhere"), grown)
+    assert result.cut_tree
+    assert "unreliable (cut tree)" in text_report(Analysis(board, [result], None, 0.0, predictor="kata"))

@@ -64,3 +64,16 @@ class CurveStandIn(StandInNetwork):
 @pytest.fixture
 def standin() -> CurveStandIn:
     return CurveStandIn()
+
+
+def wait_final(client, job_id: str, seconds: float = 30) -> dict:
+    """Poll an analysis job until it is done, failed or cancelled (an AssertionError after `seconds`)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/analyses/{job_id}").json()
+        if job["status"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not finish")

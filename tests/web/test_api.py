@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from conftest import ONE_DAME_SGF, CurveStandIn
+from conftest import ONE_DAME_SGF, CurveStandIn, wait_final
 
 from fastapi.testclient import TestClient  # noqa: E402  (conftest skips the module without fastapi)
 
@@ -52,16 +52,6 @@ def assert_error(r, status: int) -> str:
     assert set(body) == {"error", "status"} and body["status"] == status
     assert "\n" not in body["error"] and "Traceback" not in body["error"]
     return body["error"]
-
-
-def wait_final(client, job_id: str, seconds: float = 30) -> dict:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        job = client.get(f"/api/analyses/{job_id}").json()
-        if job["status"] in ("done", "failed", "cancelled"):
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job {job_id} did not finish")
 
 
 def test_open_pasted_record_lists_moves_and_variations(client):
@@ -215,6 +205,30 @@ def test_queue_limit_refuses_with_429_and_recovers():
         assert third.status_code == 202 and wait_final(client, third.json()["id"])["status"] == "done"
 
 
+def test_cancelled_jobs_free_their_places_in_the_queue_at_once():
+    gated = GatedStandIn()
+    with TestClient(create_app(evaluator=gated, workers=2, queue_limit=4)) as client:
+        rid = open_record(client)["id"]
+        body = {"record": rid, "move": 0, "predictor": "kata"}
+        ids = [client.post("/api/analyses", json=body).json()["id"] for _ in range(6)]  # two running, four queued
+        assert gated.waiting.wait(10)
+        deadline = time.monotonic() + 10
+        while sum(client.get(f"/api/analyses/{i}").json()["status"] == "running" for i in ids) < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert "queue is full" in assert_error(client.post("/api/analyses", json=body), 429)
+        answers = {i: client.delete(f"/api/analyses/{i}").json()["status"] for i in ids}
+        assert sorted(answers.values()) == ["cancelled"] * 4 + ["running"] * 2  # the running ones stop at their next check
+        queued = [i for i in ids if answers[i] == "cancelled"]
+        assert all(client.get(f"/api/analyses/{i}").json()["status"] == "cancelled" for i in queued)
+        fresh = [client.post("/api/analyses", json=body) for _ in range(6)]  # every place is free again, still gated
+        assert [r.status_code for r in fresh] == [202] * 6, fresh[-1].text
+        assert "queue is full" in assert_error(client.post("/api/analyses", json=body), 429)
+        gated.gate.set()
+        assert all(wait_final(client, i)["status"] == "cancelled" for i in ids)
+        assert all(wait_final(client, r.json()["id"])["status"] == "done" for r in fresh)
+
+
 def test_evaluations_beyond_the_limit_are_refused_with_429():
     gated = GatedStandIn()
     app = create_app(evaluator=gated, workers=1, queue_limit=1)
@@ -321,3 +335,27 @@ def test_a_critical_group_is_said_in_the_analysis_report(tmp_path):
     assert [(g["stone"], g["color"], g["attack"]) for g in groups] == [("C4", "B", "B4")]
     assert any(groups[0]["note"] in r["notes"] for r in report["regions"])  # the table's row says it
     assert report["settings"]["life_groups"] == 2
+
+
+# the textbook ko of tests/endgame/test_diagram_conventions.py at the foot of an 8x8 board (Black's E1 takes,
+# White's retake is banned): the exact solver values the marked region C1-F1 by the phantom rule and gives
+# no game, only its thermograph
+KO_SGF = ("(;GM[1]FF[4]SZ[8]KM[0]RU[Chinese]AB[af][bf][cf][df][dg][ch]AW[ef][ff][gf][hf][eg][dh][fh]PL[B])")
+
+
+def test_the_thermograph_of_a_ko_region_is_served(client):
+    from types import SimpleNamespace
+
+    rid = client.post("/api/records/paste", json={"sgf": KO_SGF}).json()["id"]
+    job = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "exhaustive",
+                                             "region": "C1 D1 E1 F1"}).json()
+    assert wait_final(client, job["id"], seconds=120)["status"] == "done"
+    r = client.get(f"/api/analyses/{job['id']}/regions/A/thermograph")
+    assert r.status_code == 200, r.text
+    th = r.json()
+    assert (th["kind"], th["mean"], th["temperature"]) == ("ko", pytest.approx(-2 / 3), pytest.approx(4 / 3))
+    assert th["right"][0] == [0.0, -2.0] and th["left"] and not th["left_infinite"]
+    from tengen.web.routes_jobs import region_thermograph
+
+    assert region_thermograph(SimpleNamespace(game=None)) is None  # the route's 404: no thermograph
+    assert region_thermograph(SimpleNamespace(game="{1|0}")) is None

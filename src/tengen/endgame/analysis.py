@@ -24,7 +24,7 @@ from tengen.endgame.region_cache import RegionCache
 from tengen.eval.devices import device_of
 from tengen.endgame.regions import (Region, agreed_ownership, find_regions, keep_and_find,
                                     ownership_swing, region_from_points, split_hot_spots, sure_territory, unsure_walls)
-from tengen.endgame.results import Analysis, RegionResult, region_label
+from tengen.endgame.results import UNSOLVED, Analysis, RegionResult, region_label
 from tengen.endgame.sealed import SealedRules
 from tengen.endgame.tree import LocalTree, grow_trees
 from tengen.eval.evaluation import Evaluator, display_name
@@ -224,8 +224,31 @@ def analyze_regions(board: Board, regions: Sequence[Region], evaluator: Optional
                             (options or AnalysisOptions()).resolved(evaluator), oracle_node, progress)
 
 
+# the most points a region may have to be analyzed as a local game: beyond it (the open board of a game's
+# opening or middle game, a marked empty board) no search or tree is started, and the region is declined at
+# once with the reason (a tree of 1,000 nodes over the whole board takes minutes of network time and means
+# nothing; the exact solver takes at most 64 points)
+MAX_LOCAL_POINTS = 120
+
+
+def too_large_for_a_local_game(region: Region) -> str:
+    """Why a region is declined before any search ('' when it is not)."""
+    n = len(region.points)
+    if n <= MAX_LOCAL_POINTS:
+        return ""
+    return (f"too large: {n} points is no local endgame region (at most {MAX_LOCAL_POINTS} are analyzed as a "
+            "local game; the exact solver takes at most 64): the board is not yet in its endgame, or mark a "
+            "smaller region")
+
+
 def _analyze_regions(board: Board, regions: Sequence[Region], network: _NetworkOnDemand, options: AnalysisOptions,
                      oracle_node, progress: Optional[ProgressCallback]) -> list[RegionResult]:
+    declined = {i: why for i, region in enumerate(regions) if (why := too_large_for_a_local_game(region))}
+    if declined:  # one pre-check before any search: these get no tree and no solve
+        rest = [region for i, region in enumerate(regions) if i not in declined]
+        done = iter(_analyze_regions(board, rest, network, options, oracle_node, progress) if rest else ())
+        return [RegionResult(region, kind=UNSOLVED, declined=declined[i]) if i in declined else next(done)
+                for i, region in enumerate(regions)]
     if options.predictor == "exhaustive":
         return [_solve_exhaustively(board, region, progress, i, len(regions)) for i, region in enumerate(regions)]
     if options.predictor == "auto":

@@ -190,7 +190,8 @@ def solve_exhaustively(board, region, result, config=None):
     if solved.status != OK:
         return _unsolved(result, f"{solved.status} ({solved.reason})")
     why = solver_declined(solved, _root_threat(board, region, config) if _infinite(solved.mean) else False)
-    if why:
+    if why:  # the value that was not given is not described either
+        result.notes = [n for n in result.notes if not n.startswith("depends on a")]
         return _unsolved(result, why)
     result.method = "exhaustive"
     result.exact_rules = True  # every line was played and counted by the rules core
@@ -208,6 +209,12 @@ def solve_exhaustively(board, region, result, config=None):
     result.ko = solved.ko
     result.notes.append(f"exhaustive: {solved.nodes} positions")
     return result
+
+
+def _parts_hint(solved) -> str:
+    """A hint where the region is several independent games at the start (two kos, say)."""
+    return (f"; the region is {solved.parts} independent local games: mark each as its own region to value "
+            "them apart") if solved.parts > 1 else ""
 
 
 def _infinite(x) -> bool:
@@ -235,6 +242,11 @@ def solver_declined(solved, root_threat: Optional[bool] = None) -> str:
     mean, temperature = solved.mean, solved.temperature
     if rec is None or mean is None and temperature is None:
         return "the search gave no thermograph"
+    if (solved.loop_dependent or solved.ko_dependent) and temperature is not None and temperature <= 0 \
+            and solved.bracket and None not in solved.bracket and solved.bracket[0].mean != solved.bracket[1].mean:
+        return (f"unsupported: a ko or repetition the phantom rule cannot value decides whether anything is to "
+                f"be played here (the count lies between {solved.bracket[0].mean} and {solved.bracket[1].mean} "
+                f"as one side or the other wins it){_parts_hint(solved)}")
     if _infinite(mean) and (root_threat if root_threat is not None else solved.nodes == 0):
         side = "Black" if mean > 0 else "White"
         return (f"the start position is already a threat leaf ({side}'s safe chain touches the "

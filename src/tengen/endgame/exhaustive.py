@@ -45,6 +45,8 @@ from tengen.go.coords import Point
 OK, TOO_LARGE, UNSUPPORTED = "ok", "too_large", "unsupported"
 ENGINES = ("auto", "native", "python")
 PYTHON_FALLBACK_NODES = 100_000  # what `auto` lets the Python search spend when the native one cannot answer
+PYTHON_FALLBACK_SECONDS = 60.0  # and its time limit (it holds ~1 kB a position: 100,000 stay near 0.1 GB)
+NATIVE_MAX_POINTS = 64  # the native search's masks; a larger region is declined at once, never searched in Python
 
 
 @dataclass
@@ -88,6 +90,7 @@ class ExhaustiveResult:
     ko_dependent: bool = False  # a ko without the textbook shape decided the value (taker wins it)
     loop_dependent: bool = False  # a repetition decided it: valued with nobody winning it (bracket kept)
     bracket: Optional[tuple] = None  # (lowest, highest) thermograph records when unsupported
+    parts: int = 1  # independent local games at the start (safe stones cut the region apart)
     nodes: int = 0
     essential_nodes: Optional[int] = None  # positions the thermograph needs (config.count_essential)
     split_nodes: Optional[int] = None  # positions searched that split into independent parts (same flag)
@@ -112,6 +115,7 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
     budget stop can still report its count); the native one falls back to Python when it cannot answer."""
     settings = dict(max_nodes=config.max_nodes, seconds=config.seconds, moves=config.moves,
                     sacrifices=config.sacrifices, loop_passes=config.loop_passes)
+    fallback = ""
     if config.engine not in ENGINES:
         raise ValueError(f"unknown engine {config.engine!r} ({', '.join(ENGINES)})")
     if config.engine == "native" or (config.engine == "auto" and native_available()):
@@ -122,19 +126,28 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
             result.engine = "native"
             return res
         except NativeUnavailable as exc:
-            if config.engine == "native":
+            if config.engine == "native" or local.n > NATIVE_MAX_POINTS:
                 raise
             # the Python search is ~100x slower: a budget sized for the native one would run for hours
             settings["max_nodes"] = min(settings["max_nodes"], PYTHON_FALLBACK_NODES)
-            result.notes.append(f"native solver unavailable ({exc}): the Python search answered "
-                                f"(within {settings['max_nodes']} positions)")
+            settings["seconds"] = min(settings["seconds"] or PYTHON_FALLBACK_SECONDS, PYTHON_FALLBACK_SECONDS)
+            fallback = f"native solver unavailable ({exc}): the Python search answered"
     solver = Solver(local, **settings)
     searching.append(solver)
     # one frame per move of the current line; Python 3.11 keeps Python-to-Python calls off the C stack
     if sys.getrecursionlimit() < 50_000:
         sys.setrecursionlimit(50_000)
     result.engine = "python"
-    return solver.value(root)
+    res = solver.value(root)
+    if fallback:
+        result.notes.append(f"{fallback} (within {solver.max_nodes} positions)")
+    return res
+
+
+def solver_seconds(solver, config: ExhaustiveConfig) -> str:
+    """The time limit the solver ran under, as a report writes it."""
+    seconds = getattr(solver, "seconds", None) or config.seconds
+    return f"{seconds:g}" if seconds else "its time limit"
 
 
 def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConfig] = None) -> ExhaustiveResult:
@@ -143,6 +156,13 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     start = time.perf_counter()
     local = LocalRegion(board, region, config.require_benson, config.vouched)
     result = ExhaustiveResult(UNSUPPORTED, local.points, notes=list(local.notes))
+    result.parts = local.independent_parts(local.start[BLACK], local.start[WHITE])
+    if local.n > NATIVE_MAX_POINTS and config.engine != "python":
+        result.status, result.kind = TOO_LARGE, TOO_LARGE
+        result.reason = (f"too large: {local.n} points (the exact solver takes at most {NATIVE_MAX_POINTS}; "
+                         "mark a smaller region)")
+        result.seconds = time.perf_counter() - start
+        return result
     root = (local.start[BLACK], local.start[WHITE], None)
     searching: list = []
     try:
@@ -152,10 +172,10 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
         result.status, result.kind = TOO_LARGE, TOO_LARGE
         if isinstance(exc, RecursionError):
             result.reason = "too large: a line of play deeper than the recursion limit"
-        elif solver.nodes > config.max_nodes or str(exc) == "positions":
-            result.reason = f"too large: more than {config.max_nodes} positions"
+        elif str(exc) == "seconds" or (str(exc) != "positions" and solver.nodes <= solver.max_nodes):
+            result.reason = f"too large: not finished within {solver_seconds(solver, config)} s"
         else:
-            result.reason = f"too large: more than {config.seconds} s"
+            result.reason = f"too large: more than {solver.max_nodes} positions"
         result.nodes, result.seconds = solver.nodes, time.perf_counter() - start
         result.memory_bytes = getattr(solver, "stats", {}).get("bytes", 0)
         return result
@@ -173,6 +193,9 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
         cause = "a loop (a repeated position)" if rec is None or solver.loop_valued else "a ko the phantom rule cannot express"
         means = f"mean between {lo.mean} and {hi.mean}" if lo is not None and hi is not None else "no bracket"
         result.reason = f"unsupported: the value depends on {cause} ({means})"
+        if result.parts > 1:
+            result.reason += (f"; the region is {result.parts} independent local games: mark each as its own "
+                              "region to value them apart")
         result.seconds = time.perf_counter() - start
         return result
     if not exact and solver.loop_valued:
@@ -182,6 +205,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
                             f"into the loop at their worst fixed point; mean between {lo.mean} and {hi.mean} if one side could win the repetition)")
     elif not exact:
         result.ko_dependent = True
+        result.bracket = (lo, hi)
         result.notes.append("depends on a ko outside the phantom rule's reach, valued with the ko's taker winning it")
     result.status = OK
     result.thermograph = rec

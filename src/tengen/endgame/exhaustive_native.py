@@ -76,6 +76,7 @@ class NativeSolver:
             raise NativeUnavailable(f"{local.n} points: the native solver takes at most 64")
         self.local = local
         self.max_nodes = max_nodes
+        self.seconds = seconds
         self._search = _solver.Search(local.n, list(local.nb), local.wall[BLACK], local.wall[-BLACK],
                                       local.breach[BLACK], local.breach[-BLACK], bool(local.suicide), moves == "all",
                                       bool(sacrifices), loop_passes, max_nodes, seconds or 0.0, bool(merge_settled))

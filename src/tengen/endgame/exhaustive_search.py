@@ -70,6 +70,7 @@ class Solver:
         self.low: dict[tuple, int] = {}
         self.stands: dict[tuple, Fraction] = {}
         self.nodes = 0
+        self.seconds = seconds
         self.deadline = None if seconds is None else time.perf_counter() + seconds
 
     def record(self, lefts: list, rights: list) -> Optional[Thermo]:
@@ -128,9 +129,10 @@ class Solver:
             return
         self.bounds[key] = (number_thermo(info.bounds[0]), number_thermo(info.bounds[1]))
         self.nodes += 1
-        if self.nodes > self.max_nodes or (self.deadline and self.nodes % 1024 == 0
-                                                 and time.perf_counter() > self.deadline):
-            raise BudgetExceeded()
+        if self.nodes > self.max_nodes:
+            raise BudgetExceeded("positions")
+        if self.deadline and self.nodes % 1024 == 0 and time.perf_counter() > self.deadline:
+            raise BudgetExceeded("seconds")
         index = self.counter
         self.counter += 1
         self.onstack[key] = index

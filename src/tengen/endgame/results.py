@@ -63,6 +63,11 @@ class RegionResult:
     reused: bool = False  # taken from an earlier position's analysis of the same region (a game review)
 
     @property
+    def cut_tree(self) -> bool:
+        """Whether the value comes from a tree its node budget cut (it may miss the lines that decide it)."""
+        return self.method == "tree" and self.tree is not None and self.tree.budget_exhausted
+
+    @property
     def miai_value(self) -> Optional[float]:
         """Territory-scoring miai value = area temperature - 1 (a simple ko: swing / 3 is the temperature),
         at least 0; none for a region with no hot move (a number, temperature 0, a threat, unsupported)."""

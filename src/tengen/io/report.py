@@ -26,8 +26,10 @@ KIND_TEXT = {
 
 
 def kind_text(r: RegionResult) -> str:
-    """The type column: a number whose first moves start fights is 'cold', not 'settled'."""
-    return "cold (no start gains)" if r.kind == NUMBER and r.cold_fight else KIND_TEXT.get(r.kind, r.kind)
+    """The type column: a number whose first moves start fights is 'cold', not 'settled'; a value from a tree
+    its node budget cut is said to be unreliable."""
+    text = "cold (no start gains)" if r.kind == NUMBER and r.cold_fight else KIND_TEXT.get(r.kind, r.kind)
+    return f"{text}, unreliable (cut tree)" if r.cut_tree and r.kind not in (UNSOLVED, UNSUPPORTED) else text
 
 
 def answered_by(r: RegionResult) -> str:

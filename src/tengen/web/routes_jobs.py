@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import StreamingResponse
 
+from tengen.cgt.game import Game as LocalGame
+from tengen.cgt.thermo import Thermo
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
 from tengen.go.sgf import Game
@@ -31,8 +33,11 @@ def analyses_router(state: WebState) -> APIRouter:
         """Start an endgame analysis job (429 when the queue is full); follow it at .../events."""
         from tengen.api import region_points
 
-        _, board, _ = state.board_of(req)
-        points = region_points(req.region, board) if req.region and req.region.strip() else None
+        game, board, move = state.board_of(req)
+        if req.region and req.region.strip():
+            points = region_points(req.region, board)
+        else:  # the record's own SQ[] markup on the node shown, as `tengen analyze` reads it
+            points = None if req.line else region_points(None, board, game.node_at(move))
         if req.predictor == "exhaustive" and points is None:
             raise HTTPException(400, "the exhaustive predictor needs a region")
         options = analysis_options(req.predictor, req.max_nodes, req.max_total_nodes, req.leaves)
@@ -59,9 +64,9 @@ def analyses_router(state: WebState) -> APIRouter:
 
         job = finished_analysis(job_id)
         r = job.result.regions[region_index(job, label)]
-        if r.game is None:
-            raise HTTPException(404, f"region {label} has no plain game (a ko or repetition inside: {r.kind})")
-        th = r.game.thermograph
+        th = region_thermograph(r)
+        if th is None:
+            raise HTTPException(404, f"region {label} has no thermograph (no game was found for it: {r.kind})")
         temp = th.temperature
         finite_t = temp if not is_infinite(temp) and temp > 0 else Fraction(0)
         bps = [b for w in (th.left, th.right) for b in w.breakpoints()]
@@ -192,9 +197,10 @@ def job_routes(router: APIRouter, state: WebState, prefix: str, kind: str,
 
     @router.delete(prefix + "/{job_id}", response_model=JobOut, name=f"{kind}_cancel", summary=f"Cancel the {kind}")
     def cancel(job_id: str) -> JobOut:
-        """Cancel the job: a queued one never starts, a running one stops at its next evaluation."""
-        job_of(job_id)
-        return JobOut(**state.jobs.cancel(job_id).as_dict())
+        """Cancel the job: a queued one leaves the queue at once, a running one stops at its next evaluation
+        (its place free for new jobs from now)."""
+        job = job_of(job_id)
+        return JobOut(**(state.jobs.cancel(job_id) or job).as_dict())
 
     @router.get(prefix + "/{job_id}/events", name=f"{kind}_events", summary=f"{kind.capitalize()} progress events")
     async def events(job_id: str, request: Request) -> StreamingResponse:
@@ -227,6 +233,15 @@ async def job_events(job: Job, request: Request) -> AsyncIterator[str]:
         await asyncio.sleep(0.1)
 
 # ------------------------------------------------------------------ analyses
+
+
+def region_thermograph(result: Any) -> Optional[Thermo]:
+    """A region's thermograph: its game's, or the one the exact solver stored in place of a game it could
+    not give (a ko), else None."""
+    game = result.game
+    if isinstance(game, LocalGame):
+        return game.thermograph
+    return game if isinstance(game, Thermo) else None
 
 
 def region_index(job: Job, label: str) -> int:

@@ -1,0 +1,143 @@
+"""The dev half of the course book "Endgame for nerds" (`../shared/data/efn_dev`, 50 marked diagrams) through
+the default analysis, problem by problem, against the book's values and lines.
+
+Each diagram is analyzed as `tengen analyze FILE --move 0` does (the root node: its SQ[] region, the default
+`AnalysisOptions()`; the network only where the exact solver declines). Scoring as the reference benchmark
+of Frejlak's paper scores it (`efn_dev/README.md`): right when the area temperature T of the marked region
+satisfies |T - (g/2 + 1)| <= 1e-5 for the book's value g (a territory-scoring deiri value). Each line gives
+the engine that answered, tengen's value in the book's terms (g = 2 (T - 1)) beside the book's, and for a
+miss why: the exact solver declined (and its reason), a ko or repetition decided the value, or the first
+move at which tengen's principal line leaves the book's variations.
+Last lines: `efn_dev_exact: S solved, R right` (regions the exact solver answered, and how many of those are
+right) and `efn_dev_correct: N/50`.
+Usage: python bench/efn_dev.py [--chapter 06-value-of-ko] [--data DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+from tengen.files import shared_data_path
+from tengen.go.colors import BLACK
+from tengen.go.coords import to_gtp
+
+TOLERANCE = 1e-5
+_VALUE = re.compile(r"\s*(-?\d+)(?:\s+(\d+)/(\d+)|/(\d+))?")
+
+
+def book_value(comment: str) -> Fraction:
+    """The book's value from the root comment: `6`, `4 1/2`, `25/9` (a sentence may follow)."""
+    m = _VALUE.match(comment or "")
+    if not m:
+        raise ValueError(f"no value in the comment {comment[:40]!r}")
+    whole, num, den, over = m.groups()
+    if over:
+        return Fraction(int(whole), int(over))
+    value = Fraction(int(whole))
+    return value + Fraction(int(num), int(den)) if num else value
+
+
+def book_lines(node, height: int) -> dict:
+    """The book's variations as {(color, point): subtree} (points as tengen's (row, col), row 0 on top)."""
+    out = {}
+    for child in node:
+        color, move = child.get_move()
+        if color is None:
+            continue
+        point = None if move is None else (height - 1 - move[0], move[1])
+        out[(BLACK if color == "b" else -BLACK, point)] = book_lines(child, height)
+    return out
+
+
+def divergence(line: list, tree: dict, height: int) -> str:
+    """Where tengen's principal line leaves the book's tree, in words ('' when the book holds it all)."""
+    for ply, (color, point) in enumerate(line, 1):
+        name = f"{'B' if color == BLACK else 'W'} {to_gtp(point, height) if point else 'pass'}"
+        if not tree:
+            return f"move {ply} ({name}): the book's line stops before it"
+        if (color, point) not in tree:
+            book = ", ".join(f"{'B' if c == BLACK else 'W'} {to_gtp(p, height) if p else 'pass'}" for c, p in tree)
+            return f"move {ply} ({name}): the book plays {book} here"
+        tree = tree[(color, point)]
+    return ""
+
+
+def why(result, book_tree: dict, height: int) -> str:
+    """The first reason a miss has: the solver declined, a ko or repetition, or where the lines part."""
+    if result is None:
+        return "no region found"
+    if result.declined:
+        return f"exact solver declined: {result.declined}"
+    kos = [n for n in result.notes if "ko" in n or "loop" in n or "repetition" in n]
+    if kos and result.method == "exhaustive":
+        return "a ko or repetition decides it: " + kos[-1]
+    parts = []
+    for first, line in ((BLACK, result.principal_black), (-BLACK, result.principal_white)):
+        d = divergence(line, book_tree, height)
+        if d:
+            parts.append(f"{'Black' if first == BLACK else 'White'} first leaves the book at {d}")
+    return "; ".join(parts) or "the same lines as the book, valued differently (the leaves' counts)"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chapter", default=None, help="one chapter's folder, e.g. 06-value-of-ko")
+    parser.add_argument("--data", default=str(shared_data_path("efn_dev", must_exist=False)))
+    args = parser.parse_args()
+    data = Path(args.data)
+    if not data.is_dir():
+        print(f"skipped: the efn_dev diagrams are not at {data}", file=sys.stderr)
+        return 0
+    files = sorted(data.glob(f"{args.chapter or '*'}/*.sgf"))
+    if not files:
+        print(f"no diagrams under {data} for chapter {args.chapter!r}", file=sys.stderr)
+        return 2
+    import tengen
+    from tengen.go.position import load_position
+
+    print("assumed: each diagram's root node, Chinese (area) rules, the default settings; book values are "
+          "territory deiri values g, compared as area temperature g/2 + 1")
+    solved = right_exact = right = 0
+    start = time.perf_counter()
+    for path in files:
+        name = f"{path.parent.name}/{path.stem}"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            position = load_position(path, 0)
+            g = book_value(position.node.get("C") if position.node.has_property("C") else "")
+            t0 = time.perf_counter()
+            analysis = tengen.analyze(position)
+        seconds = time.perf_counter() - t0
+        result = analysis.regions[0] if analysis.regions else None
+        temperature = None if result is None else result.temperature
+        ok = temperature is not None and abs(temperature - float(g / 2 + 1)) <= TOLERANCE
+        exact = result is not None and result.method == "exhaustive"
+        solved += exact
+        right_exact += exact and ok
+        right += ok
+        engine = "exact" if exact else ("unsolved" if result is None or temperature is None else
+                                        f"tree ({analysis.predictor})")
+        mine = "-" if temperature is None else _fraction_text(2 * (Fraction(temperature).limit_denominator(1000) - 1))
+        kind = "-" if result is None else result.kind
+        line = (f"{name:28s} {'right' if ok else 'MISS ':5s} engine {engine:11s} type {kind:12s} "
+                f"tengen g {mine:>6s}  book g {_fraction_text(g):>6s}  {seconds:5.1f} s")
+        if not ok:
+            line += "  why: " + why(result, book_lines(position.node, position.board.height), position.board.height)
+        print(line, flush=True)
+    print(f"seconds: {time.perf_counter() - start:.1f}")
+    print(f"efn_dev_exact: {solved} solved, {right_exact} right")
+    print(f"efn_dev_correct: {right}/{len(files)}")
+    return 0
+
+
+def _fraction_text(x: Fraction) -> str:
+    return str(x) if x.denominator != 1 else str(x.numerator)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
