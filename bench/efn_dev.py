@@ -73,7 +73,7 @@ def why(result, book_tree: dict, height: int) -> str:
         return "no region found"
     if result.declined:
         return f"exact solver declined: {result.declined}"
-    kos = [n for n in result.notes if "ko" in n or "loop" in n or "repetition" in n]
+    kos = [n for n in result.notes if n.startswith("depends on a")]  # a ko or loop that decided the value
     if kos and result.method == "exhaustive":
         return "a ko or repetition decides it: " + kos[-1]
     parts = []

@@ -50,11 +50,17 @@ def serve(folder, evaluator):
     thread.join(10)
 
 
+# the textbook first-line ko (tests/endgame/test_diagram_conventions.py) on an 8x8 board, its region marked
+KO_SGF = ("(;GM[1]FF[4]SZ[8]KM[0]RU[Chinese]AB[af][bf][cf][df][dg][ch]AW[ef][ff][gf][hf][eg][dh][fh]PL[B]"
+          "SQ[ch][dh][eh][fh])")
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("records")
     (folder / "one_dame.sgf").write_text(ONE_DAME_SGF)
     (folder / "review.sgf").write_text(REVIEW_SGF)
+    (folder / "ko.sgf").write_text(KO_SGF)
     yield from serve(folder, CurveStandIn())
 
 
@@ -185,7 +191,7 @@ def test_the_folder_list_counts_searches_and_pages(server, browser):
     page = browser.new_page()
     page.goto(server + "/")
     expect = playwright_api.expect
-    expect(page.get_by_test_id("file-count")).to_have_text("1–2 of 2")
+    expect(page.get_by_test_id("file-count")).to_have_text("1–3 of 3")
     page.get_by_test_id("file-search").fill("review")
     expect(page.get_by_test_id("file-count")).to_have_text("1–1 of 1")
     expect(page.locator("[data-testid=file-select] option")).to_have_count(2)  # the prompt and review.sgf
@@ -250,3 +256,17 @@ def test_fast_stepping_shows_the_current_moves_evaluation_and_no_4xx(slow_server
     expect(page.get_by_test_id("evaluation")).to_contain_text("score lead B+30.0")
     assert not page.get_by_test_id("error").is_visible()
     assert failed == [] and errors == [], (failed, errors)
+
+
+def test_the_thermograph_of_a_ko_region_is_drawn(server, browser):
+    """A ko's exact value has no game, only a thermograph: the page draws it (the route answered 500)."""
+    page, errors = open_record(server, browser, "ko.sgf")
+    expect = playwright_api.expect
+    page.get_by_test_id("analyze").click()
+    expect(page.get_by_test_id("job-status")).to_contain_text("done", timeout=60_000)
+    row = page.locator("[data-testid=region-table] tr.region")
+    expect(row).to_have_count(1)
+    expect(row.first).to_contain_text("ko")
+    row.first.click()
+    expect(page.locator("[data-testid=thermograph] polyline")).to_have_count(2)
+    assert not errors, errors

@@ -343,8 +343,8 @@ class NeedsNetwork(RuntimeError):
 
 # what `auto` lets the exact solver spend on one sealed region before handing it to a tree. A count of
 # positions, not seconds: which regions are solved exactly must not depend on how busy the machine is. The
-# native search (`exhaustive_native`, about 5 microseconds and 300 bytes a position searched or merged, on
-# one core: 2,000,000 positions ~ 10 s and 0.6 GB at most) owns every textbook-sized region (the 12-point
+# native search (`exhaustive_native`, about 5-10 microseconds and up to 500 bytes a position searched or merged, on
+# one core: 2,000,000 positions ~ 10-20 s and about 1 GB at most; a 33-point corner stopped at the budget held 0.72 GB) owns every textbook-sized region (the 12-point
 # empty edge strip: 227,286 positions searched, 1.3 s); the Python search, where the extension is not built, gets what it finishes in seconds (the largest
 # dev-set region, a 10-point hane-connect with repetitions, needs ~26,000 positions)
 AUTO_SOLVER_NODES_NATIVE = 2_000_000

@@ -53,7 +53,7 @@ NATIVE_MAX_POINTS = 64  # the native search's masks; a larger region is declined
 class ExhaustiveConfig:
     """Search limits. max_nodes counts distinct positions evaluated; seconds is a wall-clock limit."""
 
-    max_nodes: int = 2_000_000  # native: ~5 us, ~300 bytes a position searched or merged (0.6 GB)
+    max_nodes: int = 2_000_000  # native: ~5-10 us and up to ~500 bytes a position searched or merged (about 1 GB)
     seconds: Optional[float] = 60.0
     strict_kos: bool = False  # report 'unsupported' when a ko outside the phantom rule's reach or a loop matters
     moves: str = "all"  # "all": every move the conventions allow; "local": also the contact heuristic (local_game doc)
