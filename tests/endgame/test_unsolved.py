@@ -227,3 +227,27 @@ def test_a_value_from_a_cut_tree_is_said_to_be_unreliable():
     (result,) = analyze_regions(board, [region], StandInNetwork("anywhere"), grown)
     assert result.cut_tree
     assert "unreliable (cut tree)" in text_report(Analysis(board, [result], None, 0.0, predictor="kata"))
+
+
+def test_a_callers_deadline_stops_the_native_search():
+    """A web job's time limit reaches the native search, which cannot poll the job while it runs: a 2 x 12
+    edge strip (millions of positions) under a deadline a fifth of a second away stops on time, and says so."""
+    import time
+
+    from tengen.deadline import stop_by
+    from tengen.endgame.exhaustive import solve_region
+    from tengen.go.board import Board
+    from tengen.go.colors import BLACK, EMPTY, WHITE
+
+    n, left = 12, 6
+    grid = [[BLACK] * (left + 1) + [WHITE] * (n - left + 1) for _ in range(4)]
+    for r in (0, 2):  # two eyes for each wall
+        grid[r][0] = grid[r][-1] = EMPTY
+    grid += [[BLACK] + [EMPTY] * n + [WHITE] for _ in range(2)]
+    board = Board(n + 2, 6, rules=Rules.chinese(komi=0))
+    board.setup(black=[(r, c) for r in range(6) for c in range(n + 2) if grid[r][c] == BLACK],
+                white=[(r, c) for r in range(6) for c in range(n + 2) if grid[r][c] == WHITE])
+    with stop_by(time.monotonic() + 0.2):
+        result = solve_region(board, [(r, c) for r in (4, 5) for c in range(1, n + 1)],
+                              ExhaustiveConfig(max_nodes=50_000_000, seconds=None))
+    assert result.status == "too_large" and "not finished within" in result.reason

@@ -34,6 +34,7 @@ from tengen.cgt.game import Game
 from tengen.cgt.ko import KoChain
 from tengen.cgt.thermo import KO, Thermo
 from tengen.cgt.values import MoveValues, move_values
+from tengen.deadline import seconds_left
 from tengen.endgame.exhaustive_readout import best_moves, essential_game, essential_positions, principal_line
 from tengen.endgame.exhaustive_native import NativeSolver, NativeUnavailable
 from tengen.endgame.exhaustive_native import available as native_available
@@ -113,7 +114,10 @@ class ExhaustiveResult:
 def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: ExhaustiveResult, searching: list):
     """Run the chosen engine on the root (each solver is appended to `searching` before it runs, so a
     budget stop can still report its count); the native one falls back to Python when it cannot answer."""
-    settings = dict(max_nodes=config.max_nodes, seconds=config.seconds, moves=config.moves,
+    seconds, left = config.seconds, seconds_left()  # a caller's deadline (a web job's time limit) bounds it too
+    if left is not None:
+        seconds = left if seconds is None else min(seconds, left)
+    settings = dict(max_nodes=config.max_nodes, seconds=seconds, moves=config.moves,
                     sacrifices=config.sacrifices, loop_passes=config.loop_passes)
     fallback = ""
     if config.engine not in ENGINES:

@@ -13,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from tengen.deadline import stop_by
+
 KEEP_FINISHED = 64  # finished jobs kept for their results (the oldest is dropped)
 
 
@@ -116,7 +118,8 @@ class JobQueue:
             job.status = "running"
             job.version += 1
         try:
-            job.result, job.report = work(job)
+            with stop_by(job.started + job.time_limit_s):  # searches that cannot poll the job stop by then too
+                job.result, job.report = work(job)
         except JobStopped as exc:
             self._finish(job, "cancelled", str(exc))
         except Exception as exc:  # one line for the client; the server stays up
