@@ -5,17 +5,23 @@ for annotations only and never run, so they do not count).
 
 A circle is a strongly connected component (Tarjan's algorithm) of the graph "module A imports module B";
 `from tengen.x import y` counts as importing the module tengen.x.y when that is a module, else tengen.x.
+Native and front-end sources are listed too: C functions over 80 lines, and files of any language over 400
+lines (vendored third-party code aside).
 Usage: python tools/structure.py [--root src/tengen]; the last line is `circles: N`.
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import re
 import sys
 from pathlib import Path
 
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 80
+OTHER_SOURCES = (".c", ".h", ".js", ".css", ".html")  # besides Python: the native code and the web page
+VENDORED = "vendor"  # a folder of third-party code, kept as it came
+_C_NOISE = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'", re.S)
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -160,6 +166,40 @@ def long_functions(path: Path) -> list[tuple[str, int]]:
     return out
 
 
+def other_sources(root: Path) -> list[Path]:
+    """The non-Python sources under `root`, vendored code aside."""
+    return sorted(p for p in root.rglob("*") if p.suffix in OTHER_SOURCES and VENDORED not in p.parts)
+
+
+def long_c_functions(path: Path) -> list[tuple[str, int]]:
+    """(name, lines) of the C functions in `path` longer than MAX_FUNCTION_LINES: a brace block opened at
+    file level after a parenthesised header that is no initializer (comments and strings blanked first,
+    lines kept)."""
+    text = _C_NOISE.sub(lambda m: "\n" * m.group(0).count("\n"), path.read_text())
+    out, depth, header, start, name = [], 0, "", 0, ""
+    for lineno, line in enumerate(text.splitlines(), 1):
+        for ch in line:
+            if ch == "{":
+                if depth == 0:
+                    head = header.strip()
+                    match = re.search(r"(\w+)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*$", head)
+                    name = match.group(1) if match and "=" not in head.split("(")[0] else ""
+                    start = lineno
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    if name and lineno - start + 1 > MAX_FUNCTION_LINES:
+                        out.append((name, lineno - start + 1))
+                    header, name = "", ""
+                    continue
+            elif depth == 0:
+                header = "" if ch == ";" else header + ch
+        if depth == 0:
+            header = "" if line.lstrip().startswith("#") else header + " "
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=REPO / "src" / "tengen")
@@ -175,6 +215,18 @@ def main(argv: list[str] | None = None) -> int:
     long = [(f"{name}.{fn}", n) for name, path in modules.items() for fn, n in long_functions(path)]
     print(f"functions over {MAX_FUNCTION_LINES} lines: {len(long)}")
     for name, n in sorted(long, key=lambda x: -x[1]):
+        print(f"  {name}: {n}")
+    base = args.root.parent
+    others = [(p, len(p.read_text().splitlines())) for p in other_sources(args.root)]
+    print(f"other source files (C, JavaScript, CSS, HTML) over {MAX_MODULE_LINES} lines: "
+          f"{sum(n > MAX_MODULE_LINES for _, n in others)}")
+    for p, n in sorted(others, key=lambda x: -x[1]):
+        if n > MAX_MODULE_LINES:
+            print(f"  {p.relative_to(base)}: {n}")
+    long_c = [(f"{p.relative_to(base)}:{fn}", n) for p in other_sources(args.root) if p.suffix in (".c", ".h")
+              for fn, n in long_c_functions(p)]
+    print(f"C functions over {MAX_FUNCTION_LINES} lines: {len(long_c)}")
+    for name, n in sorted(long_c, key=lambda x: -x[1]):
         print(f"  {name}: {n}")
     found = circles(graph)
     print(f"import circles (imports inside functions included): {len(found)}")

@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add_arguments in command_table():
         p = sub.add_parser(add_arguments.command_name, help=add_arguments.help_text,
-                           description=add_arguments.help_text)
+                           description=add_arguments.about, aliases=list(add_arguments.aliases))
         add_arguments(p)
         p.set_defaults(handler=add_arguments.run)
     return parser

@@ -1,4 +1,4 @@
-"""`tengen analysis`: KataGo's JSON analysis protocol on stdin/stdout (KaTrain and other KataGo clients)."""
+"""`tengen kata-analysis` (alias `tengen analysis`): KataGo's JSON analysis protocol on stdin/stdout (KaTrain and other KataGo clients)."""
 from __future__ import annotations
 
 import argparse
@@ -10,8 +10,18 @@ from tengen.commands.base import CliError, command
 from tengen.commands.common import add_device_argument
 
 
-@command("analysis", "speak KataGo's JSON analysis protocol on stdin/stdout (KaTrain: set the engine "
-                     "command to 'tengen analysis')")
+ABOUT = ("KataGo's JSON analysis engine (its `docs/Analysis_Engine.md` protocol) over tengen's search, so KaTrain "
+         "and other KataGo clients plug in (KaTrain: set the engine's command to `tengen kata-analysis`; `tengen analysis` is the same command): queries with "
+         "moves, initial stones, rules, komi, board sizes, analyzeTurns, maxVisits, ownership, policy, per-move "
+         "ownership, avoidMoves / allowMoves, reportAnalysisWinratesAs, priorities and reports during the search; "
+         "query_version, clear_cache, terminate, terminate_all; KataGo's error and warning objects. Extras KataGo "
+         "clients ignore: with `--endgame` or `\"tengenEndgame\": true`, tengen's endgame regions (count, "
+         "temperature, gote / sente, best moves) and each candidate move's value. `--visits` is the default when a "
+         "query gives no maxVisits (500), `--max-visits-cap` bounds any query (100000)")
+
+
+@command("kata-analysis", "speak KataGo's JSON analysis protocol on stdin/stdout (KaTrain: set the engine "
+                     "command to 'tengen kata-analysis')", about=ABOUT, aliases=("analysis",))
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--visits", type=int, default=500,
                         help="visits per turn when a query gives no maxVisits (default 500, as KataGo's example "

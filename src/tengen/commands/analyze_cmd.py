@@ -14,7 +14,44 @@ from tengen.endgame.move_check import DEFAULT_MARGIN
 from tengen.endgame.options import DEFAULT_MAX_NODES, DEFAULT_MAX_TOTAL_NODES, MAX_MARGIN
 
 
-@command("analyze", "endgame analysis: regions, counts, temperatures, move values, the orthodox move")
+ABOUT = ("endgame analysis (`--device`: where every network of the analysis runs): per region the count (mean), "
+         "temperature, miai / deiri values, gote / sente / reverse sente / ko, best local moves and sequences, "
+         "what each side's first move leaves (the temperature after it: how much the follow-up is worth, so how "
+         "urgent the answer is), and the orthodox whole-board move. `SQ[]` markup on the node names a region; "
+         "`--predictor oracle` reads the node's child variations (enter the correct local lines in any SGF "
+         "editor). The default predictor `auto` solves a sealed region (a marked local diagram, even on an "
+         "otherwise empty board: what the marked points mean is [docs/LOCAL_GAME.md](docs/LOCAL_GAME.md)) exactly "
+         "when the exhaustive solver (native C, about 5 µs a position on one core) finishes it within 2,000,000 "
+         "positions, with no network, and prints its principal lines for both colors and its thermograph; a solve "
+         "that gives no value is reported `unsolved` with its reason and the region's tree is grown instead. "
+         "`auto` grows the other regions' trees with tengen's trained local-move network (`models/localnet/`, "
+         "`--local-model FILE` for another; `--predictor kata` for KataGo's policy, the baseline); in a sealed "
+         "region kata's lines are ended and counted by the exact rules (`--no-sealed-rules`: by the network, "
+         "Frejlak's baseline). Leaves are scored by tengen's own value network (`models/valuenet/`, `--leaves "
+         "auto`, the default) where it is sure how each region point rounds, and by KataGo where it is not "
+         "(`--leaf-confidence`; `--leaves network`: KataGo for every leaf, the earlier default). Local trees are "
+         "budgeted (800 nodes per tree, 1000 per position by default); lower budgets are faster and shallower, and "
+         "a cut tree is flagged in the output. On a whole board the orthodox move is checked by the network one "
+         "move ahead and replaced by its policy move when it loses more than 3 points (`--move-check`; the report "
+         "says so and why). The table says where each region lies (its box, and a map of the board in region "
+         "letters) and what the numbers assume (rules and where they come from, komi, every setting by its flag; "
+         "`--rules japanese` overrides a record's rules, records without RU are read as Chinese and say so); A "
+         "group the side to move decides is said in words, not folded into a count: the (by default 2) groups "
+         "whose ownership swings most with the side to move are read by the network one move deep, and each "
+         "critical one gets a note on its region, \"the White group at D17 (6 stones) dies if Black plays C18 "
+         "first; White saves it at C18 (judged by the network one move deep, not proved)\" (`--life-groups N`, 0: "
+         "none; in the JSON report `critical_groups`, in the web UI's region table). `--explain` adds its terms in "
+         "plain words; `--plots` draws each region's thermograph beside its diagram. The defaults are "
+         "`AnalysisOptions()`, the same for the library, batch, GTP, the JSON protocol and the web UI (`python "
+         "bench/front_ends.py` checks one position through all of them). Progress goes to stderr (a line every few "
+         "seconds when it is not a terminal; `--quiet` silences it). `--evaluator classic` runs the whole analysis "
+         "with no network at all: tengen's classic evaluator (Benson, small enclosed areas, life and death by "
+         "search, atari, small sealed regions solved exactly, influence for the rest) gives the ownership, the "
+         "leaf scores and the policy that grows the trees; much weaker than the network (figures in "
+         "docs/BENCHMARKS.md)")
+
+
+@command("analyze", "endgame analysis: regions, counts, temperatures, move values, the orthodox move", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_position_arguments(parser)
     parser.add_argument("--region", help="analyze only this region: GTP vertices, e.g. C1,D1,E1 (one point is enough)")

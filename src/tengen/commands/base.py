@@ -25,12 +25,14 @@ def finite_float(text: str) -> float:
 finite_float.__name__ = "finite number"  # argparse names the type in its message: "invalid finite number value"
 
 
-def command(name: str, help_text: str):
+def command(name: str, help_text: str, about: str = "", aliases: tuple[str, ...] = ()):
     """Name a subcommand: the decorated function adds its arguments, and `@add_arguments.handler` marks the
-    function that runs it; `tengen.cli` reads `command_name`, `help_text` and `run` off the function."""
+    function that runs it; `tengen.cli` reads `command_name`, `help_text` (one line: `tengen --help`),
+    `about` (what it does, in full: `tengen NAME --help` and docs/COMMANDS.md), `aliases` and `run` off it."""
 
     def name_it(add_arguments):
         add_arguments.command_name, add_arguments.help_text = name, help_text
+        add_arguments.about, add_arguments.aliases = about or help_text, tuple(aliases)
 
         def with_handler(handler: Handler) -> Handler:
             add_arguments.run = handler

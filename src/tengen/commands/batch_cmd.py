@@ -12,7 +12,17 @@ from tengen.commands.base import CliError, command
 from tengen.commands.common import add_device_argument
 
 
-@command("batch", "analyze SGF collections (resumable; a local process pool or Ray)")
+ABOUT = ("batch analysis of SGF collections (directories, quoted globs, list files): the network's evaluation, a "
+         "search of N visits, or the endgame analysis of the selected turns, written per game as JSON lines and as "
+         "an SGF annotated with KaTrain's analysis property (`KT`, KaTrain opens it) and comments; a progress bar "
+         "with rate and ETA; a resumable journal (`DIR/journal.jsonl`: run the same command again after a crash or "
+         "a kill, nothing is lost or repeated); bad records and records beyond the bounds are reported, skipped "
+         "and listed in `DIR/summary.json`; a local process pool by default, `--ray` runs the same job on Ray "
+         "(`pip install 'tengen[ray]'`) with the same outputs; `--model tiny` is a tiny random network for tests "
+         "and benchmarks")
+
+
+@command("batch", "analyze SGF collections (resumable; a local process pool or Ray)", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tengen.batch import jobs
 

@@ -15,7 +15,12 @@ from tengen.commands.base import CliError, command
 from tengen.commands.common import add_position_arguments, checked_rules, progress_line
 
 
-@command("eval", "evaluate a position with the KataGo network (and tengen's value network)")
+ABOUT = ("the network's win rate, score lead ± stdev, win rate by komi (-12.5 … 27.5, a batched komi sweep) and "
+         "ownership map; `--value-net` puts tengen's own value network's 41-komi curve (one pass) beside KataGo's "
+         "sweep, with its win rate and score estimate; `--plot` draws both curves")
+
+
+@command("eval", "evaluate a position with the KataGo network (and tengen's value network)", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_position_arguments(parser)
     parser.add_argument("--model", help="KataGo network file (.bin.gz); default: the cached katrain network")

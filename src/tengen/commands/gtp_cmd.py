@@ -14,7 +14,31 @@ NATIVE_MAX_THREADS, NATIVE_MAX_PLAYOUTS = 16, 1 << 24
 LIZZIE_NAME = "KataGo-compatible tengen"  # Lizzie uses kata-analyze when `name` starts with "KataGo"
 
 
-@command("gtp", "speak GTP v2 on stdin/stdout")
+ABOUT = ("a GTP v2 engine that plays through tengen's Monte Carlo tree search (PUCT, batched KataGo evaluation, "
+         "tree reuse; the network loads on the first command that needs it): genmove within visits / seconds / the "
+         "GTP clock (time_settings, time_left), kgs-genmove_cleanup, set_random_seed (seeded early-move variety: a "
+         "draw by visits ** (1/T), T halving every M moves scaled by board area, as KataGo's), final_score and "
+         "final_status_list from the search's ownership, dynamic komi for handicap games (Baudiš's SS and VS, Wu "
+         "et al.'s ML-DK); the analysis commands GUIs speak (`kata-analyze`, `lz-analyze`, `kata-genmove_analyze`, "
+         "Sabaki's `analyze` / `genmove_analyze`, in KataGo's and Leela Zero's line formats; `--lizzie` makes "
+         "Lizzie use kata-analyze), GoGui's `gogui-analyze_commands` (tengen's endgame analysis as gfx: "
+         "temperatures, ownership, regions, best local lines, the move and why) and `tengen-endgame` (the region "
+         "table; `tengen-endgame json` the JSON report); plus the required commands, undo, loadsgf and handicaps. "
+         "`--player simple` is the rule-based player (no network); `--evaluator playouts` plays with no network "
+         "through the native playout engine (C: UCT with RAVE, Mogo-style heavy playouts with atari answers, 3x3 "
+         "patterns and no big self-atari, root-parallel threads, tree reuse; `--playouts-per-move` a move, "
+         "`--threads`, RAVE's equivalence `--rave-equivalence`, `--fpu` the first-play urgency of an unvisited "
+         "move without AMAF samples, stated in `version`; `python bench/playout_speed.py` measures it); "
+         "`--evaluator classic`: tengen's classic evaluator; `--prior pbn` adds the PBN's corner and side move "
+         "probabilities to the selection (`--prior-weight W`: W * p / (1 + n)). GNU Go's life-and-death commands "
+         "`dragon_status`, `owl_attack`, `owl_defend` answer in its formats, judged by the network one move deep, "
+         "with a ko and its code (2: the mover takes it first, 3: the other side does) told by tengen's search "
+         "(`--evaluator classic`: the search alone, without the network); `tengen-dragon_status VERTEX` adds how "
+         "the answer is known (`proved`: pass-alive by Benson; `judged`: the network; `searched`: the search) and "
+         "the positions it took")
+
+
+@command("gtp", "speak GTP v2 on stdin/stdout", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=19, help="initial board size (default 19)")
     parser.add_argument("--rules", default="chinese", help="rules preset: chinese, japanese, tromp-taylor, aga")

@@ -8,7 +8,10 @@ from tengen.commands.base import command
 from tengen.commands.common import add_position_arguments, position_from_args
 
 
-@command("influence", "influence map of a position (zobrist, bouzy, cross)")
+ABOUT = ("classic influence maps with territory marks")
+
+
+@command("influence", "influence map of a position (zobrist, bouzy, cross)", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_position_arguments(parser)
     parser.add_argument("--model", default="bouzy", choices=["zobrist", "bouzy", "cross"])

@@ -6,7 +6,10 @@ import argparse
 from tengen.commands.base import command
 
 
-@command("models", "list cached KataGo networks")
+ABOUT = ("cached networks and their checksums")
+
+
+@command("models", "list cached KataGo networks", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fetch", action="store_true", help="download the default network now (from PyPI's katrain wheel)")
 

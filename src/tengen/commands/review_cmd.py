@@ -19,7 +19,23 @@ def _start(text: str):
     return value
 
 
-@command("review", "endgame review of a game: every move's region, loss against orthodox play, and why")
+ABOUT = ("the endgame review of a whole game: from the start of the endgame (`auto`: the first move after which "
+         "every region of the board has at most 40 points, by the network's ownership) to the end, for every move "
+         "the region it was played in and its temperature before the move, the hottest region and the orthodox "
+         "move then, the move's loss in points against orthodox play by the regions' values (the hottest "
+         "temperature minus what the move gained in the count of the area it changed; 0 for a sente move whose "
+         "follow-up is the hottest thing on the board), the network's point loss as KaTrain computes it beside it, "
+         "and a reason in words (\"gote 3.0 points while a 6.0-point reverse sente stood at Q3\", \"answered a "
+         "move that did not threaten\", \"played elsewhere leaving a sente move's follow-up worth 8.0\"); a "
+         "mistakes list (2 points or more), totals per player; `--out DIR` writes `review.json`, `review.jsonl` (a "
+         "line per move), `review.sgf` (a comment per move, the orthodox move marked with a triangle, KaTrain's "
+         "`KT` analysis: KaTrain and Sabaki open it) and `temperature.png` (the hottest temperature before each "
+         "move and the temperature of each move played); a progress line with ETA on stderr. Regions a move did "
+         "not touch are reused from the previous position (`--fresh`: every position analyzed afresh); figures in "
+         "docs/BENCHMARKS.md")
+
+
+@command("review", "endgame review of a game: every move's region, loss against orthodox play, and why", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sgf", metavar="GAME.sgf", help="game record")
     parser.add_argument("--from", dest="start", type=_start, default=None, metavar="MOVE|auto",

@@ -10,7 +10,13 @@ from tengen.commands.base import command
 from tengen.commands.common import add_position_arguments, position_from_args
 
 
-@command("score", "score the final position of a game record")
+ABOUT = ("the count of a finished game under its rules (said: the record's RU, `--rules`, or Chinese assumed for a "
+         "record without RU); dead stones from the network's ownership (`--benson`: only stones Benson proves "
+         "dead); a difference from the recorded result is explained (the other scoring gives it: the record's "
+         "rules were probably others; else the dead stones)")
+
+
+@command("score", "score the final position of a game record", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_position_arguments(parser)
     parser.add_argument("--benson", action="store_true", help="dead stones by Benson's algorithm only (no network)")

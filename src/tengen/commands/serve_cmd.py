@@ -7,7 +7,16 @@ import os
 from tengen.commands.base import CliError, command
 
 
-@command("serve", "the web UI: open a record, step through it, see its regions, values and thermographs")
+ABOUT = ("the web UI at http://127.0.0.1:8000/ (`pip install -e '.[web]'`): open a record (upload, paste, or a "
+         "file under `--folder`; nothing outside it is read, and no link is followed), step through it (buttons, "
+         "arrow keys), ownership and influence overlays, the komi curve, and the endgame analysis as a cancellable "
+         "job with a progress bar: regions coloured by temperature with their best moves, the region table (hover "
+         "a row, the region lights up), each region's thermograph and local tree (click a node, the board shows "
+         "it), the recommended move and why; hover explanations of count, temperature, sente and gote. Screenshot: "
+         "[docs/screenshots/analysis.png](docs/screenshots/analysis.png)")
+
+
+@command("serve", "the web UI: open a record, step through it, see its regions, values and thermographs", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")

@@ -7,7 +7,10 @@ from tengen.commands.base import command
 from tengen.commands.common import add_position_arguments, position_from_args
 
 
-@command("show", "print a position of a game record")
+ABOUT = ("the position: last move, prisoners, side to play, rules")
+
+
+@command("show", "print a position of a game record", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_position_arguments(parser)
 

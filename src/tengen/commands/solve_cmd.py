@@ -9,7 +9,15 @@ import json
 from tengen.commands.base import CliError, command
 
 
-@command("solve", "solve a life-and-death problem (SGF or sanderland JSON): key move, status, line")
+ABOUT = ("a life-and-death problem (an SGF problem, or a sanderland/tsumego JSON file): the key move for the side "
+         "to move, the group at stake and its status after best play (proved where the rules decide it at the "
+         "line's end: captured or pass-alive; otherwise judged by the network's ownership, and said so), the "
+         "principal line, the positions evaluated, and whether the answer is among the file's accepted first "
+         "moves. The network reads the problem's box two plies deep (`--frame` fills the rest of the board first); "
+         "`--evaluator classic` uses tengen's search without a network. `python bench/tsumego.py` measures it")
+
+
+@command("solve", "solve a life-and-death problem (SGF or sanderland JSON): key move, status, line", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("problem", help="the problem: an .sgf file (setup stones, PL or the first variation's "
                                         "colour to move) or a sanderland/tsumego .json file")

@@ -8,7 +8,10 @@ from tengen.commands.base import CliError, command
 from tengen.commands.common import add_position_arguments, position_from_args
 
 
-@command("winner", "predict the winner from influence (trained MLP)")
+ABOUT = ("P(Black wins) from the influence-based winner network trained on game records")
+
+
+@command("winner", "predict the winner from influence (trained MLP)", about=ABOUT)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_position_arguments(parser)
     parser.add_argument("--model", default=None, help="a trained model name (default: the best for the phase)")
