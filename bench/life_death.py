@@ -2,7 +2,7 @@
 
 GNU Go's `ld_owl.tst` (190 tests) and `owl.tst` (261) run unchanged through `tengen gtp --player simple` in
 two modes: the network's (dragon_status / owl_attack / owl_defend judged one move deep by KataGo's
-ownership, `tengen.search.life_net`) and the classic one (`--evaluator classic`: `tengen.search.life`'s
+ownership, `tengen.life.net`) and the classic one (`--evaluator classic`: `tengen.life.search`'s
 search without a network at `--nodes` nodes per search), with GNU Go 3.8 (its default level) run on the
 same tests as the anchor (by its own marks it passes 171 and
 237). Then Cho Chikun's life-and-death collections from the sanderland tsumego archive: the side to move's
@@ -38,7 +38,7 @@ from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point
 from tengen.go.rules import Rules
 from tengen.io.regression import RegressionCase, parse_suite
-from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch
+from tengen.life.search import ALIVE, DEAD, KO, LifeConfig, LifeSearch
 
 SUITES_DIR = shared_data_path("regression", "gnugo", must_exist=False)
 ARCHIVE = shared_data_path("problems", "sanderland_tsumego.tar.xz", must_exist=False)

@@ -2,9 +2,9 @@
 KataGo's raw policy, on the sanderland/tsumego collection (all three tsumego levels) and gogameguru's weekly
 problems.
 
-Each problem's side to move solves. Network mode is `tengen solve` (`tengen.search.tsumego.
+Each problem's side to move solves. Network mode is `tengen solve` (`tengen.life.tsumego.
 solve_with_network`: KataGo's policy and ownership read two plies deep in the problem's box); classic mode is
-`tengen solve --evaluator classic` (`tengen.search.life`'s search without a network, `--nodes` per search);
+`tengen solve --evaluator classic` (`tengen.life.search`'s search without a network, `--nodes` per search);
 the anchor is KataGo's raw policy: its likeliest legal move in the same box (the whole board's likeliest
 move on an empty-board diagram is often elsewhere; both are printed). A problem counts as solved when the
 move is one of the accepted first moves (sanderland's `SOL`; gogameguru: first moves whose solution subtree
@@ -28,9 +28,9 @@ sys.path.insert(0, str(REPO / "src"))
 
 from tengen.files import shared_data_path  # noqa: E402
 from tengen.io.tsumego_files import TSUMEGO_LEVELS, Problem, load_sgf_problem, sanderland_problems  # noqa: E402
-from tengen.search.life import LifeConfig  # noqa: E402
-from tengen.search.tsumego import TsumegoConfig, likeliest_in_box, solve_with_network, solve_with_search  # noqa: E402
-from tengen.search.tsumego_frame import problem_box  # noqa: E402
+from tengen.life.search import LifeConfig  # noqa: E402
+from tengen.life.tsumego import TsumegoConfig, likeliest_in_box, solve_with_network, solve_with_search  # noqa: E402
+from tengen.life.frame import problem_box  # noqa: E402
 
 ARCHIVE = shared_data_path("problems", "sanderland_tsumego.tar.xz", must_exist=False)
 GOGAMEGURU = shared_data_path("problems", "gogameguru_go-problems", "weekly-go-problems", must_exist=False)

@@ -71,10 +71,10 @@ def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optiona
 
 
 def note_critical_groups(analysis: Analysis, evaluator, limit: int) -> None:
-    """The groups the side to move decides (`tengen.search.life_notes`), kept on the analysis and said on the
+    """The groups the side to move decides (`tengen.life.notes`), kept on the analysis and said on the
     region that holds the key move or the group's stones: a count cannot say that a group lives or dies."""
-    from tengen.search.life_net import dragon
-    from tengen.search.life_notes import critical_groups
+    from tengen.life.net import dragon
+    from tengen.life.notes import critical_groups
 
     board = analysis.board
     analysis.critical_groups = critical_groups(board, evaluator, limit)

@@ -1,6 +1,6 @@
 """The classic evaluator's wiring: `tengen.eval.classic` takes its life judge, sealed-region
 valuer and orthodox chooser as injected callables (layer 2 may not import the search, the endgame solver or the
-CGT layer); here they are `tengen.search.life`, `tengen.endgame.exhaustive` and `tengen.cgt.orthodox`."""
+CGT layer); here they are `tengen.life.search`, `tengen.endgame.exhaustive` and `tengen.cgt.orthodox`."""
 from __future__ import annotations
 
 # the classic evaluator's budgets (counts, never seconds): nodes per life-and-death search (attack or
@@ -9,7 +9,7 @@ CLASSIC_LIFE_NODES, CLASSIC_SOLVER_NODES = 400, 5_000
 
 
 def classic_evaluator(life_nodes: int = CLASSIC_LIFE_NODES, solver_nodes: int = CLASSIC_SOLVER_NODES, config=None):
-    """The classic evaluator (no network) judging weak groups by `tengen.search.life` and valuing sealed
+    """The classic evaluator (no network) judging weak groups by `tengen.life.search` and valuing sealed
     regions by the exact solver `tengen.endgame.exhaustive`, each under its node budget."""
     from tengen.eval.classic import ClassicConfig, ClassicEvaluator
 
@@ -53,17 +53,17 @@ def orthodox_chooser(sources, to_play: int):
 
 
 class SearchLifeJudge:
-    """`tengen.search.life.analyze_group` as the classic evaluator's life judge (`LifeJudge`)."""
+    """`tengen.life.search.analyze_group` as the classic evaluator's life judge (`LifeJudge`)."""
 
     def __init__(self, max_nodes: int = CLASSIC_LIFE_NODES):
-        from tengen.search.life import LifeConfig
+        from tengen.life.search import LifeConfig
 
         self.config = LifeConfig(max_nodes=max_nodes)
 
     def __call__(self, board, point):
         """The search's verdict on the chain at `point`."""
         from tengen.eval.classic import LifeVerdict
-        from tengen.search.life import analyze_group
+        from tengen.life.search import analyze_group
 
         result = analyze_group(board, point, self.config)
         return LifeVerdict(result.status, result.attack, result.defense, result.nodes)

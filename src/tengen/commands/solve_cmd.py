@@ -36,8 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
     from tengen.go.coords import to_gtp
-    from tengen.search.life import LifeConfig
-    from tengen.search.tsumego import TsumegoConfig, solve_with_network, solve_with_search
+    from tengen.life.search import LifeConfig
+    from tengen.life.tsumego import TsumegoConfig, solve_with_network, solve_with_search
 
     problem = _load(args.problem)
     board = problem.board

@@ -112,7 +112,7 @@ class Analysis:
     phases: Optional[PhaseClock] = None  # where the analysis's time went, by phase (tengen.phases)
     lead: Optional[float] = None  # the network's score lead (Black's side) with the side to move: a review sets it
     settings: dict = field(default_factory=dict)  # the resolved AnalysisOptions, as `AnalysisOptions.summary` gives them
-    critical_groups: list = field(default_factory=list)  # groups the side to move decides (life_notes.CriticalGroup)
+    critical_groups: list = field(default_factory=list)  # groups the side to move decides (tengen.life.notes.CriticalGroup)
 
     def count_outside_network(self, slack: float = 1.0) -> bool:
         """Whether the board count lies more than `slack` points outside the network's two counts (a count

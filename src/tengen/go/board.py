@@ -78,11 +78,6 @@ class Board:
         return self._native.hash
 
     @property
-    def situational_hash(self) -> int:
-        """Hash of the stones plus the player to move (situational superko, transposition tables)."""
-        return self._native.hash ^ _TO_PLAY_KEY[self.to_play]
-
-    @property
     def ko_point(self) -> Optional[Point]:
         """The point the player to move may not take back by simple ko, if any."""
         ko = self._native.ko

@@ -1,7 +1,7 @@
 """GNU Go's life-and-death GTP commands: dragon_status, owl_attack, owl_defend (GNU Go's reply formats, so its
-regression suites run unchanged), judged by the network one move deep (`tengen.search.life_net`; a ko, with
+regression suites run unchanged), judged by the network one move deep (`tengen.life.net`; a ko, with
 GNU Go's codes 2 and 3, told by the search) when the engine has one for them (`network`), else by
-`tengen.search.life`'s search without a network;
+`tengen.life.search`'s search without a network;
 `tengen-life_budget` sets that search's node budget (and an optional seconds cap) per query."""
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Callable, Optional
 from tengen.go.colors import EMPTY
 from tengen.go.coords import Point, to_gtp
 from tengen.io.gtp_base import GtpError, GtpHandler, nargs, vertex_arg
-from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch, analyze_group
-from tengen.search.life_net import network_status, owl_answer, pass_alive
+from tengen.life.search import ALIVE, DEAD, KO, LifeConfig, LifeSearch, analyze_group
+from tengen.life.net import network_status, owl_answer, pass_alive
 
 
 class LifeCommands(GtpHandler):
@@ -25,7 +25,7 @@ class LifeCommands(GtpHandler):
         self.network = network  # loads the evaluator the network mode judges with (None: the search)
 
     def _judged(self, args):
-        """The network's status of the group at the argument (`tengen.search.life_net`)."""
+        """The network's status of the group at the argument (`tengen.life.net`)."""
         return network_status(self.engine.board, self._life_point(args), self.network())
 
     def _owl(self, args, attack: bool) -> str:

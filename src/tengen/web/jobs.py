@@ -48,10 +48,6 @@ class Job:
     cancel_requested: threading.Event = field(default_factory=threading.Event)
 
     @property
-    def finished_ok(self) -> bool:
-        return self.status == "done"
-
-    @property
     def is_final(self) -> bool:
         return self.status in ("done", "failed", "cancelled")
 

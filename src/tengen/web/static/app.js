@@ -247,7 +247,7 @@ function RegionTable({ report, hover, setHover, selected, onSelect }) {
       h("td", null, fmt(r.miai_value, 2)), h("td", null, fmt(r.deiri_value, 2)), h("td", null, kindText(r.type)),
       h("td", null, r.best_black.join(" ") || "–"), h("td", null, r.best_white.join(" ") || "–"),
       h("td", null, `${fmt(r.follow_up_black, 1)} / ${fmt(r.follow_up_white, 1)}`)),
-      // a group the side to move decides: said in words, not folded into the count (tengen.search.life_notes)
+      // a group the side to move decides: said in words, not folded into the count (tengen.life.notes)
       ...lifeNotes(report, r).map((note, i) => h("tr", { key: `${r.id}-life-${i}`, class: "life-note" },
         h("td", null, ""), h("td", { colSpan: 8, "data-testid": "life-note" }, "Life and death: ", note)))])));
 }

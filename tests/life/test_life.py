@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from tengen.go.diagram import board_from_diagram
 from tengen.io.engines import gtp_engine
-from tengen.search.life import ALIVE, DEAD, LifeConfig, LifeSearch, analyze_group, analyze_region
+from tengen.life.search import ALIVE, DEAD, LifeConfig, LifeSearch, analyze_group, analyze_region
 
 STRAIGHT_THREE = """
 . . . . . . .
@@ -173,7 +173,7 @@ def test_the_first_ko_capture_on_a_line_is_found_and_the_board_restored():
 
 
 def test_a_ko_that_the_network_cannot_see_gets_gnu_gos_ko_code():
-    from tengen.search.life_net import owl_answer
+    from tengen.life.net import owl_answer
 
     from standin_networks import UniformNetwork
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from tengen.search.life_eyes import EyeSpace
+from tengen.life.eyes import EyeSpace
 
 
 def played_score(nb, p: int, to_move: int, attacker: int, target: int, width: int, suicide: bool) -> float:

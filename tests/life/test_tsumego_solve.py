@@ -1,4 +1,4 @@
-"""Solving life-and-death problems (`tengen.search.tsumego`, `tengen.search.tsumego_frame`) and reading
+"""Solving life-and-death problems (`tengen.life.tsumego`, `tengen.life.frame`) and reading
 problem files (`tengen.io.tsumego_files`), with the liberty stand-in network (a chain lives when, after the
 opponent's next move, it would still have two liberties) and the classic search. Diagrams: X Black, O White."""
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.diagram import board_from_diagram
 from tengen.io.tsumego_files import load_sgf_problem, sanderland_problem
-from tengen.search.life import LifeConfig
-from tengen.search.tsumego import TsumegoConfig, solve_with_network, solve_with_search
-from tengen.search.tsumego_frame import Box, framed, guess_attacker, problem_box
+from tengen.life.search import LifeConfig
+from tengen.life.tsumego import TsumegoConfig, solve_with_network, solve_with_search
+from tengen.life.frame import Box, framed, guess_attacker, problem_box
 
 from standin_networks import LibertyNetwork
 

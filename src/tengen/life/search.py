@@ -3,7 +3,7 @@
 Alpha-beta over three outcomes (alive < ko < dead, from the attacker's side) on the native rules core.
 Candidate moves stay near the group (its liberties, second liberties when short of them, its enclosed
 areas, the liberties of short-of-liberty neighbours; a pass for the defender). A line ends when the group
-is captured (dead), pass-alive by Benson, has two eyes by the eye-space heuristics of `life_eyes` even
+is captured (dead), pass-alive by Benson, has two eyes by the eye-space heuristics of `tengen.life.eyes` even
 if the attacker moves first (alive), has escaped (enough outside liberties: alive), or is enclosed with
 fewer than two eyes, no weak neighbour and no stone to capture inside (dead). A win that needs a ko
 capture counts as ko. Iterative deepening (2, 4, ... `max_depth` plies, stopping at the first exact
@@ -22,8 +22,8 @@ from typing import Iterable, Optional
 from tengen.go.board import Board
 from tengen.go.colors import EMPTY
 from tengen.go.coords import Point
-from tengen.search.life_eyes import EyeSpace, eye_space, neighbor_table
-from tengen.search.life_moves import candidate_moves
+from tengen.life.eyes import EyeSpace, eye_space, neighbor_table
+from tengen.life.moves import candidate_moves
 
 ALIVE, KO, DEAD = 0, 1, 2  # outcomes from the attacker's side: it maximizes, the defender minimizes
 STATUSES = ("alive", "dead", "critical", "ko", "unknown")

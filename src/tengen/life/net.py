@@ -1,7 +1,7 @@
 """A group's life and death judged by the network, one move deep: the status the network's ownership gives
 with each side to move, and the key moves found among the policy's candidates near the group, each checked
 by the ownership after it. Judged, not proved (`LifeResult.nodes` counts network evaluations): the proof
-search with the network at its horizon is what comes next (`tengen.search.life` proves without one).
+search with the network at its horizon is what comes next (`tengen.life.search` proves without one).
 
 The group is a dragon: the chain at the point and the chains of its colour that share a liberty with it,
 transitively. Ownership is averaged over the dragon's stones from its owner's side (+1 alive). With the
@@ -19,7 +19,7 @@ import numpy as np
 
 from tengen.go.board import Board
 from tengen.go.coords import Point, neighbours
-from tengen.search.life import KO, LifeConfig, LifeResult, LifeSearch
+from tengen.life.search import KO, LifeConfig, LifeResult, LifeSearch
 
 DEFAULT_MARGIN = 0.5
 DEFAULT_CANDIDATES = 10  # chosen on GNU Go's ld_owl with REACH 3 (fewer and nearer read less; more, no better)
@@ -142,7 +142,7 @@ def owl_answer(board: Board, point: Point, evaluator, attack: bool, ko_check: Op
                ko_gate: float = KO_GATE) -> tuple[int, Optional[Point]]:
     """GNU Go's owl_attack (`attack`) or owl_defend answer for the dragon at `point`: (code, move) with
     code 0 (fails), 1 (succeeds), 2 (a ko the mover takes first) or 3 (a ko the other side takes first).
-    The network judges the move one move deep (`network_status`); `tengen.search.life`'s search (no
+    The network judges the move one move deep (`network_status`); `tengen.life.search`'s search (no
     network, `ko_check` budget) then says whether the best it finds is a ko, which the network's ownership
     cannot tell, and the first ko capture on its line gives the code. A ko is believed unless the network
     found a move after which the dragon's ownership is beyond `ko_gate` (sure life or death); the network's

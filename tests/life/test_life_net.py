@@ -1,4 +1,4 @@
-"""Life and death judged by the network one move deep (`tengen.search.life_net`), with a stand-in network
+"""Life and death judged by the network one move deep (`tengen.life.net`), with a stand-in network
 whose ownership follows liberties: a chain lives when, after the opponent's next move, it would still have
 two liberties. Diagrams: X Black, O White."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import board_from_diagram
 from tengen.io.engines import gtp_engine
-from tengen.search.life_net import dragon, network_status
+from tengen.life.net import dragon, network_status
 
 from standin_networks import LIBERTY_CRITICAL, LibertyNetwork
 

@@ -1,7 +1,7 @@
 """Solving a life-and-death problem: the side to move's key move, the group at stake and its status after
 best play, with the principal line.
 
-Network mode (`solve_with_network`): a small minimax reads the problem (framed first by `tsumego_frame`
+Network mode (`solve_with_network`): a small minimax reads the problem (framed first by `tengen.life.frame`
 when asked: measured, the frame made KataGo's answers worse on the sanderland problems). Moves are the network policy's likeliest legal points in the problem's box (the side not on move may
 also pass: tenuki). A position's value is the side to move at the root's mean ownership over the box
 (stones and empty points alike: a kill, a capture and a life all move it). The root's `candidates` moves
@@ -11,7 +11,7 @@ the key move is the one whose worst reply is best; the line is then played on by
 move (`extend` plies at most) until the group's fate is clear. The group at stake is the dragon in the box whose
 ownership the side to move changes most (its ownership with either side to move first); its status after
 the principal line is proved where the rules decide it (captured; pass-alive by Benson) and otherwise
-judged from its ownership with `margin`. Classic mode (`solve_with_search`): `tengen.search.life`'s search
+judged from its ownership with `margin`. Classic mode (`solve_with_search`): `tengen.life.search`'s search
 without a network, killing the opponent's weakest chain or saving the solver's own.
 """
 from __future__ import annotations
@@ -24,9 +24,9 @@ import numpy as np
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import Point
-from tengen.search.life import ALIVE, DEAD, KO, LifeConfig, LifeSearch
-from tengen.search.life_net import after_move, dragon, likeliest, pass_alive, with_to_play
-from tengen.search.tsumego_frame import Box, framed, guess_attacker, problem_box
+from tengen.life.search import ALIVE, DEAD, KO, LifeConfig, LifeSearch
+from tengen.life.net import after_move, dragon, likeliest, pass_alive, with_to_play
+from tengen.life.frame import Box, framed, guess_attacker, problem_box
 
 DEFAULT_CANDIDATES = 8
 DEFAULT_EXPAND = 3
@@ -43,7 +43,7 @@ class TsumegoConfig:
     expand: int = DEFAULT_EXPAND  # of those, read one reply deeper (depth 2)
     replies: int = DEFAULT_REPLIES  # the opponent's answers tried (plus a pass)
     margin: float = DEFAULT_MARGIN  # |ownership| past this judges a group alive or dead
-    frame: bool = False  # fill the board outside the problem (`tsumego_frame`; measured worse, see BENCHMARKS)
+    frame: bool = False  # fill the board outside the problem (`tengen.life.frame`; measured worse, see BENCHMARKS)
     extend: int = 6  # plies the principal line is played on (each side's likeliest move) until the status is clear
 
     def __post_init__(self) -> None:
@@ -155,7 +155,7 @@ def _extended(position: Board, box: Box, target: Optional[Point], mover: int, li
 
 def solve_with_search(board: Board, config: LifeConfig = LifeConfig()) -> TsumegoAnswer:
     """Classic mode: kill the opponent's chain with the fewest liberties (the largest among equals), or
-    failing that save the solver's own, by `tengen.search.life` (no network); the first search that
+    failing that save the solver's own, by `tengen.life.search` (no network); the first search that
     succeeds answers, else the first that gets a ko, else a pass."""
     mover = board.to_play
     box = problem_box(board)

@@ -1,9 +1,9 @@
 """Groups whose life is at stake, said in words instead of folded into a region's count.
 
 The network's ownership with Black to move and with White to move is read first. A group (a
-dragon: `tengen.search.life_net.dragon`) that its owner's ownership calls alive with the owner to move and
+dragon: `tengen.life.net.dragon`) that its owner's ownership calls alive with the owner to move and
 dead with the opponent to move is a candidate; the `limit` largest such swings are read by the network one
-move deep (`tengen.search.life_net.network_status`), and each group it finds critical gets a note on the
+move deep (`tengen.life.net.network_status`), and each group it finds critical gets a note on the
 region holding its key move or its stones: "the White group at D17 dies if Black plays C18 first (White
 saves it at C18)". The reading is a judgement by the network, not a proof, and the note says so.
 """
@@ -17,7 +17,7 @@ import numpy as np
 from tengen.go.board import Board
 from tengen.go.colors import EMPTY
 from tengen.go.coords import Point, to_gtp
-from tengen.search.life_net import dragon, network_status, with_to_play
+from tengen.life.net import dragon, network_status, with_to_play
 
 DEFAULT_LIMIT = 2  # groups read per analysis (each costs up to 22 network evaluations)
 SWING = 0.5  # the owner's mean ownership must be above this with it to move and below -this with the other

@@ -1,4 +1,4 @@
-"""Critical groups said in words (`tengen.search.life_notes`, `tengen.api.note_critical_groups`, the text and
+"""Critical groups said in words (`tengen.life.notes`, `tengen.api.note_critical_groups`, the text and
 JSON reports), with the liberty stand-in network (a chain lives when, after the opponent's next move, it would
 still have two liberties). Diagrams: X Black, O White."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from tengen.endgame.results import Analysis, RegionResult
 from tengen.go.colors import BLACK
 from tengen.go.diagram import board_from_diagram
 from tengen.io.report import json_report, text_report
-from tengen.search.life_notes import at_stake, critical_groups
+from tengen.life.notes import at_stake, critical_groups
 
 from standin_networks import LIBERTY_CRITICAL, LibertyNetwork
 
