@@ -30,7 +30,9 @@ of its 95 % interval, 1.96 sqrt(p1(1-p1)/n1 + p2(1-p2)/n2).
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -64,9 +66,33 @@ def delta_interval(p1: float, n1: int, p2: float, n2: int) -> tuple[float, float
     return p1 - p2, 1.96 * math.sqrt(p1 * (1.0 - p1) / n1 + p2 * (1.0 - p2) / n2)
 
 
+def checkout_python() -> str:
+    """This Python as a match records it: relative to the checkout when it lies inside it (the venv), so that
+    another machine's checkout continues the same match folders (every run works from the checkout)."""
+    exe = Path(sys.executable)
+    try:
+        return shlex.quote(str(exe.relative_to(REPO)))
+    except ValueError:
+        return shlex.quote(str(exe))
+
+
+def relative_to_checkout(folder: Path) -> None:
+    """A match folder recorded by an earlier run with this checkout's absolute path in its command lines gets
+    the relative form (the same engine; rewritten atomically), so the settings compare equal."""
+    path = folder / "match.json"
+    if not path.is_file():
+        return
+    text = path.read_text()
+    absolute = json.dumps(str(REPO) + "/")[1:-1]
+    if absolute in text:
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(text.replace(absolute, ""))
+        os.replace(tmp, path)
+
+
 def tengen_command(args: argparse.Namespace, prior: bool) -> str:
-    """The `tengen gtp` command line of one arm."""
-    cmd = (f"{shlex.quote(sys.executable)} -m tengen gtp --player search --evaluator playouts "
+    """The `tengen gtp` command line of one arm (run from the checkout)."""
+    cmd = (f"{checkout_python()} -m tengen gtp --player search --evaluator playouts "
            f"--playouts-per-move {args.playouts_per_move} --threads {args.threads}")
     if args.fpu is not None:
         cmd += f" --fpu {args.fpu:g}"
@@ -121,12 +147,19 @@ def main() -> int:
     if args.handicap and not 2 <= args.handicap <= 9:
         parser.error("--handicap: 0 (even games) or 2..9 stones")
 
+    if args.out is not None:
+        args.out = os.path.abspath(args.out)  # given from where the user stands; the run works from the checkout
+    if args.merge is not None:
+        args.merge = os.path.abspath(args.merge)
+    os.chdir(REPO)
     gnugo = find_gnugo()
     opponent = f"{gnugo or '/usr/games/gnugo'} --mode gtp --level {args.level} --chinese-rules"
     settings = {arm: MatchSettings(a=tengen_command(args, arm == "prior"), b=opponent, size=19, komi=args.komi,
                                    handicap=args.handicap, a_color="black" if args.handicap else "alternate",
                                    referee="gnugo") for arm in ARMS}
     folders = {arm: arm_folder(args, arm) for arm in ARMS}
+    for folder in folders.values():
+        relative_to_checkout(folder)
     for arm in ARMS:
         print(f"{arm}: {settings[arm].a}\n  out {folders[arm]}")
     print(f"opponent: GNU Go 3.8 level {args.level}, Chinese rules: {opponent}")
