@@ -467,8 +467,8 @@ def issue61_cases() -> list[Case]:
         Case("61.1 analyze --predictor exhaustive of a marked empty 9x9 board: declined at once", _analyze_says(
             "empty9.sgf", b"(;GM[1]FF[4]SZ[9]SQ[aa:ii])", ["--predictor", "exhaustive"],
             "81 points (the exact solver takes at most 64")),
-        Case("61.3 analyze two independent kos in one marked region: unsolved, not a number", _analyze_says(
-            "two_kos.sgf", TWO_KOS_SGF, ["--predictor", "exhaustive"], "2 independent local games")),
+        Case("61.3 analyze two independent kos in one marked region: worth their sum (mean -4/3, temperature 4/3)",
+             _analyze_says("two_kos.sgf", TWO_KOS_SGF, ["--predictor", "exhaustive"], "mean -4/3, temperature 4/3")),
     ]
 
 

@@ -196,9 +196,10 @@ def test_a_budget_hit_of_the_python_search_names_its_own_limit():
     assert "None" not in result.declined and not any("answered" in note for note in result.notes)
 
 
-# Two copies of the textbook ko, one region: each alone is a ko (mean -2/3, temperature 4/3); together the
-# bans and repetitions decide the value beyond the phantom rule's reach, which is no answer (it was shown as
-# "settled (number) -4, temperature -1"): unsolved, saying the region is two independent games.
+# Two copies of the textbook ko, one region: each alone is a ko (mean -2/3, temperature 4/3). Together their
+# bans and repetitions leave the loops' fixed points apart (it was shown as "settled (number) -4, temperature
+# -1"); valued without repetitions (positional superko on the local line), the region is worth what the sum of
+# the two kos is worth: mean -4/3, temperature 4/3, and the notes say how it was valued.
 TWO_KOS = """
     . . X O . O . .
     . . . X O . . .
@@ -210,15 +211,22 @@ TWO_KOS = """
 """
 
 
-def test_two_independent_kos_in_one_region_are_unsolved_with_the_reason():
+def test_two_independent_kos_in_one_region_are_worth_their_sum():
+    from fractions import Fraction
+
+    from tengen.cgt.game import Game
+
     board = board_from_diagram(TWO_KOS, rules=Rules.chinese(komi=0))
     both = Region(0, frozenset(from_gtp(v, 7, 8) for v in "C1 D1 E1 F1 C7 D7 E7 F7".split()), "mask")
     (result,) = analyze_regions(board, [both], None, EXHAUSTIVE)
-    assert_unsolved(result, "unsupported")
-    assert "2 independent local games" in result.declined
     one = Region(1, frozenset(from_gtp(v, 7, 8) for v in "C1 D1 E1 F1".split()), "mask")
     (alone,) = analyze_regions(board, [one], None, EXHAUSTIVE)
     assert (alone.kind, alone.count, alone.temperature) == ("ko", -2 / 3, 4 / 3)
+    taken = Game([Game(value=Fraction(2))], [Game(value=Fraction(-2, 3))])  # after the take: the phantom retake
+    ko = Game([taken], [Game(value=Fraction(-2))])
+    total = (ko + ko).thermograph
+    assert (result.count, result.temperature) == (float(total.mean), float(total.temperature)) == (-4 / 3, 4 / 3)
+    assert any("positional superko on the local line" in note for note in result.notes)
 
 
 def test_a_value_from_a_cut_tree_is_said_to_be_unreliable():

@@ -180,7 +180,8 @@ def solve_exhaustively(board, region, result, config=None):
     from tengen.endgame.exhaustive import OK, ExhaustiveConfig, solve_region
     from tengen.endgame.local_game import RegionNotSealed
 
-    config = replace(config or ExhaustiveConfig(), vouched=region.source == "mask")
+    # the analysis values a repetition that decides the value without repetitions (superko on the local line)
+    config = replace(config or ExhaustiveConfig(), vouched=region.source == "mask", repetitions="superko")
     try:  # a user's mask vouches for its surroundings (local diagrams on an otherwise empty board)
         solved = solve_region(board, region.points, config)
     except RegionNotSealed as exc:

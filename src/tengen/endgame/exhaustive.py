@@ -18,7 +18,10 @@ Search conventions (stated so that results can be checked):
   possible counts (least and greatest fixed points). Where both agree the loop cannot matter. Otherwise
   nobody is credited with winning the repetition: a move into an undecided loop is valued at the end of
   its bracket worst for the player making it (symmetric under a color swap); the result says so
-  (`loop_dependent`, with the bracket; `strict_kos=True` reports 'unsupported' instead).
+  (`loop_dependent`, with the bracket; `strict_kos=True` reports 'unsupported' instead). With
+  `repetitions="superko"` (the analysis's setting) such a region is searched again with positional superko on
+  the local line (`exhaustive_search.LineSuperkoSolver`: a move that recreates a position of its own line is
+  illegal), and that value stands where the search finishes.
 A transposition table on the local position (stones + ko ban) and a node budget or time limit (status
 'too_large') keep the search bounded.
 """
@@ -38,13 +41,14 @@ from tengen.deadline import seconds_left
 from tengen.endgame.exhaustive_readout import best_moves, essential_game, essential_positions, principal_line
 from tengen.endgame.exhaustive_native import NativeSolver, NativeUnavailable
 from tengen.endgame.exhaustive_native import available as native_available
-from tengen.endgame.exhaustive_search import BudgetExceeded, Solver
+from tengen.endgame.exhaustive_search import BudgetExceeded, LineSuperkoSolver, Solver
 from tengen.endgame.local_game import LocalRegion
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point
 
 OK, TOO_LARGE, UNSUPPORTED = "ok", "too_large", "unsupported"
 ENGINES = ("auto", "native", "python")
+REPETITIONS = ("fixed_points", "superko")
 PYTHON_FALLBACK_NODES = 100_000  # what `auto` lets the Python search spend when the native one cannot answer
 PYTHON_FALLBACK_SECONDS = 60.0  # and its time limit (it holds ~1 kB a position: 100,000 stay near 0.1 GB)
 NATIVE_MAX_POINTS = 64  # the native search's masks; a larger region is declined at once, never searched in Python
@@ -65,6 +69,10 @@ class ExhaustiveConfig:
     count_essential: bool = False  # also count the positions the thermograph needs, and those that split
     merge_settled: bool = True  # native: positions differing only in settled parts searched once (exhaustive_native)
     engine: str = "auto"  # "native": the C search (`exhaustive_native`); "python": the readable one; "auto": native when built
+    # where a repetition decides the value (the loops' fixed points stay apart): "fixed_points" values it with
+    # nobody winning it; "superko" searches again with positional superko on the local line (what the analysis
+    # uses: `LineSuperkoSolver`, within SUPERKO_NODES), keeping the first value when that search does not finish
+    repetitions: str = "fixed_points"
 
 
 @dataclass
@@ -120,6 +128,8 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
     settings = dict(max_nodes=config.max_nodes, seconds=seconds, moves=config.moves,
                     sacrifices=config.sacrifices, loop_passes=config.loop_passes)
     fallback = ""
+    if config.repetitions not in REPETITIONS:
+        raise ValueError(f"unknown repetitions {config.repetitions!r} ({', '.join(REPETITIONS)})")
     if config.engine not in ENGINES:
         raise ValueError(f"unknown engine {config.engine!r} ({', '.join(ENGINES)})")
     if config.engine == "native" or (config.engine == "auto" and native_available()):
@@ -146,6 +156,29 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
     if fallback:
         result.notes.append(f"{fallback} (within {solver.max_nodes} positions)")
     return res
+
+
+SUPERKO_NODES = 300_000  # what the search without repetitions (Python) may spend where a repetition decides
+SUPERKO_SECONDS = 60.0
+
+
+def _without_repetitions(local: LocalRegion, root: tuple, config: ExhaustiveConfig, lo, hi):
+    """(solver, (rec, lo, hi), (lowest mean, highest mean)) of the search that forbids repeating a position of
+    the line (`LineSuperkoSolver`), or None when it does not finish within its budget."""
+    seconds = min(config.seconds or SUPERKO_SECONDS, SUPERKO_SECONDS)
+    left = seconds_left()
+    seconds = seconds if left is None else min(seconds, left)
+    solver = LineSuperkoSolver(local, max_nodes=min(config.max_nodes, SUPERKO_NODES), seconds=seconds,
+                               moves=config.moves, sacrifices=config.sacrifices, loop_passes=config.loop_passes)
+    if sys.getrecursionlimit() < 50_000:
+        sys.setrecursionlimit(50_000)
+    try:
+        res = solver.value(root)
+    except (BudgetExceeded, RecursionError):
+        return None
+    if not isinstance(res, tuple) or res[0] is None:
+        return None
+    return solver, res, (None if lo is None else lo.mean, None if hi is None else hi.mean)
 
 
 def solver_seconds(solver, config: ExhaustiveConfig) -> str:
@@ -189,9 +222,20 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     if solver.loops:
         result.notes.append(f"{solver.loops} loops (move sequences repeating a position) valued by fixed points")
     rec, lo, hi = res
+    exact = lo is not None and hi is not None and lo.same_thermograph(hi)
+    if not exact and solver.loop_valued and not config.strict_kos and config.repetitions == "superko":
+        again = _without_repetitions(local, root, config, lo, hi)
+        if again is not None:  # the repetition decided the value: valued without repetitions instead
+            result.notes.pop()  # the loops' fixed points did not settle it: the note below says what did
+            solver, (rec, lo, hi), means = again
+            exact = lo is not None and hi is not None and lo.same_thermograph(hi)
+            result.nodes += solver.nodes
+            result.notes.append(
+                f"a repetition decided the value (mean between {means[0]} and {means[1]} as one side or the "
+                "other wins it): valued with positional superko on the local line (a move that recreates a "
+                f"position of its own line is illegal), {solver.nodes} positions")
     if rec is None and root in solver.cautious:
         rec = solver.cautious[root]
-    exact = lo is not None and hi is not None and lo.same_thermograph(hi)
     if rec is None or (not exact and config.strict_kos):
         result.bracket = (lo, hi)
         cause = "a loop (a repeated position)" if rec is None or solver.loop_valued else "a ko the phantom rule cannot express"

@@ -436,3 +436,65 @@ def essential_options(lo_l, lo_r, hi_l, hi_r, side, keep) -> list[int]:
         if ok:
             idx = trial
     return idx
+
+
+class LineSuperkoSolver(Solver):
+    """The same search without repetitions: a move that recreates the stones of a position on its own line is
+    illegal (positional superko, applied to the local line), so no loop is left to value; immediate ko
+    retakes keep their phantoms. A value that relied on the line above it (it dropped a move into a position
+    still on the line) holds for that line only: it is recomputed on every line that reaches it and never
+    reused (the graph-history interaction), at the cost of searching such positions again."""
+
+    def value(self, key: tuple):
+        self.path: dict[tuple[int, int], int] = {}
+        self.temp: set[tuple] = set()
+        self._line_visit(key)
+        return self.tt[key]
+
+    def _line_visit(self, key: tuple) -> int:
+        """Value `key` on the current line; returns the depth of the highest position on the line whose
+        presence the value relies on (beyond the line's length: none)."""
+        b, w, _ = key
+        info = self.local.analyze(b, w)
+        free = 1 << 30
+        if info.settled:
+            rec = number_thermo(INF if info.threat == BLACK else NEG_INF) if info.threat else number_thermo(info.count)
+            self.tt[key] = (rec, rec, rec)
+            return free
+        self.bounds[key] = (number_thermo(info.bounds[0]), number_thermo(info.bounds[1]))
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise BudgetExceeded("positions")
+        if self.deadline and self.nodes % 1024 == 0 and time.perf_counter() > self.deadline:
+            raise BudgetExceeded("seconds")
+        depth = len(self.path)
+        self.path[(b, w)] = depth
+        low = free
+        kept: tuple[list, list] = ([], [])
+        for side, options in enumerate(self.options(key, info)):
+            for i, child in options:
+                if child is not None and (child[0], child[1]) in self.path:
+                    low = min(low, self.path[(child[0], child[1])])  # a repetition of the line: illegal
+                else:
+                    kept[side].append((i, child))
+        self.children[key] = kept
+        self.stands[key] = info.as_it_stands
+        made: list[tuple] = []
+        for side in (0, 1):
+            for _, child in kept[side]:
+                if child is None or child in made or (child in self.tt and child not in self.temp):
+                    continue
+                if child in self.temp:  # valued on another line: value it again on this one
+                    self.temp.discard(child)
+                    del self.tt[child]
+                low = min(low, self._line_visit(child))
+                if child in self.temp:
+                    made.append(child)
+        self.tt[key] = self._acyclic(key)
+        del self.path[(b, w)]
+        if depth:  # the root keeps its options' values for the readout
+            for child in made:
+                self.temp.discard(child)
+        if low < depth:
+            self.temp.add(key)
+        return low
