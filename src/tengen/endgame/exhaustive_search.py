@@ -118,21 +118,9 @@ class Solver:
     def _visit(self, key: tuple) -> None:
         """Depth-first search with Tarjan's strongly connected components: positions on a loop (a
         sequence of moves repeating a position) are valued together once the loop is complete."""
-        b, w, ban = key
-        info = self.local.analyze(b, w)
-        if info.settled:
-            if info.threat:
-                rec = number_thermo(INF if info.threat == BLACK else NEG_INF)
-            else:
-                rec = number_thermo(info.count)
-            self.tt[key] = (rec, rec, rec)
+        info = self._enter(key)
+        if info is None:
             return
-        self.bounds[key] = (number_thermo(info.bounds[0]), number_thermo(info.bounds[1]))
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise BudgetExceeded("positions")
-        if self.deadline and self.nodes % 1024 == 0 and time.perf_counter() > self.deadline:
-            raise BudgetExceeded("seconds")
         index = self.counter
         self.counter += 1
         self.onstack[key] = index
@@ -166,6 +154,22 @@ class Solver:
         else:
             self.loops += 1
             self._solve_loop(scc)
+
+    def _enter(self, key: tuple) -> Optional[LocalAnalysis]:
+        """A position's first visit: a settled one is valued at once (None returned); an open one is counted
+        against the budget, its count bounds kept, and its analysis returned."""
+        info = self.local.analyze(key[0], key[1])
+        if info.settled:
+            rec = number_thermo(INF if info.threat == BLACK else NEG_INF) if info.threat else number_thermo(info.count)
+            self.tt[key] = (rec, rec, rec)
+            return None
+        self.bounds[key] = (number_thermo(info.bounds[0]), number_thermo(info.bounds[1]))
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise BudgetExceeded("positions")
+        if self.deadline and self.nodes % 1024 == 0 and time.perf_counter() > self.deadline:
+            raise BudgetExceeded("seconds")
+        return info
 
     def _acyclic(self, key: tuple):
         """Value of a position whose options are all valued (kos it takes are closed here)."""
@@ -455,18 +459,10 @@ class LineSuperkoSolver(Solver):
         """Value `key` on the current line; returns the depth of the highest position on the line whose
         presence the value relies on (beyond the line's length: none)."""
         b, w, _ = key
-        info = self.local.analyze(b, w)
         free = 1 << 30
-        if info.settled:
-            rec = number_thermo(INF if info.threat == BLACK else NEG_INF) if info.threat else number_thermo(info.count)
-            self.tt[key] = (rec, rec, rec)
+        info = self._enter(key)
+        if info is None:
             return free
-        self.bounds[key] = (number_thermo(info.bounds[0]), number_thermo(info.bounds[1]))
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise BudgetExceeded("positions")
-        if self.deadline and self.nodes % 1024 == 0 and time.perf_counter() > self.deadline:
-            raise BudgetExceeded("seconds")
         depth = len(self.path)
         self.path[(b, w)] = depth
         low = free
