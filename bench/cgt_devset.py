@@ -77,7 +77,8 @@ def trees(problems: list[dict]) -> int:
 
 
 def exhaustive(problems: list[dict], path: Path, moves: str, seconds: float) -> int:
-    from tengen.endgame.devset import load_problems
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: devkit/ (test and bench helpers)
+    from devkit.devset import load_problems
     from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
     from tengen.go.coords import to_gtp
 

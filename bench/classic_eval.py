@@ -29,7 +29,8 @@ from tengen.files import shared_data_path  # noqa: E402
 from tengen.go.colors import parse_color  # noqa: E402
 from tengen.go.coords import to_gtp  # noqa: E402
 from tengen.go.sgf import load_game, load_game_bytes  # noqa: E402
-from tengen.io.regression import parse_suite  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: devkit/ (test and bench helpers)
+from devkit.regression_files import parse_suite  # noqa: E402
 
 # deeper than the interactive default: on the first 40 games 2000 nodes score 21 exactly, 400 nodes 16
 BENCH_LIFE_NODES = 2000

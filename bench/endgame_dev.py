@@ -7,7 +7,7 @@ local-move network grows the trees, KataGo scores the leaves), `auto` (the CLI's
 within a small budget, the trained network (or kata without its weights) where it runs out).
 Last line: `correct_temperature: n/33`. With `exhaustive` (and `auto` where the exact solver answered),
 each miss is followed by one line saying why: a convention difference of the dev set's hand-made trees
-(`tengen.endgame.devset.EXACT_DIFFERENCES`, checked against the exact values) or UNEXPLAINED.
+(`devkit.devset.EXACT_DIFFERENCES`, checked against the exact values) or UNEXPLAINED.
 `kata` lets the exact rules end lines and count leaves in these sealed regions (tengen's default);
 `--no-sealed-rules` leaves that to the network's ownership too (the paper's KataGo baseline).
 Usage: python bench/endgame_dev.py --predictor oracle|exhaustive|kata|net|auto [--leaves exact|network] [--no-sealed-rules]
@@ -23,7 +23,8 @@ from pathlib import Path
 
 from tengen.endgame.analysis import analyze_region
 from tengen.endgame.options import AnalysisOptions
-from tengen.endgame.devset import explain_exact_miss, load_problems, tree_oracle
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: devkit/ (test and bench helpers)
+from devkit.devset import explain_exact_miss, load_problems, tree_oracle
 from tengen.endgame.tree import GrowthConfig, growth_settings
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp

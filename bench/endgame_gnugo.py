@@ -22,7 +22,8 @@ from tengen.endgame.tree import GrowthConfig, growth_settings
 from tengen.go.coords import to_gtp
 from tengen.go.colors import parse_color
 from tengen.go.sgf import load_game
-from tengen.io.regression import parse_suite
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: devkit/ (test and bench helpers)
+from devkit.regression_files import parse_suite
 from tengen.files import shared_data_path  # noqa: E402
 
 DEFAULT_SUITE = shared_data_path("regression", "gnugo", "endgame1.tst", must_exist=False)

@@ -37,7 +37,8 @@ from tengen.go.board import Board
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point
 from tengen.go.rules import Rules
-from tengen.io.regression import RegressionCase, parse_suite
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: devkit/ (test and bench helpers)
+from devkit.regression_files import RegressionCase, parse_suite
 from tengen.life.search import ALIVE, DEAD, KO, LifeConfig, LifeSearch
 
 SUITES_DIR = shared_data_path("regression", "gnugo", must_exist=False)

@@ -3,8 +3,8 @@
     python bench/solver_reference.py [--regions 5000] [--seed 1] [--max-empty 6] [--engine auto|python|native]
 
 Each region (a 5x5..7x7 board, <= max-empty empty points plus stones of both colors inside, walls of both
-colors, kos and captures frequent: `tengen.endgame.exhaustive_reference.generate`) is solved by
-`solve_region` (2,000,000 positions, no time limit) and by `exhaustive_reference.reference_solve` (the
+colors, kos and captures frequent: `devkit.reference_solver.generate`) is solved by
+`solve_region` (2,000,000 positions, no time limit) and by `devkit.reference_solver.reference_solve` (the
 full game tree; repetitions valued at the repeated position's lowest / highest count). Where the reference
 is determined the solver must say 'ok' with no ko / loop caveat and exactly the same kind, mean,
 temperature and thermograph walls; where it is undetermined a caveat-free solver value must have its mean
@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 import time
 from collections import Counter
 
-from tengen.endgame.exhaustive_reference import (
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: devkit/ (test and bench helpers)
+from devkit.reference_solver import (
     DETERMINED, TOO_LARGE, TRANSFORMS, UNDETERMINED, against_reference, available_engine, generate, metamorphic,
     outside_bracket, reference_solve_local, solve,
 )

@@ -7,7 +7,7 @@ import pytest
 from datapaths import shared_data
 from tengen.endgame.analysis import analyze_region
 from tengen.endgame.options import AnalysisOptions
-from tengen.endgame.devset import load_problems, tree_oracle
+from devkit.devset import load_problems, tree_oracle
 from tengen.endgame.tree import GrowthConfig
 
 TYPE_OF = {"gote": "gote", "black_sente": "sente", "white_sente": "sente", "ko": "ko"}

@@ -271,7 +271,7 @@ def test_the_dev_set_misses_of_the_exact_game_are_explained_conventions():
     # their copies); each difference is a known convention, checked against the exact values
     from datapaths import shared_data
     from tengen.endgame.analysis import analyze_region
-    from tengen.endgame.devset import explain_exact_miss, load_problems
+    from devkit.devset import explain_exact_miss, load_problems
 
     problems = {p.id: p for p in load_problems(shared_data("endgame_dev", "problems.json"))}
     for pid in ("P05", "P11", "P12", "P11s"):

@@ -286,7 +286,7 @@ DEV_MATCHES = ["P01", "P03", "P04", "P06", "P07", "P08", "P09", "P10", "K01", "P
 
 
 def test_dev_set_matches():
-    from tengen.endgame.devset import load_problems
+    from devkit.devset import load_problems
 
     path = shared_data("endgame_dev", "problems.json")
     problems = {p.id: p for p in load_problems(path)}
@@ -328,7 +328,7 @@ def test_a_ko_inside_gives_no_plain_game_but_joins_orthodox_play_as_a_stand_in()
 def test_second_line_hane_connect_with_repetitions(pid):
     """The 10-point second-line hane-connect has capture-and-refill repetitions: valued with nobody
     winning them it is the textbook gote of area temperature 4, in every orientation."""
-    from tengen.endgame.devset import load_problems
+    from devkit.devset import load_problems
 
     p = {q.id: q for q in load_problems(shared_data("endgame_dev", "problems.json"))}[pid]
     res = solve_region(p.board, p.region.points, ExhaustiveConfig(moves="all"))

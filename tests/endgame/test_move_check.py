@@ -116,7 +116,7 @@ def test_the_real_network_overrules_a_self_atari_in_a_fuego_endgame(real_evaluat
     # is J1, so the orthodox move is J1, a self-atari (White F1 captures three); the answer is F1.
     from tengen.go.colors import parse_color
     from tengen.go.sgf import load_game
-    from tengen.io.regression import parse_suite
+    from devkit.regression_files import parse_suite
 
     suite = shared_data("regression", "fuego", "uct_endgame.tst")
     (case,) = [c for c in parse_suite(suite) if c.number == 50]

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sealed_walls import SEALED_TOP
-from tengen.endgame.exhaustive_reference import (
+from devkit.reference_solver import (
     DETERMINED, TRANSFORMS, UNDETERMINED, accept, against_reference, available_engine, color_swapped,
     generate, metamorphic, random_region, reference_solve, region_from_diagram, same_result, solve, symmetric,
     transformed, translated,
