@@ -40,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     # when the run finished (the output file's last write), not when it was pasted
     finished = datetime.datetime.fromtimestamp(args.output.stat().st_mtime, datetime.timezone.utc)
     when = finished.strftime("%Y-%m-%dT%H:%M:%SZ")
-    DOC.write_text(paste(DOC.read_text(), args.heading, args.command, args.output.read_text(), when))
+    from summary import with_summary  # bench/summary.py: the summary table follows every paste
+
+    DOC.write_text(with_summary(paste(DOC.read_text(), args.heading, args.command, args.output.read_text(), when)))
     return 0
 
 

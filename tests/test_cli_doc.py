@@ -1,4 +1,4 @@
-"""The command reference is generated from the CLI and current, and the README's Commands rows stay short
+"""The command reference and the benchmarks summary are generated and current, and the README's Commands rows
 (one line of what a command does and one example each; the flags live in docs/COMMANDS.md)."""
 from __future__ import annotations
 
@@ -48,3 +48,12 @@ def test_kata_analysis_keeps_its_old_name_as_an_alias():
     for name in ("kata-analysis", "analysis"):
         args = parser.parse_args([name, "--visits", "3"])
         assert args.visits == 3 and args.handler.__module__ == "tengen.commands.analysis_cmd"
+
+
+def test_the_benchmarks_summary_is_what_the_pasted_blocks_say():
+    spec = importlib.util.spec_from_file_location("bench_summary", REPO / "bench" / "summary.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    doc = (REPO / "docs" / "BENCHMARKS.md").read_text(encoding="utf-8")
+    assert module.with_summary(doc) == doc, "docs/BENCHMARKS.md's summary is stale: run python bench/summary.py"
+    assert len(module.rows(doc)) >= 30

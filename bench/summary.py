@@ -1,0 +1,87 @@
+"""The summary table at the top of docs/BENCHMARKS.md, made from the document itself: per section, the last
+pasted block's closing `name: value` line (its headline figure), the section's anchor sentence, the command
+and the date of that run. No number is typed: each comes from a script's own pasted output.
+
+    python bench/summary.py           # rewrite the table between the summary markers
+    python bench/summary.py --check   # exit 1 when the table is not what the blocks say
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "BENCHMARKS.md"
+START, END = "<!-- summary: made by bench/summary.py -->", "<!-- end of summary -->"
+_BLOCK = re.compile(r"```\n\$ (?P<command>[^\n]+)\n(?P<when>\d{4}-\d\d-\d\dT[^\n]*)\n(?P<body>.*?)```", re.S)
+_HEADLINE = re.compile(r"^[a-z][a-z0-9_]*(?: [a-z0-9_]+)?: \S")
+
+
+def rows(doc: str) -> list[tuple[str, str, str, str, str]]:
+    """(section, headline, anchor, command, date) for each section whose last block ends in a headline."""
+    out = []
+    for section in re.split(r"\n(?=## )", doc)[1:]:
+        title = section.splitlines()[0][3:].strip()
+        blocks = list(_BLOCK.finditer(section))
+        if not blocks:
+            continue
+        last = blocks[-1]
+        lines = [line for line in last.group("body").splitlines() if line.strip()]
+        if not lines or not _HEADLINE.match(lines[-1]):
+            continue
+        out.append((title, lines[-1].strip(), _anchor(section),
+                    last.group("command").strip(), last.group("when")[:10]))
+    return out
+
+
+def _anchor(section: str) -> str:
+    """The first sentence of the section's 'Anchor:' paragraph (its lines joined), or '-'."""
+    found = re.search(r"^Anchors?(?: from the same runs)?: ", section, re.M)
+    if not found:
+        return "-"
+    paragraph = re.split(r"\n\s*\n|\n```", section[found.end():], maxsplit=1)[0]
+    text = " ".join(paragraph.split())
+    return re.split(r"(?<=[^.])\. ", text, maxsplit=1)[0].rstrip(".")
+
+
+def table(doc: str) -> str:
+    """The summary block, markers included."""
+    lines = [START, "Where tengen stands: each section's latest run, its closing figure, what it is measured against, the",
+             "command and the date (made from the blocks below by `bench/summary.py`; `bench/paste_output.py` remakes it).",
+             "", "| capability (section below) | headline figure | anchor | command | date |", "|---|---|---|---|---|"]
+    for title, headline, anchor, command, when in rows(doc):
+        cells = [title, f"`{headline}`", anchor, f"`{command}`", when]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines + [END])
+
+
+def with_summary(doc: str) -> str:
+    """The document with its summary table made anew (placed before the first section when it has none)."""
+    block = table(doc.split(END, 1)[-1] if END in doc else doc)
+    if START in doc and END in doc:
+        head, rest = doc.split(START, 1)
+        return head + block + rest.split(END, 1)[1]
+    first = doc.index("\n## ")
+    return doc[:first] + "\n\n" + block + "\n" + doc[first:]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only check that the table is current")
+    args = parser.parse_args(argv)
+    doc = DOC.read_text(encoding="utf-8")
+    new = with_summary(doc)
+    if args.check:
+        if new == doc:
+            print("docs/BENCHMARKS.md summary is current")
+            return 0
+        print("docs/BENCHMARKS.md summary is stale: run python bench/summary.py", file=sys.stderr)
+        return 1
+    DOC.write_text(new, encoding="utf-8")
+    print(f"summary: {len(rows(new))} headline figures")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
