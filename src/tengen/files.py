@@ -26,8 +26,9 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-def check_output_file(flag: str, path: str, inputs: Iterable[str] = ()) -> None:
-    """Refuse a file path that cannot (or must not) be written, before any work is done."""
+def check_output_file(flag: str, path: str, inputs: Iterable[str] = (), folder_made_later: bool = False) -> None:
+    """Refuse a file path that cannot (or must not) be written, before any work is done (`folder_made_later`:
+    its folder may not exist yet; `check_output_dir` checked that it can be made)."""
     if not path:
         raise OutputError(f"{flag}: an empty file name")
     real = os.path.realpath(path)
@@ -39,6 +40,8 @@ def check_output_file(flag: str, path: str, inputs: Iterable[str] = ()) -> None:
         if os.path.exists(real) and _same_file(real, source):
             raise OutputError(f"{flag} {path}: is the input record; it would be overwritten")
     folder = os.path.dirname(real)
+    if folder_made_later and not os.path.exists(folder):
+        return
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise OutputError(f"{flag} {path}: cannot write into {folder} (missing or not writable)")
 

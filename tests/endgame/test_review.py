@@ -193,3 +193,15 @@ def test_an_endgame_start_found_after_the_last_move_asked_is_said_plainly(monkey
     game = load_game_bytes(RECORD, "dames.sgf")
     with pytest.raises(ValueError, match=r"^the endgame start found \(move 4\) lies after the last move to review \(2\)$"):
         review_game(game, StandInNetwork(), options(), start=None, end=2)
+
+
+def test_review_makes_its_output_folder(tmp_path, monkeypatch):
+    """`--out DIR` names a folder that need not exist yet: checked before the work, made for the outputs."""
+    import tengen.api
+
+    monkeypatch.setattr(tengen.api, "default_evaluator", lambda model=None: StandInNetwork())
+    path = tmp_path / "dames.sgf"
+    path.write_bytes(RECORD)
+    out = tmp_path / "reviews" / "dames"
+    assert main(["review", str(path), "--from", "1", "--out", str(out), "--quiet"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["review.json", "review.jsonl", "review.sgf", "temperature.png"]

@@ -108,8 +108,9 @@ def _outputs(args: argparse.Namespace) -> dict[str, str]:
         if args.json is not None:
             files["review.json"] = args.json
         for name, path in files.items():
-            check_output_file(f"--out ({name})" if args.out and path.startswith(args.out) else name, path,
-                              inputs=[args.sgf])
+            in_out = bool(args.out) and os.path.dirname(path) == args.out
+            check_output_file(f"--out ({name})" if in_out else name, path, inputs=[args.sgf],
+                              folder_made_later=in_out)
         check_distinct(files)
     except OutputError as exc:
         raise CliError(str(exc)) from None
