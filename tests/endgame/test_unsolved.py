@@ -237,17 +237,13 @@ def test_a_value_from_a_cut_tree_is_said_to_be_unreliable():
     assert "unreliable (cut tree)" in text_report(Analysis(board, [result], None, 0.0, predictor="kata"))
 
 
-def test_a_callers_deadline_stops_the_native_search():
-    """A web job's time limit reaches the native search, which cannot poll the job while it runs: a 2 x 12
-    edge strip (millions of positions) under a deadline a fifth of a second away stops on time, and says so."""
-    import time
-
-    from tengen.deadline import stop_by
-    from tengen.endgame.exhaustive import solve_region
+def _edge_strip(n: int):
+    """A 2 x n first-and-second-line strip between two-eyed walls (bench/exhaustive_size's shape): millions
+    of positions for n = 12."""
     from tengen.go.board import Board
     from tengen.go.colors import BLACK, EMPTY, WHITE
 
-    n, left = 12, 6
+    left = n // 2
     grid = [[BLACK] * (left + 1) + [WHITE] * (n - left + 1) for _ in range(4)]
     for r in (0, 2):  # two eyes for each wall
         grid[r][0] = grid[r][-1] = EMPTY
@@ -255,7 +251,34 @@ def test_a_callers_deadline_stops_the_native_search():
     board = Board(n + 2, 6, rules=Rules.chinese(komi=0))
     board.setup(black=[(r, c) for r in range(6) for c in range(n + 2) if grid[r][c] == BLACK],
                 white=[(r, c) for r in range(6) for c in range(n + 2) if grid[r][c] == WHITE])
+    return board, [(r, c) for r in (4, 5) for c in range(1, n + 1)]
+
+
+def test_a_callers_deadline_stops_the_native_search():
+    """A web job's time limit reaches the native search, which cannot poll the job while it runs: a 2 x 12
+    edge strip under a deadline a fifth of a second away stops on time, and says so."""
+    import time
+
+    from tengen.deadline import stop_by
+    from tengen.endgame.exhaustive import solve_region
+
+    board, region = _edge_strip(12)
     with stop_by(time.monotonic() + 0.2):
-        result = solve_region(board, [(r, c) for r in (4, 5) for c in range(1, n + 1)],
-                              ExhaustiveConfig(max_nodes=50_000_000, seconds=None))
+        result = solve_region(board, region, ExhaustiveConfig(max_nodes=50_000_000, seconds=None))
     assert result.status == "too_large" and "not finished within" in result.reason
+
+
+def test_a_cancel_stops_the_native_search():
+    """A web job's cancel reaches the native search running without the GIL: the event set from another
+    thread stops it (as at a time limit), and the reason says it was cancelled."""
+    import threading
+
+    from tengen.deadline import stop_by
+    from tengen.endgame.exhaustive import solve_region
+
+    board, region = _edge_strip(12)
+    cancelled = threading.Event()
+    threading.Timer(0.2, cancelled.set).start()
+    with stop_by(None, cancelled):
+        result = solve_region(board, region, ExhaustiveConfig(max_nodes=50_000_000, seconds=None))
+    assert result.status == "too_large" and result.reason == "stopped: the work was cancelled"

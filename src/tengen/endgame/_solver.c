@@ -70,6 +70,7 @@ typedef struct {
     int moves_all, sacrifices, loop_passes, merge_settled;
     int64_t max_nodes;
     double seconds;
+    volatile int stop_requested;  /* set by stop() from another thread while solve() runs without the GIL */
     Store st;
     Node *nodes;
     int64_t nnodes, capnodes;
@@ -660,7 +661,10 @@ static int enter(Search *s, int32_t id, double deadline) {
     int alias = cb != n->b || cw != n->w;
     if (alias) s->aliases++; else s->visited++;
     if (s->visited + s->aliases > s->max_nodes) { s->status = ST_BUDGET; return -1; }  /* bounds the tables */
-    if (deadline > 0 && (s->visited & 1023) == 0 && now_seconds() > deadline) { s->status = ST_TIME; return -1; }
+    if ((s->visited & 1023) == 0 && (s->stop_requested || (deadline > 0 && now_seconds() > deadline))) {
+        s->status = ST_TIME;
+        return -1;
+    }
     n->idx = n->low = (int32_t)s->counter++;
     s->bans += n->ban != 0;
     n->flags |= F_ONSTACK;
@@ -854,6 +858,12 @@ static PyObject *Search_solve(Search *s, PyObject *args) {
     return Py_BuildValue("(ii)", status, err);
 }
 
+static PyObject *Search_stop(Search *s, PyObject *unused) {
+    (void)unused;
+    s->stop_requested = 1;  /* the running search stops within 1024 positions, as at its time limit */
+    Py_RETURN_NONE;
+}
+
 static PyObject *Search_stats(Search *s, PyObject *unused) {
     (void)unused;
     long long bytes = (long long)(s->capnodes * (int64_t)sizeof(Node) + (int64_t)(s->tmask + 1) * (int64_t)sizeof(Slot) + s->capkids * 5 +
@@ -1040,6 +1050,7 @@ static PyObject *Search_root(Search *s, PyObject *unused) { (void)unused; return
 static PyMethodDef Search_methods[] = {
     {"solve", (PyCFunction)Search_solve, METH_VARARGS, "solve(b, w) -> (status, error): search from that root"},
     {"stats", (PyCFunction)Search_stats, METH_NOARGS, "counts: positions, loops, table, records, combinations, bytes"},
+    {"stop", (PyCFunction)Search_stop, METH_NOARGS, "stop(): a solve running in another thread stops as at its time limit"},
     {"root", (PyCFunction)Search_root, METH_NOARGS, "the root position's id"},
     {"find", (PyCFunction)Search_find, METH_VARARGS, "find(b, w, ban) -> position id or -1"},
     {"node", (PyCFunction)Search_node, METH_VARARGS, "node(id) -> (b, w, ban, flags, rec, lo, hi, count lo, count hi, stands)"},

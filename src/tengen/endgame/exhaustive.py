@@ -37,7 +37,7 @@ from tengen.cgt.game import Game
 from tengen.cgt.ko import KoChain
 from tengen.cgt.thermo import KO, Thermo
 from tengen.cgt.values import MoveValues, move_values
-from tengen.deadline import seconds_left
+from tengen.deadline import cancel_event, seconds_left
 from tengen.endgame.exhaustive_readout import best_moves, essential_game, essential_positions, principal_line
 from tengen.endgame.exhaustive_native import NativeSolver, NativeUnavailable
 from tengen.endgame.exhaustive_native import available as native_available
@@ -184,7 +184,7 @@ def _without_repetitions(local: LocalRegion, root: tuple, config: ExhaustiveConf
 def solver_seconds(solver, config: ExhaustiveConfig) -> str:
     """The time limit the solver ran under, as a report writes it."""
     seconds = getattr(solver, "seconds", None) or config.seconds
-    return f"{seconds:g}" if seconds else "its time limit"
+    return f"{seconds:g} s" if seconds else "its time limit"
 
 
 def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConfig] = None) -> ExhaustiveResult:
@@ -209,8 +209,10 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
         result.status, result.kind = TOO_LARGE, TOO_LARGE
         if isinstance(exc, RecursionError):
             result.reason = "too large: a line of play deeper than the recursion limit"
+        elif cancel_event() is not None and cancel_event().is_set():
+            result.reason = "stopped: the work was cancelled"
         elif str(exc) == "seconds" or (str(exc) != "positions" and solver.nodes <= solver.max_nodes):
-            result.reason = f"too large: not finished within {solver_seconds(solver, config)} s"
+            result.reason = f"too large: not finished within {solver_seconds(solver, config)}"
         else:
             result.reason = f"too large: more than {solver.max_nodes} positions"
         result.nodes, result.seconds = solver.nodes, time.perf_counter() - start

@@ -20,6 +20,7 @@ search, whose Fractions cannot overflow.
 from __future__ import annotations
 
 import math
+import threading
 from fractions import Fraction
 from typing import Optional
 
@@ -27,6 +28,7 @@ from tengen.cgt.ko import KoChain
 from tengen.cgt.numbers import INF, NEG_INF
 from tengen.cgt.thermo import Thermo, number_thermo
 from tengen.cgt.walls import Wall
+from tengen.deadline import cancel_event
 from tengen.endgame.exhaustive_search import BudgetExceeded
 from tengen.endgame.local_game import LocalRegion, RegionNotSealed
 from tengen.go.colors import BLACK
@@ -65,6 +67,29 @@ class _OpenMarker:
         self.node = node
 
 
+def _solve_cancellably(search, b: int, w: int) -> tuple[int, int]:
+    """`search.solve(b, w)`; where the caller's work has a cancel event (`tengen.deadline`), a watcher stops
+    the search (as at its time limit) once the event is set: the solve runs in C without the GIL."""
+    event = cancel_event()
+    if event is None:
+        return search.solve(b, w)
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if event.wait(0.05):
+                search.stop()
+                return
+
+    watcher = threading.Thread(target=watch, name="exact-solver-cancel", daemon=True)
+    watcher.start()
+    try:
+        return search.solve(b, w)
+    finally:
+        done.set()
+        watcher.join()
+
+
 class NativeSolver:
     """One native search over a LocalRegion; after `value(root)`, the tables the readout reads."""
 
@@ -98,7 +123,7 @@ class NativeSolver:
         b, w, ban = key
         if ban is not None:
             raise ValueError("the native search starts from a position without a ko ban")
-        status, error = self._search.solve(b, w)
+        status, error = _solve_cancellably(self._search, b, w)
         self.stats = self._search.stats()
         self.nodes, self.loops = self.stats["positions"], self.stats["loops"]
         if status == _solver.ST_BUDGET:  # positions searched and merged together: the tables' size

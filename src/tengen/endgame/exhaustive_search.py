@@ -16,6 +16,7 @@ from typing import Optional
 from tengen.cgt.ko import KoChain, UnsupportedKo, simple_ko
 from tengen.cgt.numbers import INF, NEG_INF
 from tengen.cgt.thermo import Thermo, combine, number_thermo
+from tengen.deadline import cancel_event
 from tengen.endgame.local_game import LocalAnalysis, LocalRegion
 from tengen.go.colors import BLACK, WHITE
 
@@ -72,6 +73,7 @@ class Solver:
         self.nodes = 0
         self.seconds = seconds
         self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.cancel = cancel_event()  # a caller's cancel event (tengen.deadline): stops the search as its time limit
 
     def record(self, lefts: list, rights: list) -> Optional[Thermo]:
         """Interned combine of option records (None if any option is unknown; _OMIT entries skipped)."""
@@ -167,7 +169,8 @@ class Solver:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise BudgetExceeded("positions")
-        if self.deadline and self.nodes % 1024 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes % 1024 == 0 and ((self.deadline and time.perf_counter() > self.deadline)
+                                       or (self.cancel is not None and self.cancel.is_set())):
             raise BudgetExceeded("seconds")
         return info
 

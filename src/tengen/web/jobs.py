@@ -114,7 +114,7 @@ class JobQueue:
             job.status = "running"
             job.version += 1
         try:
-            with stop_by(job.started + job.time_limit_s):  # searches that cannot poll the job stop by then too
+            with stop_by(job.started + job.time_limit_s, job.cancel_requested):  # for searches that cannot poll it
                 job.result, job.report = work(job)
         except JobStopped as exc:
             self._finish(job, "cancelled", str(exc))
