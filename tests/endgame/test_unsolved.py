@@ -282,3 +282,29 @@ def test_a_cancel_stops_the_native_search():
     with stop_by(None, cancelled):
         result = solve_region(board, region, ExhaustiveConfig(max_nodes=50_000_000, seconds=None))
     assert result.status == "too_large" and result.reason == "stopped: the work was cancelled"
+
+
+class _CountingNetwork(StandInNetwork):
+    def __init__(self):
+        super().__init__("anywhere")
+        self.positions = 0
+
+    def evaluate(self, boards, **kwargs):
+        self.positions += len(boards)
+        return super().evaluate(boards, **kwargs)
+
+
+def test_a_marked_region_solved_exactly_asks_the_given_network_nothing():
+    """With a network given, a marked region the exact solver finishes needs no evaluation at all (the root's
+    ownership was asked for and not used); one that needs a tree still gets the board count."""
+    import tengen
+
+    board = board_from_diagram(TWO_KOS, rules=Rules.chinese(komi=0))
+    network = _CountingNetwork()
+    analysis = tengen.analyze(board, region="C1 D1 E1 F1", evaluator=network)
+    assert analysis.regions[0].method == "exhaustive"
+    assert network.positions == 0 and analysis.evaluations == 0 and analysis.network_counts is None
+    board, region = fixture(HANE_CONNECT)
+    analysis = tengen.analyze(board, region=sorted(region.points), evaluator=network,
+                              options=AnalysisOptions(predictor="kata"))
+    assert network.positions > 0 and analysis.network_counts is not None  # not deferred for a tree predictor

@@ -71,7 +71,11 @@ def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: Analys
             network.get()  # the decomposition (or every region's leaves) needs it for sure
     evaluator = network.evaluator
     ownership = swing = network_counts = None
-    if evaluator is not None:
+    # a marked region of several points that the exact solver may finish needs no network: its root
+    # evaluation waits until a region turns out to need it (then it gives the board count as before)
+    deferred = region_points is not None and options.predictor in ("auto", "exhaustive") \
+        and len(set(region_points)) > 1
+    if evaluator is not None and not deferred:
         with phase("ownership"):
             first, second = root_ownerships(board, evaluator)
         ownership, swing = agreed_ownership(first, second), ownership_swing(first, second)
@@ -93,6 +97,12 @@ def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: Analys
         results = _analyze_regions(board, regions, network, options, oracle_node, progress)
     else:
         results = _analyze_with_cache(board, regions, network, options, oracle_node, progress, region_cache)
+    if deferred and network.evaluator is not None and any(r.method != "exhaustive" for r in results):
+        with phase("ownership"):  # a region needed the network after all: the board count as before
+            first, second = root_ownerships(board, network.evaluator)
+        ownership = agreed_ownership(first, second)
+        network_counts = (float(first.sum()), float(second.sum()))
+        sure = sure_territory(ownership, regions, options.threshold)
     with phase("cgt"):
         for result in results:
             _note_unsure_walls(result, board, ownership, options.threshold, options.leaf_scoring)
