@@ -24,8 +24,9 @@ folders (same settings only) before the summary; game N is the same game whereve
 setting where the plain arm wins some games, so that a difference between the arms can show (a playout search
 far below GNU Go loses every even game with or without the prior).
 
-Last line `delta: X +- Y`: the prior arm's win rate minus the plain arm's (from what is on disk), Y the half-width
-of its 95 % interval, 1.96 sqrt(p1(1-p1)/n1 + p2(1-p2)/n2).
+Last line `delta: X +- Y (games A+B, p P)`: the prior arm's win rate minus the plain arm's (from what is on disk), Y
+the half-width of its 95 % interval, 1.96 sqrt(p1(1-p1)/n1 + p2(1-p2)/n2), A and B the prior and plain arms' games,
+P the two-sided p of the z-test.
 """
 from __future__ import annotations
 
@@ -205,7 +206,7 @@ def main() -> int:
     z, p = two_proportion_test(prior.a_wins, prior.games, plain.a_wins, plain.games)
     print(f"two-proportion z-test (prior vs plain): z = {z:.3f}, two-sided p = {p:.4f}")
     delta, half = delta_interval(prior.winrate, prior.games, plain.winrate, plain.games)
-    print(f"delta: {delta:.3f} +- {half:.3f}")
+    print(f"delta: {delta:.3f} +- {half:.3f} (games {prior.games}+{plain.games}, p {p:.3f})")
     return 0
 
 
