@@ -7,9 +7,9 @@ from fastapi.testclient import TestClient  # noqa: E402  (conftest skips the mod
 
 from tengen.web.app import create_app
 
-# an edge diagram of a 9x9 board, its region marked on the record (11 points)
+# an edge diagram of a 9x9 board, its region marked on the record (7 points)
 HANE_CONNECT_SGF = ("(;GM[1]FF[4]SZ[9]KM[0]RU[Chinese]AB[ag][bg][cg][dg]AW[eg][fg][gg][hg][ig]"
-                    "AB[ah][bh][ch]AW[fh][gh][hh][ih]SQ[dh][eh][ai][bi][ci][di][ei][fi][gi][hi][ii])")
+                    "AB[ah][bh][ch]AW[fh][gh][hh][ih]SQ[dh][eh][ai][bi][ci][di][ei])")
 EMPTY_19_MARKED = "(;GM[1]FF[4]SZ[19]KM[7.5]SQ[aa:ss])"
 
 
@@ -24,7 +24,7 @@ def test_the_records_marked_region_is_the_region_analyzed(standin):
     with TestClient(create_app(evaluator=standin)) as client:
         report = _analysis(client, HANE_CONNECT_SGF)
     (region,) = report["regions"]
-    assert sorted(region["points"]) == sorted("D2 E2 A1 B1 C1 D1 E1 F1 G1 H1 J1".split())
+    assert sorted(region["points"]) == sorted("D2 E2 A1 B1 C1 D1 E1".split())
 
 
 def test_a_marked_empty_board_is_declined_within_its_time_limit(standin):
