@@ -76,10 +76,7 @@ def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: Analys
     deferred = region_points is not None and options.predictor in ("auto", "exhaustive") \
         and len(set(region_points)) > 1
     if evaluator is not None and not deferred:
-        with phase("ownership"):
-            first, second = root_ownerships(board, evaluator)
-        ownership, swing = agreed_ownership(first, second), ownership_swing(first, second)
-        network_counts = (float(first.sum()), float(second.sum()))
+        ownership, swing, network_counts = _root_view(board, evaluator)
     with phase("regions"):
         if region_points is not None:
             regions = [region_from_points(region_points, ownership, options.threshold)]
@@ -98,10 +95,7 @@ def _analyze_board(board: Board, evaluator: Optional[Evaluator], options: Analys
     else:
         results = _analyze_with_cache(board, regions, network, options, oracle_node, progress, region_cache)
     if deferred and network.evaluator is not None and any(r.method != "exhaustive" for r in results):
-        with phase("ownership"):  # a region needed the network after all: the board count as before
-            first, second = root_ownerships(board, network.evaluator)
-        ownership = agreed_ownership(first, second)
-        network_counts = (float(first.sum()), float(second.sum()))
+        ownership, _, network_counts = _root_view(board, network.evaluator)  # the board count as before
         sure = sure_territory(ownership, regions, options.threshold)
     with phase("cgt"):
         for result in results:
@@ -186,6 +180,14 @@ def _note_unsure_walls(result: RegionResult, board: Board, ownership, threshold:
             else:
                 result.notes.append(f"the evaluator is unsure the walls live ({where}): leaf counts from its "
                                     "ownership may be wrong; try --leaves exact")
+
+
+def _root_view(board: Board, evaluator) -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
+    """What the root's two evaluations give: the agreed ownership, its swing with the side to move, and the
+    network's own counts with Black and with White to move."""
+    with phase("ownership"):
+        first, second = root_ownerships(board, evaluator)
+    return agreed_ownership(first, second), ownership_swing(first, second), (float(first.sum()), float(second.sum()))
 
 
 def root_ownerships(board: Board, evaluator) -> tuple[np.ndarray, np.ndarray]:

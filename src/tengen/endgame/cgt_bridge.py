@@ -212,12 +212,6 @@ def solve_exhaustively(board, region, result, config=None):
     return result
 
 
-def _parts_hint(solved) -> str:
-    """A hint where the region is several independent games at the start (two kos, say)."""
-    return (f"; the region is {solved.parts} independent local games: mark each as its own region to value "
-            "them apart") if solved.parts > 1 else ""
-
-
 def _infinite(x) -> bool:
     return x is not None and is_infinite(x)
 
@@ -243,11 +237,13 @@ def solver_declined(solved, root_threat: Optional[bool] = None) -> str:
     mean, temperature = solved.mean, solved.temperature
     if rec is None or mean is None and temperature is None:
         return "the search gave no thermograph"
+    from tengen.endgame.exhaustive import parts_hint
+
     if (solved.loop_dependent or solved.ko_dependent) and temperature is not None and temperature <= 0 \
             and solved.bracket and None not in solved.bracket and solved.bracket[0].mean != solved.bracket[1].mean:
         return (f"unsupported: a ko or repetition the phantom rule cannot value decides whether anything is to "
                 f"be played here (the count lies between {solved.bracket[0].mean} and {solved.bracket[1].mean} "
-                f"as one side or the other wins it){_parts_hint(solved)}")
+                f"as one side or the other wins it){parts_hint(solved.parts)}")
     if _infinite(mean) and (root_threat if root_threat is not None else solved.nodes == 0):
         side = "Black" if mean > 0 else "White"
         return (f"the start position is already a threat leaf ({side}'s safe chain touches the "

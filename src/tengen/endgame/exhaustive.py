@@ -122,10 +122,7 @@ class ExhaustiveResult:
 def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: ExhaustiveResult, searching: list):
     """Run the chosen engine on the root (each solver is appended to `searching` before it runs, so a
     budget stop can still report its count); the native one falls back to Python when it cannot answer."""
-    seconds, left = config.seconds, seconds_left()  # a caller's deadline (a web job's time limit) bounds it too
-    if left is not None:
-        seconds = left if seconds is None else min(seconds, left)
-    settings = dict(max_nodes=config.max_nodes, seconds=seconds, moves=config.moves,
+    settings = dict(max_nodes=config.max_nodes, seconds=_within_deadline(config.seconds), moves=config.moves,
                     sacrifices=config.sacrifices, loop_passes=config.loop_passes)
     fallback = ""
     if config.repetitions not in REPETITIONS:
@@ -148,14 +145,31 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
             fallback = f"native solver unavailable ({exc}): the Python search answered"
     solver = Solver(local, **settings)
     searching.append(solver)
-    # one frame per move of the current line; Python 3.11 keeps Python-to-Python calls off the C stack
-    if sys.getrecursionlimit() < 50_000:
-        sys.setrecursionlimit(50_000)
+    _deep_lines()
     result.engine = "python"
     res = solver.value(root)
     if fallback:
         result.notes.append(f"{fallback} (within {solver.max_nodes} positions)")
     return res
+
+
+def _within_deadline(seconds: Optional[float]) -> Optional[float]:
+    """A search's time limit, no later than the caller's deadline (a web job's time limit) where one is set."""
+    left = seconds_left()
+    return seconds if left is None else left if seconds is None else min(seconds, left)
+
+
+def _deep_lines() -> None:
+    """Room for the Python searches' recursion: one frame per move of the current line (Python 3.11 keeps
+    Python-to-Python calls off the C stack)."""
+    if sys.getrecursionlimit() < 50_000:
+        sys.setrecursionlimit(50_000)
+
+
+def parts_hint(parts: int) -> str:
+    """What to say of a region that is several independent local games at the start ('' for one)."""
+    return (f"; the region is {parts} independent local games: mark each as its own region to value them apart"
+            if parts > 1 else "")
 
 
 SUPERKO_NODES = 300_000  # what the search without repetitions (Python) may spend where a repetition decides
@@ -165,13 +179,10 @@ SUPERKO_SECONDS = 60.0
 def _without_repetitions(local: LocalRegion, root: tuple, config: ExhaustiveConfig, lo, hi):
     """(solver, (rec, lo, hi), (lowest mean, highest mean)) of the search that forbids repeating a position of
     the line (`LineSuperkoSolver`), or None when it does not finish within its budget."""
-    seconds = min(config.seconds or SUPERKO_SECONDS, SUPERKO_SECONDS)
-    left = seconds_left()
-    seconds = seconds if left is None else min(seconds, left)
-    solver = LineSuperkoSolver(local, max_nodes=min(config.max_nodes, SUPERKO_NODES), seconds=seconds,
+    solver = LineSuperkoSolver(local, max_nodes=min(config.max_nodes, SUPERKO_NODES),
+                               seconds=_within_deadline(min(config.seconds or SUPERKO_SECONDS, SUPERKO_SECONDS)),
                                moves=config.moves, sacrifices=config.sacrifices, loop_passes=config.loop_passes)
-    if sys.getrecursionlimit() < 50_000:
-        sys.setrecursionlimit(50_000)
+    _deep_lines()
     try:
         res = solver.value(root)
     except (BudgetExceeded, RecursionError):
@@ -209,7 +220,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
         result.status, result.kind = TOO_LARGE, TOO_LARGE
         if isinstance(exc, RecursionError):
             result.reason = "too large: a line of play deeper than the recursion limit"
-        elif cancel_event() is not None and cancel_event().is_set():
+        elif (cancel := cancel_event()) is not None and cancel.is_set():
             result.reason = "stopped: the work was cancelled"
         elif str(exc) == "seconds" or (str(exc) != "positions" and solver.nodes <= solver.max_nodes):
             result.reason = f"too large: not finished within {solver_seconds(solver, config)}"
@@ -242,10 +253,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
         result.bracket = (lo, hi)
         cause = "a loop (a repeated position)" if rec is None or solver.loop_valued else "a ko the phantom rule cannot express"
         means = f"mean between {lo.mean} and {hi.mean}" if lo is not None and hi is not None else "no bracket"
-        result.reason = f"unsupported: the value depends on {cause} ({means})"
-        if result.parts > 1:
-            result.reason += (f"; the region is {result.parts} independent local games: mark each as its own "
-                              "region to value them apart")
+        result.reason = f"unsupported: the value depends on {cause} ({means}){parts_hint(result.parts)}"
         result.seconds = time.perf_counter() - start
         return result
     if not exact and solver.loop_valued:
