@@ -344,8 +344,6 @@ KO_SGF = ("(;GM[1]FF[4]SZ[8]KM[0]RU[Chinese]AB[af][bf][cf][df][dg][ch]AW[ef][ff]
 
 
 def test_the_thermograph_of_a_ko_region_is_served(client):
-    from types import SimpleNamespace
-
     rid = client.post("/api/records/paste", json={"sgf": KO_SGF}).json()["id"]
     job = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "exhaustive",
                                              "region": "C1 D1 E1 F1"}).json()
@@ -355,7 +353,9 @@ def test_the_thermograph_of_a_ko_region_is_served(client):
     th = r.json()
     assert (th["kind"], th["mean"], th["temperature"]) == ("ko", pytest.approx(-2 / 3), pytest.approx(4 / 3))
     assert th["right"][0] == [0.0, -2.0] and th["left"] and not th["left_infinite"]
-    from tengen.web.routes_jobs import region_thermograph
+    from tengen.endgame.regions import Region
+    from tengen.endgame.results import RegionResult
 
-    assert region_thermograph(SimpleNamespace(game=None)) is None  # the route's 404: no thermograph
-    assert region_thermograph(SimpleNamespace(game="{1|0}")) is None
+    no_region = Region(0, frozenset({(0, 0)}))
+    assert RegionResult(no_region, game=None).thermograph is None  # the route's 404: no thermograph
+    assert RegionResult(no_region, game="{1|0}").thermograph is None

@@ -9,6 +9,8 @@ from typing import Optional
 import numpy as np
 
 from tengen.cgt import BLACK_SENTE, GOTE, KO, WHITE_SENTE, KoChain
+from tengen.cgt.game import Game
+from tengen.cgt.thermo import Thermo
 from tengen.endgame.move_check import MoveCheck
 from tengen.phases import PhaseClock
 from tengen.endgame.regions import Region
@@ -61,6 +63,14 @@ class RegionResult:
     cold_fight: str = ""  # a number whose first moves are hot: what each side's best start comes to (else empty)
     ko: Optional[KoChain] = None  # the ko at the root (kind KO): its exits and taker, for orthodox play
     reused: bool = False  # taken from an earlier position's analysis of the same region (a game review)
+
+    @property
+    def thermograph(self) -> Optional[Thermo]:
+        """The region's thermograph: its game's, or the one the exact solver keeps in `game` where it can give
+        no plain game (a ko inside); None without either."""
+        if isinstance(self.game, Game):
+            return self.game.thermograph
+        return self.game if isinstance(self.game, Thermo) else None
 
     @property
     def cut_tree(self) -> bool:

@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import StreamingResponse
 
-from tengen.cgt.game import Game as LocalGame
-from tengen.cgt.thermo import Thermo
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
 from tengen.go.sgf import Game
@@ -64,7 +62,7 @@ def analyses_router(state: WebState) -> APIRouter:
 
         job = finished_analysis(job_id)
         r = job.result.regions[region_index(job, label)]
-        th = region_thermograph(r)
+        th = r.thermograph
         if th is None:
             raise HTTPException(404, f"region {label} has no thermograph (no game was found for it: {r.kind})")
         temp = th.temperature
@@ -233,15 +231,6 @@ async def job_events(job: Job, request: Request) -> AsyncIterator[str]:
         await asyncio.sleep(0.1)
 
 # ------------------------------------------------------------------ analyses
-
-
-def region_thermograph(result: Any) -> Optional[Thermo]:
-    """A region's thermograph: its game's, or the one the exact solver stored in place of a game it could
-    not give (a ko), else None."""
-    game = result.game
-    if isinstance(game, LocalGame):
-        return game.thermograph
-    return game if isinstance(game, Thermo) else None
 
 
 def region_index(job: Job, label: str) -> int:
