@@ -325,8 +325,9 @@ def game_from_sgfmill(game, source: str = "<sgf>") -> Game:
     first_player = stated_first or first_player
     record = Game(size, size, rules, handicap, result, events, game, source, first_player, notes=notes,
                   repairs=repairs, komi_stated=komi_stated)
-    if any(not event.is_move for event in events):
-        record.board_at(strict=False)  # an impossible setup (a chain without liberties) is refused now
+    setups = [i for i, event in enumerate(events) if not event.is_move]
+    if setups:  # an impossible setup (a chain without liberties) is refused now: played up to the last setup
+        record.board_at(sum(event.is_move for event in events[:setups[-1]]), strict=False)
     return record
 
 
