@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     # when the run finished (the output file's last write), not when it was pasted
     finished = datetime.datetime.fromtimestamp(args.output.stat().st_mtime, datetime.timezone.utc)
     when = finished.strftime("%Y-%m-%dT%H:%M:%SZ")
-    from summary import with_summary  # bench/summary.py: the summary table follows every paste
+    sys.path.insert(0, str(DOC.parents[1] / "tools"))
+    from bench_summary import with_summary  # tools/bench_summary.py: the summary table follows every paste
 
     DOC.write_text(with_summary(paste(DOC.read_text(), args.heading, args.command, args.output.read_text(), when)))
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from pathlib import Path
 
 from tengen.cli import build_parser
@@ -12,15 +13,17 @@ REPO = Path(__file__).resolve().parents[1]
 MAX_ROW_WORDS = 25
 
 
-def _cli_doc():
-    spec = importlib.util.spec_from_file_location("cli_doc", REPO / "tools" / "cli_doc.py")
+def _tool(name: str):
+    """A module of tools/ (which imports its siblings by name)."""
+    sys.path.insert(0, str(REPO / "tools"))
+    spec = importlib.util.spec_from_file_location(name, REPO / "tools" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def test_docs_commands_md_is_what_the_parser_says():
-    assert (REPO / "docs" / "COMMANDS.md").read_text(encoding="utf-8") == _cli_doc().render(), \
+    assert (REPO / "docs" / "COMMANDS.md").read_text(encoding="utf-8") == _tool("cli_doc").render(), \
         "docs/COMMANDS.md is stale: run python tools/cli_doc.py"
 
 
@@ -51,9 +54,7 @@ def test_kata_analysis_keeps_its_old_name_as_an_alias():
 
 
 def test_the_benchmarks_summary_is_what_the_pasted_blocks_say():
-    spec = importlib.util.spec_from_file_location("bench_summary", REPO / "bench" / "summary.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _tool("bench_summary")
     doc = (REPO / "docs" / "BENCHMARKS.md").read_text(encoding="utf-8")
-    assert module.with_summary(doc) == doc, "docs/BENCHMARKS.md's summary is stale: run python bench/summary.py"
+    assert module.with_summary(doc) == doc, "docs/BENCHMARKS.md's summary is stale: run python tools/bench_summary.py"
     assert len(module.rows(doc)) >= 30

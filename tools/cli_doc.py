@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from generated import REPO, write_or_check  # tools/generated.py
+
 DOC = REPO / "docs" / "COMMANDS.md"
 WIDTH = "100"  # argparse wraps usage to $COLUMNS: fixed, so the page is the same on every terminal
 
@@ -62,17 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check that docs/COMMANDS.md is current")
     args = parser.parse_args(argv)
-    page = render()
-    if args.check:
-        if DOC.exists() and DOC.read_text(encoding="utf-8") == page:
-            print("docs/COMMANDS.md is current")
-            return 0
-        print("docs/COMMANDS.md is stale: run python tools/cli_doc.py", file=sys.stderr)
-        return 1
-    DOC.write_text(page, encoding="utf-8")
-    print(f"wrote {DOC.relative_to(REPO)}")
-    return 0
-
+    return write_or_check(DOC, render(), args.check, "", "python tools/cli_doc.py")
 
 if __name__ == "__main__":
     sys.exit(main())

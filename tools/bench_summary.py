@@ -2,18 +2,19 @@
 pasted block's closing `name: value` line (its headline figure), the section's anchor sentence, the command
 and the date of that run. No number is typed: each comes from a script's own pasted output.
 
-    python bench/summary.py           # rewrite the table between the summary markers
-    python bench/summary.py --check   # exit 1 when the table is not what the blocks say
+    python tools/bench_summary.py           # rewrite the table between the summary markers
+    python tools/bench_summary.py --check   # exit 1 when the table is not what the blocks say
 """
 from __future__ import annotations
 
 import argparse
 import re
 import sys
-from pathlib import Path
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "BENCHMARKS.md"
-START, END = "<!-- summary: made by bench/summary.py -->", "<!-- end of summary -->"
+from generated import REPO, write_or_check  # tools/generated.py
+
+DOC = REPO / "docs" / "BENCHMARKS.md"
+START, END = "<!-- summary: made by tools/bench_summary.py -->", "<!-- end of summary -->"
 _BLOCK = re.compile(r"```\n\$ (?P<command>[^\n]+)\n(?P<when>\d{4}-\d\d-\d\dT[^\n]*)\n(?P<body>.*?)```", re.S)
 _HEADLINE = re.compile(r"^[a-z][a-z0-9_]*(?: [a-z0-9_]+)?: \S")
 
@@ -48,7 +49,7 @@ def _anchor(section: str) -> str:
 def table(doc: str) -> str:
     """The summary block, markers included."""
     lines = [START, "Where tengen stands: each section's latest run, its closing figure, what it is measured against, the",
-             "command and the date (made from the blocks below by `bench/summary.py`; `bench/paste_output.py` remakes it).",
+             "command and the date (made from the blocks below by `tools/bench_summary.py`; `bench/paste_output.py` remakes it).",
              "", "| capability (section below) | headline figure | anchor | command | date |", "|---|---|---|---|---|"]
     for title, headline, anchor, command, when in rows(doc):
         cells = [title, f"`{headline}`", anchor, f"`{command}`", when]
@@ -70,18 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check that the table is current")
     args = parser.parse_args(argv)
-    doc = DOC.read_text(encoding="utf-8")
-    new = with_summary(doc)
-    if args.check:
-        if new == doc:
-            print("docs/BENCHMARKS.md summary is current")
-            return 0
-        print("docs/BENCHMARKS.md summary is stale: run python bench/summary.py", file=sys.stderr)
-        return 1
-    DOC.write_text(new, encoding="utf-8")
-    print(f"summary: {len(rows(new))} headline figures")
-    return 0
-
+    return write_or_check(DOC, with_summary(DOC.read_text(encoding="utf-8")), args.check, "summary ",
+                          "python tools/bench_summary.py")
 
 if __name__ == "__main__":
     sys.exit(main())
