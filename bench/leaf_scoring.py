@@ -31,7 +31,7 @@ CONFIDENCES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
 
 def collect_leaves(positions, evaluator) -> list[tuple]:
     """(leaf board, region points) of every leaf the net-predictor analysis of each position grows."""
-    from tengen.endgame.leaf_dataset import leaves_of
+    from tengen.train.valuedata.leaf_dataset import leaves_of
     from tengen.endgame.predictors import LocalNetPredictor
 
     out = []

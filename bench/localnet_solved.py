@@ -1,11 +1,11 @@
 """Does the local-move network play the exact solver's moves? Held-out solver-taught examples (issue 39).
 
-The examples of `python -m tengen.endgame.lesson_shards` whose shapes fall in the validation and test
+The examples of `python -m tengen.train.localdata.lesson_shards` whose shapes fall in the validation and test
 splits (by shape key, never trained on): top-1 / top-5 of the 723-way prediction against the solver's best
 move (or "no move" once the region is cold), no-move precision and recall (P(no move) > 30 %, the trees'
 leaf threshold) and the answer head's ROC AUC on the sente / gote labels; each weights file in one run.
 
-Needs the lessons (`python -m tengen.endgame.lesson_shards`).
+Needs the lessons (`python -m tengen.train.localdata.lesson_shards`).
 Usage: python bench/localnet_solved.py [--weights FILE ...] [--cache-dir DIR]
 (default: the committed models/localnet/localnet.pt)
 """
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     root = lessons_dir(args.cache_dir)
     arrays = load_lessons(root)
     if not arrays:
-        print(f"no solver-taught examples in {root}: run `python -m tengen.endgame.lesson_shards` first", file=sys.stderr)
+        print(f"no solver-taught examples in {root}: run `python -m tengen.train.localdata.lesson_shards` first", file=sys.stderr)
         return 2
     examples = Examples(arrays)
     splits = split_rows(examples)

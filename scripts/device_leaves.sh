@@ -5,7 +5,7 @@
 # bench's own positions):
 #   B=$(python -c "import sys; sys.path.insert(0, 'bench'); from endgame_cost import late_positions; \
 #       print(' '.join(n for n, *_ in late_positions(2, 1)))")
-#   python -m tengen.endgame.leaf_dataset --games 1500 --seed 7 --exclude $B --pack-subset .carry/leafgames
+#   python -m tengen.train.valuedata.leaf_dataset --games 1500 --seed 7 --exclude $B --pack-subset .carry/leafgames
 # and carry .carry/leafgames, .carry/model.bin.gz and .whl (not the whole .carry: 64 MiB per call). Then:
 #   bash scripts/device_leaves.sh OUT_DIR BUILD_SECONDS STEPS
 # OUT_DIR gets bvmlvn-leaves.pt (the tuned weights, with what was done in their metadata), leaves-tune.log,
@@ -17,7 +17,7 @@ steps=${3:-3000}
 source "$(dirname "$0")/device_setup.sh"
 export TENGEN_SHARED_DATA=$PWD/.carry/leafgames
 games=$(($(wc -l <"$TENGEN_SHARED_DATA/games/finished_19x19_scored_games.txt") - 1))
-timeout -s INT "$build_s" python3 -m tengen.endgame.leaf_dataset --games "$games" --seed 7 --workers "$workers" \
+timeout -s INT "$build_s" python3 -m tengen.train.valuedata.leaf_dataset --games "$games" --seed 7 --workers "$workers" \
   --device cuda --chunk 20 --out /tmp/leaves 2>&1 | grep -v Warning | tee "$out/leaf_dataset.log"
 python3 -m tengen.train.valuenet leaves --base models/valuenet/bvmlvn.pt --data /tmp/leaves --steps "$steps" \
   --batch 256 --device auto --out "$out/bvmlvn-leaves.pt" 2>&1 | tee "$out/leaves-tune.log"

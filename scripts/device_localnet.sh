@@ -7,7 +7,7 @@
 #      trunk starts from the committed weights, other trunks from scratch.
 # Prepare here (no GPU needed), then check what travels:
 #   python -m tengen.train.localdata games --out .carry/games          # the listed records only (~14 MB)
-#   python -m tengen.endgame.lesson_shards --shapes 20000 --cache-dir .carry && mv .carry/solver-lessons-v1 .carry/lessons
+#   python -m tengen.train.localdata.lesson_shards --shapes 20000 --cache-dir .carry && mv .carry/solver-lessons-v1 .carry/lessons
 #   python -m pip download --no-deps --only-binary=:all: -d .whl sgfmill==1.1.1
 #   python tools/carry_size.py .carry/games .carry/lessons .whl
 # Run through the device tool with carry [".carry/games", ".carry/lessons", ".whl"]:
@@ -33,7 +33,7 @@ python3 -m tengen.train.localdata build --games-dir .carry/games --labels labels
 if [ -d .carry/lessons ]; then
   mkdir -p "$cache" && cp -r .carry/lessons "$cache/solver-lessons-v1"
 else
-  python3 -m tengen.endgame.lesson_shards --shapes "$shapes" --workers "$workers" --cache-dir "$cache" \
+  python3 -m tengen.train.localdata.lesson_shards --shapes "$shapes" --workers "$workers" --cache-dir "$cache" \
     2>"$out/lessons.err" | tail -3
 fi
 init=()

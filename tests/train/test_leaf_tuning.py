@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from tengen.endgame.leaf_dataset import leaves_of, write_shard
+from tengen.train.valuedata.leaf_dataset import leaves_of, write_shard
 from tengen.eval.localnet.compact import board_codes
 from tengen.eval.valuenet.model import ValueNet, ValueNetConfig
 from tengen.go.board import Board

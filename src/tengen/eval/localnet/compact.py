@@ -103,7 +103,7 @@ def compact_row(board, region_points, history: Sequence[tuple[int, Optional[tupl
 
 
 # What a stored example holds: the compact inputs and the labels (`tengen.train.localdata` shards from game
-# records, `tengen.endgame.lesson_shards` from the exact solver)
+# records, `tengen.train.localdata.lesson_shards` from the exact solver)
 EXAMPLE_FIELDS = tuple(CompactBatch.__dataclass_fields__) + ("target", "answer", "region_size", "seq_len")
 LESSONS_DATASET = "solver-lessons-v1"  # the solver-taught examples' folder in the datasets cache
 

@@ -1,4 +1,4 @@
-"""The solver-taught examples on disk (written by `tengen.endgame.lesson_shards`, read by training and the
+"""The solver-taught examples on disk (written by `tengen.train.localdata.lesson_shards`, read by training and the
 benches): shard paths, the examples as parallel arrays, and their counts for the model card."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`python -m tengen.train.localdata build|labels|stats`: build (or resume) the local-move dataset; gather its
-KataGo labels; print its counts. (The solver-taught examples: `python -m tengen.endgame.lesson_shards`.)"""
+KataGo labels; print its counts. (The solver-taught examples: `python -m tengen.train.localdata.lesson_shards`.)"""
 from __future__ import annotations
 
 import argparse

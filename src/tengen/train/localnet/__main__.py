@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         arrays = load_lessons(folder)
         if not arrays:
             print(f"error: --solved-share needs the solver-taught examples in {folder}: run "
-                  "`python -m tengen.endgame.lesson_shards` first", file=sys.stderr)
+                  "`python -m tengen.train.localdata.lesson_shards` first", file=sys.stderr)
             return 2
         solved = Examples(arrays)
         meta["solved"] = lesson_counts(folder)

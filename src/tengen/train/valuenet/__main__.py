@@ -1,6 +1,6 @@
 """`python -m tengen.train.valuenet train`: train the value network's variants on the value dataset (the same
 batches for each), writing each variant's best weights to `--out-dir`; `leaves`: fine-tune a model's KataGo-
-ownership channel on the leaves of real analyses (`python -m tengen.endgame.leaf_dataset`)."""
+ownership channel on the leaves of real analyses (`python -m tengen.train.valuedata.leaf_dataset`)."""
 from __future__ import annotations
 
 import argparse
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--out", type=Path, default=MODELS_DIR / "MODEL_CARD.md")
     lv = sub.add_parser("leaves", help="fine-tune the ownership channel on analysis leaves")
     lv.add_argument("--base", type=Path, default=MODELS_DIR / "bvmlvn.pt", help="weights to start from")
-    lv.add_argument("--data", type=Path, required=True, help="leaf dataset folder (python -m tengen.endgame.leaf_dataset "
+    lv.add_argument("--data", type=Path, required=True, help="leaf dataset folder (python -m tengen.train.valuedata.leaf_dataset "
                                                              "writes DATASETS_CACHE/leaves-v1)")
     lv.add_argument("--out", type=Path, required=True, help="weights file to write")
     lv.add_argument("--steps", type=int, default=2000)

@@ -1,6 +1,6 @@
 """Fine-tune the value network's KataGo-ownership channel on the leaves of real analyses.
 
-Data: the shards of `python -m tengen.endgame.leaf_dataset` (compact boards, KataGo's ownership, the region
+Data: the shards of `python -m tengen.train.valuedata.leaf_dataset` (compact boards, KataGo's ownership, the region
 mask, the game). Loss: binary cross-entropy of channel 1 against KataGo's ownership, region points weighted
 1 and the rest `rest_weight` (the leaf bench counts region points; the rest keeps the whole board sane), one
 random board symmetry per example, AdamW with cosine decay. Games with index % 10 == 0 are held out; the
@@ -27,7 +27,7 @@ def load_leaves(folder: Path | str, device: torch.device) -> dict[str, torch.Ten
     """Every shard of a leaf dataset as tensors on `device` (FileNotFoundError when there is none)."""
     shards = sorted(Path(folder).glob("leaves-*.npz"))
     if not shards:
-        raise FileNotFoundError(f"{folder}: no leaves-*.npz shards (python -m tengen.endgame.leaf_dataset)")
+        raise FileNotFoundError(f"{folder}: no leaves-*.npz shards (python -m tengen.train.valuedata.leaf_dataset)")
     parts = [np.load(path) for path in shards]
     out = {}
     for key in KEYS:

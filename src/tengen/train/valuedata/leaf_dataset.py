@@ -9,7 +9,7 @@ to leave out (the leaf bench's own positions). Shards of `--chunk` games are wri
 (`leaves-NNNN.npz`: compact boards as the value network reads them, side to move, ko, KataGo's ownership as
 float16, the region mask, the game's index) with `done.txt` naming the games done, so a stopped build resumes.
 
-    python -m tengen.endgame.leaf_dataset [--games 400] [--seed 7] [--workers N] [--device auto] [--out DIR]
+    python -m tengen.train.valuedata.leaf_dataset [--games 400] [--seed 7] [--workers N] [--device auto] [--out DIR]
                                           [--exclude NAME ...] [--chunk 20] [--pack-subset DIR]
 """
 from __future__ import annotations
@@ -188,7 +188,7 @@ def default_out() -> Path:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tengen.endgame.leaf_dataset", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tengen.train.valuedata.leaf_dataset", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))

@@ -12,8 +12,8 @@ from tengen.eval.localnet.compact import NO_MOVE, POINTS, unflat
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import from_gtp, to_gtp
 from tengen.train.localdata.dataset import Examples
-from tengen.endgame.lesson_shards import build_lessons
-from tengen.endgame.lessons import MAX_EMPTY, Shape, TeachConfig, random_shape, teach
+from tengen.train.localdata.lesson_shards import build_lessons
+from tengen.train.localdata.lessons import MAX_EMPTY, Shape, TeachConfig, random_shape, teach
 from tengen.eval.localnet.lesson_store import lesson_paths, load_lessons
 from tengen.train.localnet.training import TrainConfig, mixed_weights, train
 

@@ -1,4 +1,4 @@
-"""`python -m tengen.endgame.lesson_shards`: the solver-taught examples (`tengen.endgame.lessons`), shard by
+"""`python -m tengen.train.localdata.lesson_shards`: the solver-taught examples (`tengen.train.localdata.lessons`), shard by
 shard, for the local-move network's training (the exact solver as its teacher).
 
 Shapes are drawn from one seeded generator per shard (shard k uses seed (seed, k)) and solved within a node
@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from tengen.endgame.lessons import TeachConfig, random_shape, shape_key, teach
+from tengen.train.localdata.lessons import TeachConfig, random_shape, shape_key, teach
 from tengen.eval.localnet.compact import EXAMPLE_FIELDS
 from tengen.eval.localnet.lesson_store import lesson_counts, lessons_dir
 from tengen.files import atomic_savez
@@ -64,7 +64,7 @@ def build_lessons(folder: Path, shapes: int, seed: int = 1, shard_shapes: int = 
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tengen.endgame.lesson_shards", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tengen.train.localdata.lesson_shards", description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", type=int, default=20_000, help="shapes drawn in all (default 20,000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--shard-shapes", type=int, default=500)
