@@ -1,6 +1,7 @@
 """The summary table at the top of docs/BENCHMARKS.md, made from the document itself: per section, the last
 pasted block's closing `name: value` line (its headline figure), the section's anchor sentence, the command
-and the date of that run. No number is typed: each comes from a script's own pasted output.
+and the date of that run. No number is typed: each comes from a script's own pasted output. The rows follow
+the document: its `## ` sections, grouped under `# ` capability headings.
 
     python tools/bench_summary.py           # rewrite the table between the summary markers
     python tools/bench_summary.py --check   # exit 1 when the table is not what the blocks say
@@ -17,12 +18,31 @@ DOC = REPO / "docs" / "BENCHMARKS.md"
 START, END = "<!-- summary: made by tools/bench_summary.py -->", "<!-- end of summary -->"
 _BLOCK = re.compile(r"```\n\$ (?P<command>[^\n]+)\n(?P<when>\d{4}-\d\d-\d\dT[^\n]*)\n(?P<body>.*?)```", re.S)
 _HEADLINE = re.compile(r"^[a-z][a-z0-9_]*(?: [a-z0-9_]+)?: \S")
+_FENCE_OR_HEADING = re.compile(r"^(?:```|#{1,2} )", re.M)
+
+
+def headings(doc: str) -> list[int]:
+    """Where each `# ` (capability) and `## ` (section) heading line starts; lines in fenced blocks are output."""
+    starts, fenced = [], False
+    for found in _FENCE_OR_HEADING.finditer(doc):
+        if found.group() == "```":
+            fenced = not fenced
+        elif not fenced:
+            starts.append(found.start())
+    return starts
+
+
+def sections(doc: str) -> list[str]:
+    """Each `## ` section, from its heading to the next heading of either level (a capability heading groups
+    the sections after it and is no section)."""
+    starts = headings(doc) + [len(doc)]
+    return [doc[a:b] for a, b in zip(starts, starts[1:]) if doc.startswith("## ", a)]
 
 
 def rows(doc: str) -> list[tuple[str, str, str, str, str]]:
     """(section, headline, anchor, command, date) for each section whose last block ends in a headline."""
     out = []
-    for section in re.split(r"\n(?=## )", doc)[1:]:
+    for section in sections(doc):
         title = section.splitlines()[0][3:].strip()
         blocks = list(_BLOCK.finditer(section))
         if not blocks:
@@ -63,7 +83,7 @@ def with_summary(doc: str) -> str:
     if START in doc and END in doc:
         head, rest = doc.split(START, 1)
         return head + block + rest.split(END, 1)[1]
-    first = doc.index("\n## ")
+    first = next(a for a in headings(doc) if a > 0) - 1
     return doc[:first] + "\n\n" + block + "\n" + doc[first:]
 
 
