@@ -180,7 +180,7 @@ def main() -> int:
 
     from tengen.eval.katago.ladder import LADDER_CACHE_SIZE
 
-    options = AnalysisOptions().resolved()
+    options = AnalysisOptions(life_groups=0).resolved()  # the regions' analysis, as measured before it had a life stage
     paths = [Path_("before", replace(options, leaf_batches="region"), 16, 0, args.threads),
              Path_("after", options, None, LADDER_CACHE_SIZE, args.threads)]
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} with "

@@ -22,6 +22,7 @@ import warnings
 from fractions import Fraction
 from pathlib import Path
 
+from tengen.endgame.notes import of_kind
 from tengen.files import shared_data_path
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
@@ -73,7 +74,7 @@ def why(result, book_tree: dict, height: int) -> str:
         return "no region found"
     if result.declined:
         return f"exact solver declined: {result.declined}"
-    kos = [n for n in result.notes if n.startswith("depends on a")]  # a ko or loop that decided the value
+    kos = of_kind(result.notes, "repetition")  # a ko or loop that decided the value
     if kos and result.method == "exhaustive":
         return "a ko or repetition decides it: " + kos[-1]
     parts = []

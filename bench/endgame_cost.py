@@ -95,7 +95,7 @@ def measure(label: str, board, evaluator, growth: GrowthConfig, predictor="kata"
     rows_before = getattr(predictor, "evaluations", 0)
     start = time.perf_counter()
     analysis = analyze_board(board, evaluator, AnalysisOptions(predictor=predictor, growth=growth, leaf_scoring=leaves,
-                                                               leaf_confidence=confidence))
+                                                               leaf_confidence=confidence, life_groups=0))
     seconds = time.perf_counter() - start
     name = predictor if isinstance(predictor, str) else predictor.name
     own = getattr(predictor, "evaluations", 0) - rows_before

@@ -60,7 +60,7 @@ def main() -> int:
         start = time.perf_counter()
         analysis = analyze_board(board, evaluator, AnalysisOptions(margin=args.margin, threshold=args.threshold,
                                                              predictor=args.predictor, growth=growth,
-                                                             leaf_scoring="evaluator"))
+                                                             leaf_scoring="evaluator", life_groups=0))
         exact = sum(r.method == "exhaustive" for r in analysis.regions)
         move = "PASS" if analysis.recommended is None else to_gtp(analysis.recommended[1], board.height)
         ok = case.matches(move)

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame_cost import GAMES, late_positions  # noqa: E402
 
 from tengen.endgame.analysis import analyze_board  # noqa: E402
+from tengen.endgame.options import AnalysisOptions  # noqa: E402
 from tengen.endgame.move_check import policy_move, scores_after  # noqa: E402
 from tengen.go.colors import BLACK  # noqa: E402
 from tengen.go.coords import to_gtp  # noqa: E402
@@ -52,7 +53,7 @@ def main() -> int:
             print(f"{name}: skipped (the record's next move is not a legal move for the side to play)")
             continue
         start = time.perf_counter()
-        analysis = analyze_board(board, evaluator)
+        analysis = analyze_board(board, evaluator, AnalysisOptions(life_groups=0))  # the move, not the life notes
         seconds = time.perf_counter() - start
         if analysis.recommended is None or analysis.recommended[1] is None:
             print(f"{name} (move {move}): skipped (no recommended move: {analysis.recommended_reason})")

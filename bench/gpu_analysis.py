@@ -9,7 +9,7 @@ that is not counted. Answers (regions, counts, temperatures, types, best moves, 
 compared between the devices, and with `--reference-model` against another network file on the CPU (the
 float16-rounded copy a GPU call carries against the original).
 
-Each analysis is what `tengen analyze` runs: `analyze_board`, then the critical-group notes (its own phase).
+Each analysis is what `tengen analyze` runs: `analyze_board`, its critical-group notes included (their own phase).
 Where the time goes is printed by phase for each device (exclusive seconds per position; `host` is what is
 not a network phase: Python tree growth, feature encoding, the exact solver, CGT), so that what stands
 between the GPU's figure and 1 s is named by measurement.
@@ -37,7 +37,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from analysis_speed import differences  # noqa: E402
 from endgame_cost import GAMES, REPO, late_positions  # noqa: E402
 
-from tengen.api import note_critical_groups  # noqa: E402
 from tengen.endgame.analysis import analyze_board  # noqa: E402
 from tengen.endgame.options import AnalysisOptions  # noqa: E402
 from tengen.go.sgf import load_game  # noqa: E402
@@ -185,14 +184,11 @@ class DeviceRun:
 
         set_ladder_cache(LADDER_CACHE_SIZE)  # a fresh ladder cache: no device reads the ladders another read
         start = time.perf_counter()
-        analysis = analyze_board(board, self.evaluator, self.options)
-        groups_start = time.perf_counter()
-        note_critical_groups(analysis, self.evaluator, self.options.life_groups)  # as `tengen analyze` does
+        analysis = analyze_board(board, self.evaluator, self.options)  # its critical-group stage included
         seconds = time.perf_counter() - start
-        groups = PhaseStat(time.perf_counter() - groups_start, 1, 0)
         if counted:
             self.seconds.append(seconds)
-            for path, stat in list(analysis.phases.stats.items()) + [("critical groups", groups)]:
+            for path, stat in analysis.phases.stats.items():
                 self.phases.setdefault(path, PhaseStat()).add(stat)
             self.events.update(analysis.phases.events)
         return analysis, seconds

@@ -38,7 +38,8 @@ def collect_leaves(positions, evaluator) -> list[tuple]:
     predictor = LocalNetPredictor()
     for label, board in positions:
         start = time.perf_counter()
-        analysis = analyze_board(board, evaluator, AnalysisOptions(predictor=predictor, leaf_scoring="evaluator", growth=None))
+        analysis = analyze_board(board, evaluator, AnalysisOptions(predictor=predictor, leaf_scoring="evaluator", growth=None,
+                                                                   life_groups=0))
         leaves = leaves_of(analysis)
         out += leaves
         print(f"{label}: {len(analysis.regions)} regions, {len(leaves)} leaves ({time.perf_counter() - start:.1f} s)")

@@ -134,10 +134,10 @@ def test_auto_joins_an_enclosed_wall_chain_to_a_marked_region_and_solves_it():
 def test_auto_loads_the_network_once_on_demand_and_never_repeats_an_exact_solve(monkeypatch):
     # a sealed region (solved exactly) beside one the solver declines (over a small position budget): the
     # network is loaded when the second needs it, once, and the first region's exact solve is not run again
-    from tengen.endgame import analysis, cgt_bridge
+    from tengen.endgame import cgt_bridge, local_games
     from tengen.endgame.analysis import analyze_regions
 
-    monkeypatch.setattr(analysis, "auto_solver_nodes", lambda: 100)
+    monkeypatch.setattr(local_games, "auto_solver_nodes", lambda: 100)
     board = board_from_diagram(ENCLOSED)
     solvable = _region("F1 F2", board)
     enclosed = Region(1, _region("A1 B1 C1 A3 B3 C3", board).points, source="mask")

@@ -146,10 +146,10 @@ def test_a_ko_the_solver_cannot_value_is_unsolved():
     ("too large", HANE_CONNECT, None, "too_large"),
 ])
 def test_auto_grows_a_tree_where_the_solver_declines_and_says_so(monkeypatch, name, diagram, points, reason):
-    import tengen.endgame.analysis as analysis
+    import tengen.endgame.local_games as local_games
 
     if name == "too large":
-        monkeypatch.setattr(analysis, "auto_solver_nodes", lambda: 5)
+        monkeypatch.setattr(local_games, "auto_solver_nodes", lambda: 5)
     board, region = fixture(diagram)
     if points is not None:
         region = Region(0, frozenset(from_gtp(p, board.height, board.width) for p in points.split()), "mask")

@@ -16,8 +16,8 @@ from tengen.api.evaluators import EVALUATORS, make_evaluator  # noqa: E402
 from tengen.endgame.evalcache import CachedEvaluator  # noqa: E402
 from tengen.endgame.predictors import (CountsEvaluations, KataPolicyPredictor, LocalMovePredictor,  # noqa: E402
                                        LocalNetPredictor, ReportsProblems)
-from tengen.eval.evaluation import (Caching, Described, Evaluation, Evaluator, ReportsFresh, Symmetric,  # noqa: E402
-                                    SweepsKomi, sweeps_komi)
+from tengen.eval.evaluation import (Caching, Described, Evaluation, Evaluator, OnDevice, ReportsFresh,  # noqa: E402
+                                    Symmetric, SweepsKomi, sweeps_komi)
 from tengen.eval.valuenet.evaluator import ValueNetEvaluator  # noqa: E402
 from tengen.go.board import Board  # noqa: E402
 from tengen.go.diagram import board_from_diagram  # noqa: E402
@@ -48,6 +48,8 @@ def test_every_evaluator_meets_the_contract(name):
     if hasattr(evaluator, "display_name") or hasattr(evaluator, "uses_network"):
         assert isinstance(evaluator, Described)
         assert isinstance(evaluator.display_name, str) and isinstance(evaluator.uses_network, bool)
+    if hasattr(evaluator, "device"):
+        assert isinstance(evaluator, OnDevice) and str(evaluator.device).split(":")[0] in ("cpu", "cuda")
     if sweeps_komi(evaluator):
         assert isinstance(evaluator, SweepsKomi)
         (swept,) = evaluator.evaluate([board], komi_sweep=[0.5, 7.5])

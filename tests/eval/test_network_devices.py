@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from tengen.cli import main
-from tengen.endgame import analysis, predictors
+from tengen.endgame import analysis, local_games, predictors
 from tengen.endgame.evalcache import cached
 from tengen.endgame.options import AnalysisOptions
 from tengen.eval.devices import DeviceUnavailable, device_of, pick_device
@@ -77,7 +77,7 @@ def test_the_local_move_and_value_networks_follow_the_evaluators_device(monkeypa
     import tengen.eval.valuenet.evaluator as value_evaluator
 
     monkeypatch.setattr(value_evaluator, "ValueNetEvaluator", ValueNet)
-    monkeypatch.setattr(analysis, "_VALUE_NETS", {})
+    monkeypatch.setattr(local_games, "_VALUE_NETS", {})
     first = analysis.value_net_for(None, device_of(evaluator))
     assert analysis.value_net_for(None, "cuda:1") is first  # loaded once per weights and device
     assert analysis.value_net_for(None, "cpu") is not first

@@ -1,9 +1,9 @@
-"""Critical groups said in words (`tengen.life.notes`, `tengen.api.note_critical_groups`, the text and
+"""Critical groups said in words (`tengen.life.notes`, `tengen.endgame.analysis.note_critical_groups`, the analysis's life stage, the text and
 JSON reports), with the liberty stand-in network (a chain lives when, after the opponent's next move, it would
 still have two liberties). Diagrams: X Black, O White."""
 from __future__ import annotations
 
-from tengen.api import note_critical_groups
+from tengen.endgame.analysis import note_critical_groups
 from tengen.endgame.regions import Region
 from tengen.endgame.results import Analysis, RegionResult
 from tengen.go.colors import BLACK

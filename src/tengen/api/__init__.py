@@ -53,38 +53,11 @@ def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optiona
             raise ValueError("move applies to an SGF file; a Position is analyzed at its own move")
         board, node = position.board, position.node
     points = region_points(region, board, node)
-    if options.predictor == "exhaustive" and points is None:
+    if options.region_method == "exact" and points is None:
         raise ValueError("the exhaustive predictor needs a region (region=... or SQ[] markup on the node)")
-    loaded = []
-
-    def load():
-        loaded.append(default_evaluator(model, device))
-        return loaded[-1]
-
-    analysis = analyze_board(board, evaluator, options, region_points=points,
-                             oracle_node=node if options.predictor == "oracle" else None, progress=progress,
-                             load_evaluator=load)
-    used = evaluator if evaluator is not None else (loaded[-1] if loaded else None)
-    if points is None and used is not None and options.life_groups > 0:
-        note_critical_groups(analysis, used, options.life_groups)
-    return analysis
-
-
-def note_critical_groups(analysis: Analysis, evaluator, limit: int) -> None:
-    """The groups the side to move decides (`tengen.life.notes`), kept on the analysis and said on the
-    region that holds the key move or the group's stones: a count cannot say that a group lives or dies."""
-    from tengen.life.net import dragon
-    from tengen.life.notes import critical_groups
-
-    board = analysis.board
-    analysis.critical_groups = critical_groups(board, evaluator, limit)
-    for group in analysis.critical_groups:
-        stones = set(dragon(board, group.stone))
-        for result in analysis.regions:
-            points = set(result.region.points)
-            if group.attack in points or group.defense in points or stones & points:
-                result.notes.append(group.sentence(board.height, analysis.evaluator_name))
-                break
+    return analyze_board(board, evaluator, options, region_points=points,
+                         oracle_node=node if options.predictor == "oracle" else None, progress=progress,
+                         load_evaluator=lambda: default_evaluator(model, device))
 
 
 def _with_settings(options: AnalysisOptions, settings: dict) -> AnalysisOptions:

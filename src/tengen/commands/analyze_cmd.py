@@ -11,7 +11,7 @@ from tengen.commands.base import CliError, command, finite_float
 from tengen.commands.common import add_device_argument, add_position_arguments, position_from_args, progress_line
 from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.move_check import DEFAULT_MARGIN
-from tengen.endgame.options import DEFAULT_MAX_NODES, DEFAULT_MAX_TOTAL_NODES, MAX_MARGIN
+from tengen.endgame.options import DEFAULT_MAX_NODES, DEFAULT_MAX_TOTAL_NODES
 
 
 ABOUT = ("endgame analysis (`--device`: where every network of the analysis runs): per region the count (mean), "
@@ -134,8 +134,6 @@ def run(args: argparse.Namespace) -> int:
         from tengen.endgame.predictors import LocalNetPredictor
 
         LocalNetPredictor(weights=args.local_model)  # a missing or bad weights file: one line, before any work
-    if args.leaf_confidence is not None and not 0 <= args.leaf_confidence <= 0.5:
-        raise CliError("--leaf-confidence must lie in [0, 0.5]")
     evaluator = classic_evaluator() if args.evaluator == "classic" else None
     options = options_from_args(args).resolved(evaluator)  # what `auto` means here, as the analysis will read it
     if (args.value_model is not None or args.leaf_confidence is not None) and options.leaf_scoring != "valuenet":
@@ -192,26 +190,33 @@ def classic_flags(args: argparse.Namespace) -> None:
         raise CliError("--evaluator classic uses no network: --model and --device do not apply")
 
 
+# the flag of each AnalysisOptions field that `tengen analyze` sets (its checks live in AnalysisOptions)
+FLAG_OF_FIELD = {"predictor": "--predictor", "threshold": "--threshold", "margin": "--margin",
+                 "max_nodes": "--max-nodes", "max_total_nodes": "--max-total-nodes", "leaf_scoring": "--leaves",
+                 "leaf_confidence": "--leaf-confidence", "move_check_margin": "--move-check",
+                 "life_groups": "--life-groups"}
+
+
 def options_from_args(args: argparse.Namespace):
-    """The analysis settings the flags give (one AnalysisOptions), each flag checked with its own name."""
-    from tengen.endgame.options import AnalysisOptions, leaf_scoring_of_flag
+    """The analysis settings the flags give (one AnalysisOptions); a setting out of range is refused by
+    AnalysisOptions and said here with its flag's name."""
+    from tengen.endgame.options import AnalysisOptions, OptionError, leaf_scoring_of_flag
     from tengen.endgame.tree import GrowthConfig
 
-    if args.max_nodes < 1 or args.max_total_nodes < 0:
-        raise CliError("--max-nodes must be at least 1 and --max-total-nodes at least 0")
-    if args.life_groups < 0:
-        raise CliError("--life-groups must be at least 0")
-    if not 0 < args.threshold <= 1 or not 0 <= args.margin <= MAX_MARGIN:
-        raise CliError(f"--threshold must lie in (0, 1] and --margin from 0 to {MAX_MARGIN}")
-    growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
-                          missing_color=args.missing)
-    return replace(AnalysisOptions(), predictor=args.predictor, threshold=args.threshold, margin=args.margin,
-                   growth=growth, leaf_scoring=leaf_scoring_of_flag(args.leaves),
-                   value_model=args.value_model,
-                   leaf_confidence=DEFAULT_LEAF_CONFIDENCE if args.leaf_confidence is None else args.leaf_confidence,
-                   sealed_rules=not args.no_sealed_rules,
-                   move_check_margin=None if args.move_check < 0 else args.move_check, local_model=args.local_model,
-                   life_groups=args.life_groups)
+    if args.max_total_nodes < 0:  # 0 is the flag's "no shared cap" (None in the options)
+        raise CliError("--max-total-nodes must be at least 0 (0: no shared cap)")
+    try:
+        growth = GrowthConfig(max_nodes=args.max_nodes, max_total_nodes=args.max_total_nodes or None,
+                              missing_color=args.missing)
+        return replace(AnalysisOptions(), predictor=args.predictor, threshold=args.threshold, margin=args.margin,
+                       growth=growth, leaf_scoring=leaf_scoring_of_flag(args.leaves),
+                       value_model=args.value_model,
+                       leaf_confidence=DEFAULT_LEAF_CONFIDENCE if args.leaf_confidence is None else args.leaf_confidence,
+                       sealed_rules=not args.no_sealed_rules,
+                       move_check_margin=None if args.move_check < 0 else args.move_check,
+                       local_model=args.local_model, life_groups=args.life_groups)
+    except OptionError as exc:
+        raise CliError(exc.flag_message(FLAG_OF_FIELD)) from None
 
 
 def check_outputs(args: argparse.Namespace) -> None:

@@ -13,6 +13,7 @@ from tengen.cgt.numbers import INF, is_infinite
 from tengen.cgt.standin import stand_in
 from tengen.cgt.thermo import BLACK_SENTE, GOTE, WHITE_SENTE, Thermo
 from tengen.cgt.tree import STOP
+from tengen.endgame.notes import Note, without_kind
 from tengen.endgame.results import UNSOLVED, UNSUPPORTED, RegionResult, region_label
 from tengen.endgame.tree import MISSING, LocalNode, LocalTree
 from tengen.go.colors import BLACK, WHITE
@@ -110,9 +111,9 @@ def fill_from_tree(result: RegionResult, tree: LocalTree, height: int) -> None:
             ta = analyze_local(to_variation(tree.root, index, ko=False))
         except (UnsupportedKo, ValueError):
             result.kind = UNSUPPORTED
-            result.notes.append(f"unsupported ko: {exc}")
+            result.notes.append(Note("ko", f"unsupported ko: {exc}"))
             return
-        result.notes.append(f"ko approximated ({exc}): banned retakes left out")
+        result.notes.append(Note("ko", f"ko approximated ({exc}): banned retakes left out"))
     result.game = ta.game
     result.kind = ta.kind if ta.kind in KINDS else UNSUPPORTED
     result.count = None if ta.mean is None or is_infinite(ta.mean) else float(ta.mean)
@@ -121,11 +122,11 @@ def fill_from_tree(result: RegionResult, tree: LocalTree, height: int) -> None:
     result.best_white = [p for p in ta.best_white if isinstance(p, tuple)]
     result.game_text = _game_text(ta.game)
     if ta.kind == UNBOUNDED:
-        result.notes.append("a threat stays unanswered: the tree needs the reply to a forcing move")
+        result.notes.append(Note("threat", "a threat stays unanswered: the tree needs the reply to a forcing move"))
     if ta.kind == NUMBER:
         result.cold_fight = cold_fight(ta.game, tree.root, height)
         if result.cold_fight:
-            result.notes.append(result.cold_fight)
+            result.notes.append(Note("cold fight", result.cold_fight))
     result.principal_black, result.follow_black = principal_line(tree.root, BLACK, index)
     result.principal_white, result.follow_white = principal_line(tree.root, WHITE, index)
     result.ko = ta.ko
@@ -192,7 +193,7 @@ def solve_exhaustively(board, region, result, config=None):
         return _unsolved(result, f"{solved.status} ({solved.reason})")
     why = solver_declined(solved, _root_threat(board, region, config) if _infinite(solved.mean) else False)
     if why:  # the value that was not given is not described either
-        result.notes = [n for n in result.notes if not n.startswith("depends on a")]
+        result.notes = without_kind(result.notes, "repetition")
         return _unsolved(result, why)
     result.method = "exhaustive"
     result.exact_rules = True  # every line was played and counted by the rules core
@@ -208,7 +209,7 @@ def solve_exhaustively(board, region, result, config=None):
         result.game_text = _game_text(solved.game)  # the options its thermograph needs, for the JSON
     result.thermograph_text = thermograph_text(solved.thermograph)
     result.ko = solved.ko
-    result.notes.append(f"exhaustive: {solved.nodes} positions")
+    result.notes.append(Note("positions", f"exhaustive: {solved.nodes} positions"))
     return result
 
 
@@ -261,7 +262,7 @@ def _unsolved(result, why: str):
     """The result of a solve that gave no value: kind UNSOLVED, no count or temperature, the reason kept."""
     result.kind, result.declined = UNSOLVED, why
     result.count = result.temperature = None
-    result.notes.append(f"exhaustive solver: {why}")
+    result.notes.append(Note("declined", f"exhaustive solver: {why}"))
     return result
 
 

@@ -8,8 +8,9 @@ position give slightly different outputs; a local tree treats them as one positi
 """
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from typing import Callable, Hashable, Optional, Sequence
 
+from tengen.eval.evaluation import Evaluator, ReportsFresh, display_name
 from tengen.phases import phase
 from tengen.go.board import Board
 from tengen.lru import LruCache
@@ -58,9 +59,9 @@ class CachedEvaluator:
 
 
 def fresh_flags(evaluator, count: int) -> list[bool]:
-    """Which of the last call's `count` boards needed the network: the cache's record, or all of them for
-    an evaluator without a cache."""
-    return list(getattr(evaluator, "fresh", None) or [True] * count)
+    """Which of the last call's `count` boards needed the network: the cache's record (`ReportsFresh`), or
+    all of them for an evaluator without a cache."""
+    return list((evaluator.fresh if isinstance(evaluator, ReportsFresh) else None) or [True] * count)
 
 
 def cached(evaluator):
@@ -68,3 +69,28 @@ def cached(evaluator):
     if evaluator is None or isinstance(evaluator, CachedEvaluator):
         return evaluator
     return CachedEvaluator(evaluator)
+
+
+class NeedsNetwork(RuntimeError):
+    """The analysis needs a network (an evaluator) and has no way to get one."""
+
+
+class NetworkOnDemand:
+    """The analysis's evaluator, behind the evaluation cache: the one given, or loaded by `load` the first
+    time a stage needs it (once; `NeedsNetwork` when there is no way to get one)."""
+
+    def __init__(self, evaluator: Optional[Evaluator], load: Optional[Callable[[], Evaluator]] = None):
+        self.evaluator, self._load = cached(evaluator), load
+
+    def get(self) -> Evaluator:
+        if self.evaluator is None:
+            if self._load is None:
+                raise NeedsNetwork("the analysis needs a network (an evaluator) and none was given")
+            self.evaluator = cached(self._load())
+        return self.evaluator
+
+    @property
+    def name(self) -> str:
+        """What reports call the evaluator: its `display_name` ("classic evaluator"), else "network"."""
+        inner = None if self.evaluator is None else self.evaluator.evaluator
+        return display_name(inner)

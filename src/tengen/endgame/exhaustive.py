@@ -43,6 +43,7 @@ from tengen.endgame.exhaustive_native import NativeSolver, NativeUnavailable
 from tengen.endgame.exhaustive_native import available as native_available
 from tengen.endgame.exhaustive_search import BudgetExceeded, LineSuperkoSolver, Solver
 from tengen.endgame.local_game import LocalRegion
+from tengen.endgame.notes import Note
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point
 
@@ -107,7 +108,7 @@ class ExhaustiveResult:
     engine: str = ""  # which search answered: "native" or "python"
     memory_bytes: int = 0  # what the native search's tables held (0 for the Python search)
     reason: str = ""
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
 
     def caveats(self) -> str:
         """What an 'ok' value rests on beyond the plain rules, in brackets ('' when nothing)."""
@@ -149,7 +150,7 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
     result.engine = "python"
     res = solver.value(root)
     if fallback:
-        result.notes.append(f"{fallback} (within {solver.max_nodes} positions)")
+        result.notes.append(Note("engine", f"{fallback} (within {solver.max_nodes} positions)"))
     return res
 
 
@@ -233,7 +234,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     result.nodes = solver.nodes
     result.memory_bytes = getattr(solver, "stats", {}).get("bytes", 0)
     if solver.loops:
-        result.notes.append(f"{solver.loops} loops (move sequences repeating a position) valued by fixed points")
+        result.notes.append(Note("positions", f"{solver.loops} loops (move sequences repeating a position) valued by fixed points"))
     rec, lo, hi = res
     exact = lo is not None and hi is not None and lo.same_thermograph(hi)
     if not exact and solver.loop_valued and not config.strict_kos and config.repetitions == "superko":
@@ -243,10 +244,10 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
             solver, (rec, lo, hi), means = again
             exact = lo is not None and hi is not None and lo.same_thermograph(hi)
             result.nodes += solver.nodes
-            result.notes.append(
-                f"a repetition decided the value (mean between {means[0]} and {means[1]} as one side or the "
+            result.notes.append(Note(
+                "superko", f"a repetition decided the value (mean between {means[0]} and {means[1]} as one side or the "
                 "other wins it): valued with positional superko on the local line (a move that recreates a "
-                f"position of its own line is illegal), {solver.nodes} positions")
+                f"position of its own line is illegal), {solver.nodes} positions"))
     if rec is None and root in solver.cautious:
         rec = solver.cautious[root]
     if rec is None or (not exact and config.strict_kos):
@@ -259,12 +260,13 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     if not exact and solver.loop_valued:
         result.loop_dependent = True
         result.bracket = (lo, hi)
-        result.notes.append(f"depends on a loop (a repetition): valued with neither side winning it (each side's moves "
-                            f"into the loop at their worst fixed point; mean between {lo.mean} and {hi.mean} if one side could win the repetition)")
+        result.notes.append(Note("repetition", f"depends on a loop (a repetition): valued with neither side winning it (each side's moves "
+                            f"into the loop at their worst fixed point; mean between {lo.mean} and {hi.mean} if one side could win the repetition)"))
     elif not exact:
         result.ko_dependent = True
         result.bracket = (lo, hi)
-        result.notes.append("depends on a ko outside the phantom rule's reach, valued with the ko's taker winning it")
+        result.notes.append(Note("repetition", "depends on a ko outside the phantom rule's reach, valued with the ko's "
+                                 "taker winning it"))
     result.status = OK
     result.thermograph = rec
     result.ko = solver.kos.get(root)

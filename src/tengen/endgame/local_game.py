@@ -62,6 +62,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from tengen.endgame.notes import Note
 from tengen.go.benson import unconditional_life
 from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import Point, neighbours, to_gtp
@@ -89,7 +90,7 @@ class LocalRegion:
             raise ValueError("empty region")
         self.height, self.width = board.height, board.width
         self.suicide = bool(board.rules.suicide)
-        self.notes: list[str] = []
+        self.notes: list[Note] = []
         grid = board.array()
         life = unconditional_life(board)
         if vouched and not trust_enclosed_walls:
@@ -132,11 +133,11 @@ class LocalRegion:
         if trusted and not trust_enclosed_walls:
             self._refuse_enclosed_walls(board, trusted)
         if trusted:
-            self.notes.append("walls trusted, not Benson pass-alive: " +
-                              " ".join(to_gtp(q, self.height) for q in sorted(trusted)))
+            self.notes.append(Note("diagram", "walls trusted, not Benson pass-alive: " +
+                                   " ".join(to_gtp(q, self.height) for q in sorted(trusted))))
         if neutral:
-            self.notes.append("neutral outside points (dame: owned by nobody, never filled): " +
-                              " ".join(to_gtp(q, self.height) for q in sorted(neutral)))
+            self.notes.append(Note("diagram", "neutral outside points (dame: owned by nobody, never filled): " +
+                                   " ".join(to_gtp(q, self.height) for q in sorted(neutral))))
         self.start = {BLACK: 0, WHITE: 0}
         for i, p in enumerate(self.points):
             c = int(grid[p])
@@ -176,8 +177,8 @@ class LocalRegion:
                         joined.append(min(chain))
                         changed = True
         if joined:
-            self.notes.append("joined to the region (a chain whose liberties all lie inside it: capturable): " +
-                              " ".join(to_gtp(q, self.height) for q in sorted(joined)))
+            self.notes.append(Note("diagram", "joined to the region (a chain whose liberties all lie inside it: "
+                                   "capturable): " + " ".join(to_gtp(q, self.height) for q in sorted(joined))))
         return region
 
     def _refuse_enclosed_walls(self, board, trusted: list[Point]) -> None:

@@ -11,12 +11,16 @@ from typing import Optional, Union
 
 from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.move_check import DEFAULT_MARGIN
+from tengen.endgame.move_predictors import MOVE_PREDICTORS
 from tengen.endgame.predictors import LocalMovePredictor
 from tengen.endgame.regions import DEFAULT_HOT_SWING, DEFAULT_THRESHOLD
 from tengen.endgame.tree import GrowthConfig
-from tengen.eval.evaluation import wrapped_chain
+from tengen.eval.evaluation import Described, wrapped_chain
 
 PREDICTORS = ("auto", "kata", "oracle", "exhaustive", "net")
+# how a region is valued, by `predictor`: "exact" (the exhaustive solver only), "auto" (the exact solver where
+# it finishes, else a tree) or "tree" (a tree grown by the move predictor of that name, or a predictor object)
+REGION_METHOD_OF = {"auto": "auto", "exhaustive": "exact"}
 LEAF_SCORINGS = ("auto", "evaluator", "exact", "valuenet")
 LEAF_BATCHES = ("board", "region")
 LEAVES_FLAG_NAMES = {"evaluator": "network"}  # leaf_scoring as `tengen analyze --leaves` names it (else the same)
@@ -64,22 +68,30 @@ class AnalysisOptions:
 
     def __post_init__(self) -> None:
         if isinstance(self.predictor, str) and self.predictor not in PREDICTORS:
-            raise ValueError(f"unknown predictor {self.predictor!r} ({', '.join(PREDICTORS)})")
+            raise OptionError("predictor", f"unknown predictor {self.predictor!r} ({', '.join(PREDICTORS)})")
         if self.leaf_scoring not in LEAF_SCORINGS:
-            raise ValueError(f"leaf_scoring must be one of {', '.join(LEAF_SCORINGS)}, not {self.leaf_scoring!r}")
+            raise OptionError("leaf_scoring", f"leaf_scoring must be one of {', '.join(LEAF_SCORINGS)}, not {self.leaf_scoring!r}")
         if self.leaf_batches not in LEAF_BATCHES:
-            raise ValueError(f"leaf_batches must be one of {', '.join(LEAF_BATCHES)}, not {self.leaf_batches!r}")
+            raise OptionError("leaf_batches", f"leaf_batches must be one of {', '.join(LEAF_BATCHES)}, not {self.leaf_batches!r}")
         if not (isinstance(self.leaf_confidence, (int, float)) and 0 <= self.leaf_confidence <= 0.5):
-            raise ValueError(f"leaf_confidence must lie in [0, 0.5], not {self.leaf_confidence!r}")
+            raise OptionError("leaf_confidence", f"leaf_confidence must lie in [0, 0.5], not {self.leaf_confidence!r}")
         if not isinstance(self.life_groups, int) or self.life_groups < 0:
-            raise ValueError(f"life_groups must be a whole number at least 0, not {self.life_groups!r}")
+            raise OptionError("life_groups", f"life_groups must be a whole number at least 0, not {self.life_groups!r}")
         if not (isinstance(self.threshold, (int, float)) and 0 < self.threshold <= 1):
-            raise ValueError(f"threshold must lie in (0, 1], not {self.threshold!r}")
+            raise OptionError("threshold", f"threshold must lie in (0, 1], not {self.threshold!r}")
         if not isinstance(self.margin, int) or not 0 <= self.margin <= MAX_MARGIN:
-            raise ValueError(f"margin must be a whole number of points from 0 to {MAX_MARGIN} (a board's side), "
-                             f"not {self.margin!r}")
+            raise OptionError("margin", f"margin from 0 to {MAX_MARGIN} points (a board's side, a whole number), "
+                              f"not {self.margin!r}")
         if self.move_check_margin is not None and not math.isfinite(self.move_check_margin):
-            raise ValueError(f"move_check_margin must be a finite number of points or None, not {self.move_check_margin!r}")
+            raise OptionError("move_check_margin", "move_check_margin must be a finite number of points or None, not "
+                              f"{self.move_check_margin!r}")
+        growth = self.growth or GrowthConfig()
+        if not isinstance(growth.max_nodes, int) or growth.max_nodes < 1:
+            raise OptionError("max_nodes", f"max_nodes must be a whole number at least 1, not {growth.max_nodes!r}")
+        if growth.max_total_nodes is not None and (not isinstance(growth.max_total_nodes, int)
+                                                   or growth.max_total_nodes < 1):
+            raise OptionError("max_total_nodes", "max_total_nodes must be a whole number at least 1 or None (no "
+                              f"shared cap), not {growth.max_total_nodes!r}")
 
     def resolved(self, evaluator=None) -> "AnalysisOptions":
         """These settings with `auto` made concrete, the one place that does it. Leaves `auto`: tengen's value
@@ -129,17 +141,47 @@ class AnalysisOptions:
     def predictor_name(self) -> str:
         return self.predictor if isinstance(self.predictor, str) else self.predictor.name
 
+    @property
+    def region_method(self) -> str:
+        """How each region is valued: "exact", "auto" (exact where the solver finishes, else a tree) or
+        "tree" (`REGION_METHOD_OF`)."""
+        return REGION_METHOD_OF.get(self.predictor, "tree") if isinstance(self.predictor, str) else "tree"
+
+    def move_predictor(self) -> Union[str, LocalMovePredictor, None]:
+        """What proposes a tree's moves: the predictor named (or given), `tree_predictor()` under `auto`,
+        None for the exact solver alone."""
+        method = self.region_method
+        return None if method == "exact" else self.tree_predictor() if method == "auto" else self.predictor
+
     def needs_network(self, has_region: bool) -> bool:
         """Whether these settings need the network (the evaluator) whatever the position (`auto` on a
-        marked region may not: the exact solver can finish it). `net` proposes moves itself but needs the
-        evaluator to find regions and score leaves."""
-        return (self.predictor == "kata" or not has_region
-                or (self.predictor in ("oracle", "net") and self.leaf_scoring != "exact"))
+        marked region may not: the exact solver can finish it). `net` and `oracle` propose moves themselves
+        but need the evaluator to find regions and score leaves; `kata` proposes with it."""
+        if not has_region:
+            return True
+        if self.region_method != "tree" or not isinstance(self.predictor, str):
+            return False
+        return MOVE_PREDICTORS[self.predictor].proposes_with_evaluator or self.leaf_scoring != "exact"
+
+
+class OptionError(ValueError):
+    """A setting out of range: `field` names it (the CLI names its flag instead: `flag_message`)."""
+
+    def __init__(self, field_name: str, message: str):
+        super().__init__(message)
+        self.field = field_name
+
+    def flag_message(self, flags: dict[str, str]) -> str:
+        """The message with the field's name replaced by its flag (`flags`: field -> flag)."""
+        flag = flags.get(self.field)
+        text = str(self)
+        return text.replace(self.field, flag, 1) if flag and text.startswith(self.field) else (
+            f"{flag}: {text}" if flag else text)
 
 
 def _network_free(evaluator) -> bool:
     """Whether `evaluator` (through any caches or guards wrapped around it) says it uses no network."""
-    return any(getattr(type(inner), "uses_network", True) is False for inner in wrapped_chain(evaluator))
+    return any(isinstance(inner, Described) and inner.uses_network is False for inner in wrapped_chain(evaluator))
 
 
 def leaf_scoring_of_flag(leaves: str) -> str:

@@ -243,3 +243,4 @@ def _torch_runner(model) -> NetRunner:
     from tengen.eval.localnet.infer import predict
 
     return lambda batch: predict(model, batch)
+

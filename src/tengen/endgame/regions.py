@@ -11,6 +11,7 @@ from typing import Callable, Iterable, Optional
 
 import numpy as np
 
+from tengen.endgame.notes import Note
 from tengen.go.coords import Point, neighbours
 from tengen.go.grid import components
 
@@ -108,7 +109,7 @@ def keep_and_find(ownership: np.ndarray, kept: Iterable[frozenset], threshold: f
     for p in covered:
         masked[p] = 1.0
     found = find(masked) if find is not None else find_regions(masked, threshold, margin)
-    parts = [(points, "ownership", ("kept from the previous position: the move did not come near it",))
+    parts = [(points, "ownership", (Note("kept", "kept from the previous position: the move did not come near it"),))
              for points in kept]
     parts += [(r.points - covered, r.source, r.notes) for r in found if r.points - covered]
     parts.sort(key=lambda part: min(part[0]))
@@ -131,7 +132,7 @@ def split_hot_spots(regions: Iterable[Region], swing: np.ndarray, hot: float = D
     out: list[Region] = []
     for region in regions:
         parts = _hot_spot_parts(region, swing, hot)
-        notes = region.notes + (("split from a region with several hot spots",) if len(parts) > 1 else ())
+        notes = region.notes + ((Note("split", "split from a region with several hot spots"),) if len(parts) > 1 else ())
         for part in parts:
             out.append(Region(len(out), part, region.source, notes if len(parts) > 1 else region.notes))
     return out

@@ -65,6 +65,9 @@ class MoveReview:
     lead_after: Optional[float] = None
     network_loss: Optional[float] = None
     reason: str = ""
+    # groups whose life the side to move decided before the move (the analysis's life stage, judged by the
+    # network one move deep): a count cannot say that a group lives or dies
+    at_stake: list[str] = field(default_factory=list)
     regions: int = 0
     reused: int = 0
     evaluations: int = 0
@@ -185,7 +188,8 @@ def _analyze(game, moves_played: int, evaluator: CachedEvaluator, options: Analy
 def judge_move(number: int, color: int, move: Move, before: Analysis, after: Analysis, height: int) -> MoveReview:
     """What the move did, by the analyses before and after it (see the module's docstring)."""
     sign = 1 if color == BLACK else -1
-    review = MoveReview(number, color, move, lead_before=before.lead, lead_after=after.lead)
+    review = MoveReview(number, color, move, lead_before=before.lead, lead_after=after.lead,
+                        at_stake=[g.sentence(height, before.evaluator_name) for g in before.critical_groups])
     if before.lead is not None and after.lead is not None:
         review.network_loss = round(sign * (before.lead - after.lead), 2)
     hot = _hottest(before)

@@ -54,7 +54,7 @@ class SealedRules:
 
     def __init__(self, inner: LocalMovePredictor, board: Board, regions: Sequence[Region]):
         self.inner = inner
-        self.name = getattr(inner, "name", "")
+        self.name = inner.name if isinstance(inner, LocalMovePredictor) else ""
         self.locals = {r.id: sealed_local_region(board, r) for r in regions}
 
     def __getattr__(self, attr):  # evaluation counters and the like belong to the wrapped predictor

@@ -188,7 +188,7 @@ def grow_trees(board: Board, regions: Sequence[Region], predictor: LocalMovePred
                     g.expand_node(g.frontier[i], level_preds[i])
         for g in active:
             g.advance()
-    name = getattr(predictor, "name", "")
+    name = predictor.name
     return [LocalTree(g.root, g.region, g.nodes, g.exhausted, name) for g in growers]
 
 

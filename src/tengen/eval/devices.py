@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tengen.eval.evaluation import wrapped_chain
+from tengen.eval.evaluation import OnDevice, wrapped_chain
 
 if TYPE_CHECKING:
     import torch
@@ -34,7 +34,6 @@ def device_of(evaluator) -> str:
     """The device an evaluator's network runs on, through any caches or guards wrapped around it (their
     `evaluator` or `inner`); "cpu" for one without a network. The analysis's other networks follow it."""
     for inner in wrapped_chain(evaluator):
-        device = getattr(inner, "device", None)
-        if device is not None:
-            return str(device)
+        if isinstance(inner, OnDevice) and inner.device is not None:
+            return str(inner.device)
     return "cpu"

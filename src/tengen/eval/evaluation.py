@@ -108,6 +108,20 @@ class Described(Protocol):
     uses_network: bool
 
 
+@runtime_checkable
+class Named(Protocol):
+    """`display_name` alone (the half of `Described` a report reads)."""
+
+    display_name: str
+
+
+@runtime_checkable
+class OnDevice(Protocol):
+    """`device`: the torch device its network runs on; the analysis's other networks follow it."""
+
+    device: Any
+
+
 def sweeps_komi(evaluator) -> bool:
     """Whether `evaluator.evaluate` takes `komi_sweep` (`SweepsKomi`)."""
     import inspect
@@ -117,7 +131,7 @@ def sweeps_komi(evaluator) -> bool:
 
 def display_name(evaluator) -> str:
     """What reports call `evaluator` (`Described`): its `display_name`, else "network"."""
-    return getattr(evaluator, "display_name", "network")
+    return evaluator.display_name if isinstance(evaluator, Named) else "network"
 
 
 def wrapped_chain(evaluator) -> Iterator:

@@ -6,6 +6,7 @@ import math
 from typing import Any, Optional
 
 from tengen.cgt import BLACK_SENTE, GOTE, INFINITESIMAL, KO, NUMBER, UNBOUNDED, WHITE_SENTE
+from tengen.endgame.notes import of_kind, without_kind
 from tengen.endgame.results import UNSOLVED, UNSUPPORTED, Analysis, RegionResult, region_label
 from tengen.endgame.tree import MISSING, LocalNode
 from tengen.go.colors import BLACK
@@ -39,7 +40,7 @@ def answered_by(r: RegionResult) -> str:
         return "answered by the exact solver"
     if r.kind == UNSOLVED:
         return f"unsolved: the exact solver declined: {r.declined}"
-    if r.declined and not any(n.startswith("answered by") for n in r.notes):
+    if r.declined and not of_kind(r.notes, "method"):
         predictor = r.tree.predictor if r.tree is not None else "tree"
         return f"answered by a grown tree ({predictor}): the exact solver declined: {r.declined}"
     return ""
@@ -118,7 +119,7 @@ def text_report(analysis: Analysis, explain: bool = False) -> str:
         answered = answered_by(r)
         if answered:
             extra.append(answered)
-        extra += [n for n in r.notes if n != f"exhaustive solver: {r.declined}"]  # said by `answered_by`
+        extra += without_kind(r.notes, "declined")  # said by `answered_by`
         if extra:
             lines.append(f"{region_label(i)}: " + "; ".join(extra))
     lines += shared_best_moves(analysis)

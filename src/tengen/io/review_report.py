@@ -32,6 +32,7 @@ def move_json(move: MoveReview, height: int) -> dict[str, Any]:
             "count_after": _r(move.count_after), "gain": _r(move.gain), "sente": move.sente,
             "follow_up": _r(move.follow_up), "loss": _r(move.loss), "network_loss": _r(move.network_loss),
             "lead_before": _r(move.lead_before), "lead_after": _r(move.lead_after), "reason": move.reason,
+            "at_stake": list(move.at_stake),
             "regions": move.regions, "regions_reused": move.reused, "evaluations": move.evaluations,
             "seconds": _r(move.seconds, 3)}
 
@@ -77,6 +78,7 @@ def review_text(review: GameReview) -> str:
         net = "  -  " if m.network_loss is None else f"{m.network_loss:5.1f}"
         lines.append(f"{m.number:4d} {_COLOR[m.color]} {to_gtp(m.move, h):5s} {region:13s} {hottest:13s} "
                      f"{orthodox:8s} {_loss_text(m.loss)}   {net}   {m.reason}")
+        lines += [f"{'':11s}at stake: {sentence}" for sentence in m.at_stake]
     mistakes = review.mistakes()
     lines += ["", f"mistakes (a loss of {MISTAKE:g} points or more, largest first): {len(mistakes) or 'none'}"]
     for m in mistakes:
@@ -100,7 +102,9 @@ def move_comment(move: MoveReview, height: int) -> str:
         f"\nBefore it: hottest region {move.hottest} (temperature {move.hottest_temperature:.1f}, "
         f"{describe_kind(move.hottest_kind, move.color)}); orthodox move "
         f"{'-' if move.orthodox is None else to_gtp(move.orthodox, height)}.")
-    return f"tengen review: {_COLOR[move.color]} {to_gtp(move.move, height)}: {loss}{net}: {move.reason}.{before}"
+    stake = "".join(f"\nAt stake: {sentence}." for sentence in move.at_stake)
+    return (f"tengen review: {_COLOR[move.color]} {to_gtp(move.move, height)}: {loss}{net}: {move.reason}.{before}"
+            f"{stake}")
 
 
 def annotate_review_sgf(game, review: GameReview, analyses: Optional[dict[int, dict]] = None) -> None:

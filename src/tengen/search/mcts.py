@@ -32,6 +32,7 @@ from typing import Callable, Collection, Optional, Sequence, Union
 
 import numpy as np
 
+from tengen.eval.evaluation import Symmetric
 from tengen.eval.katago.features import KataRules, build_history
 from tengen.go.board import Board, IllegalMove
 from tengen.go.coords import Move, Point
@@ -197,7 +198,7 @@ class Search:
         return node
 
     def _evaluate_root(self, board: Board, root: Node) -> None:
-        symmetries = getattr(self.evaluator, "symmetries", None)
+        symmetries = self.evaluator.symmetries if isinstance(self.evaluator, Symmetric) else None
         if isinstance(symmetries, int):
             self.evaluator.symmetries = max(symmetries, self.config.root_symmetries)
         try:

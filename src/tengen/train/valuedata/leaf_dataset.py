@@ -54,7 +54,7 @@ def analysis_leaves(board: Board, evaluator, predictor=None) -> list[tuple[Board
     from tengen.endgame.predictors import LocalNetPredictor
 
     return leaves_of(analyze_board(board, evaluator, AnalysisOptions(
-        predictor=predictor or LocalNetPredictor(), leaf_scoring="evaluator", growth=None)))
+        predictor=predictor or LocalNetPredictor(), leaf_scoring="evaluator", growth=None, life_groups=0)))
 
 
 def _picked_rows(count: int, seed: int, exclude: Iterable[str]) -> tuple[str, list[list[str]]]:

@@ -1,0 +1,240 @@
+"""The local games of an analysis's regions: each valued by a region method (`REGION_METHODS`: the exact
+solver alone, `auto`, or a tree grown by a move predictor), trees of one position grown together and their
+leaves scored together; and the one pre-check before any search (`too_large_for_a_local_game`)."""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import replace
+from typing import Callable, Optional, Sequence
+
+from tengen.endgame import cgt_bridge
+from tengen.endgame.evalcache import NeedsNetwork, NetworkOnDemand
+from tengen.endgame.leaves import score_jobs_exactly, score_jobs_with_evaluator, score_jobs_with_value_net
+from tengen.endgame.notes import Note
+from tengen.endgame.options import AnalysisOptions
+from tengen.endgame.move_predictors import make_predictor
+from tengen.endgame.predictors import CountsEvaluations, ReportsProblems
+from tengen.endgame.regions import Region
+from tengen.endgame.results import UNSOLVED, RegionResult, region_label
+from tengen.endgame.sealed import SealedRules
+from tengen.endgame.tree import LocalTree, grow_trees
+from tengen.eval.devices import device_of
+from tengen.eval.evaluation import Evaluator
+from tengen.go.board import Board
+from tengen.phases import phase
+
+ProgressCallback = Callable[[str, int, int], None]
+
+
+def analyze_region(board: Board, region: Region, evaluator: Optional[Evaluator] = None,
+                   options: Optional[AnalysisOptions] = None, *, oracle_node=None) -> RegionResult:
+    """One region: grow (or solve) its local game and read off count, temperature, type and best moves."""
+    return analyze_regions(board, [region], evaluator, options, oracle_node=oracle_node)[0]
+
+
+def analyze_regions(board: Board, regions: Sequence[Region], evaluator: Optional[Evaluator] = None,
+                    options: Optional[AnalysisOptions] = None, *, oracle_node=None,
+                    progress: Optional[ProgressCallback] = None,
+                    load_evaluator: Optional[Callable[[], Evaluator]] = None) -> list[RegionResult]:
+    """Every region's local game (see `analyze_board` for the evaluator and `load_evaluator`)."""
+    return value_regions(board, regions, NetworkOnDemand(evaluator, load_evaluator),
+                         (options or AnalysisOptions()).resolved(evaluator), oracle_node, progress)
+
+
+# the most points a region may have to be analyzed as a local game: beyond it (the open board of a game's
+# opening or middle game, a marked empty board) no search or tree is started, and the region is declined at
+# once with the reason (a tree of 1,000 nodes over the whole board takes minutes of network time and means
+# nothing; the exact solver takes at most 64 points)
+MAX_LOCAL_POINTS = 120
+
+
+def too_large_for_a_local_game(region: Region) -> str:
+    """Why a region is declined before any search ('' when it is not)."""
+    n = len(region.points)
+    if n <= MAX_LOCAL_POINTS:
+        return ""
+    return (f"too large: {n} points is no local endgame region (at most {MAX_LOCAL_POINTS} are analyzed as a "
+            "local game; the exact solver takes at most 64): the board is not yet in its endgame, or mark a "
+            "smaller region")
+
+
+def value_regions(board: Board, regions: Sequence[Region], network: NetworkOnDemand, options: AnalysisOptions,
+                  oracle_node=None, progress: Optional[ProgressCallback] = None) -> list[RegionResult]:
+    """Every region's local game by the options' region method (`REGION_METHODS`), after the one pre-check
+    before any search: a region too large to be a local game gets no tree and no solve."""
+    declined = {i: why for i, region in enumerate(regions) if (why := too_large_for_a_local_game(region))}
+    if declined:
+        rest = [region for i, region in enumerate(regions) if i not in declined]
+        done = iter(value_regions(board, rest, network, options, oracle_node, progress) if rest else ())
+        return [RegionResult(region, kind=UNSOLVED, declined=declined[i]) if i in declined else next(done)
+                for i, region in enumerate(regions)]
+    return REGION_METHODS[options.region_method](board, regions, network, options, oracle_node, progress)
+
+
+def _solve_all(board: Board, regions: Sequence[Region], network: NetworkOnDemand, options: AnalysisOptions,
+               oracle_node, progress: Optional[ProgressCallback]) -> list[RegionResult]:
+    """The exact solver on every region (no network): unsolved, with the reason, where it gives no value."""
+    return [_solve_exhaustively(board, region, progress, i, len(regions)) for i, region in enumerate(regions)]
+
+
+def _grow_with_network(board: Board, regions: Sequence[Region], network: NetworkOnDemand, options: AnalysisOptions,
+                       oracle_node, progress: Optional[ProgressCallback]) -> list[RegionResult]:
+    """Every region's tree, grown by the options' move predictor (the network loaded first where it needs one)."""
+    if options.needs_network(has_region=True):
+        network.get()
+    return _grow_regions(board, regions, network.evaluator, options, oracle_node, progress)
+
+
+def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[Evaluator], options: AnalysisOptions,
+                  oracle_node, progress: Optional[ProgressCallback]) -> list[RegionResult]:
+    """The regions' trees grow together, one predictor batch per level for all regions; their leaves are
+    scored together (`leaf_batches="board"`) or region by region; each region is charged its own network
+    evaluations, and the wall time in proportion to them. With `sealed_rules`, a sealed region's lines end
+    where the exact rules say (`tengen.endgame.sealed`)."""
+    start = time.perf_counter()
+    predictor = options.move_predictor()
+    with phase("trees"):
+        pred = (make_predictor(predictor, evaluator, board, oracle_node, options.local_model)
+                if isinstance(predictor, str) else predictor)
+        if options.sealed_rules and pred.name in ("kata", "net"):
+            pred = SealedRules(pred, board, regions)
+        trees = grow_trees(board, regions, pred, options.growth, progress=progress)
+    by_region = pred.evaluations_by_region if isinstance(pred, CountsEvaluations) else {}
+    problems = pred.problems if isinstance(pred, ReportsProblems) else {}
+    results = []
+    for region, tree in zip(regions, trees):
+        result = RegionResult(region, tree=tree, evaluations=by_region.get(region.id, 0))
+        if tree.budget_exhausted:
+            result.notes.append(Note("budget", f"budget exhausted: tree cut at {tree.nodes} nodes"))
+        result.notes.extend(Note("oracle", problem) for problem in problems.get(region.id, []))
+        if isinstance(pred, SealedRules) and pred.sealed(region):
+            result.exact_rules = True
+            settled = sum(n.counted for n in tree.root.walk()) + pred.settle_leaves(tree)
+            result.notes.append(Note("sealed", f"sealed region: the exact rules end lines and count {settled} "
+                                     "settled leaves"))
+            result.notes.extend(pred.locals[region.id].notes)
+        results.append(result)
+    with phase("leaves"):
+        made = _score_leaves(trees, evaluator, options)
+    for i, (result, tree) in enumerate(zip(results, trees)):
+        if progress:
+            progress("region", i, len(regions))
+        result.evaluations += made[result.region.id]
+        with phase("cgt"):
+            cgt_bridge.fill_from_tree(result, tree, board.height)
+    if progress:
+        progress("region", len(regions), len(regions))
+    _share_seconds(results, time.perf_counter() - start)
+    return results
+
+
+def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOptions) -> Counter:
+    """Score every tree's leaves as the options say: all regions' leaves in one pass of batches
+    (`leaf_batches="board"`), or one pass per region (`"region"`, the older path, kept for the speed bench's
+    before-and-after). Returns the evaluator's (KataGo's) network rows by region id."""
+    groups = ([[(leaf, tree.region) for tree in trees for leaf in tree.leaves()]]
+              if options.leaf_batches == "board" else [[(leaf, tree.region) for leaf in tree.leaves()] for tree in trees])
+    made: Counter = Counter()
+    for jobs in groups:
+        if options.leaf_scoring == "exact" or evaluator is None:
+            score_jobs_exactly(jobs)
+        elif options.leaf_scoring == "valuenet":
+            made += score_jobs_with_value_net(jobs, value_net_for(options.value_model, device_of(evaluator)), evaluator,
+                                              options.leaf_confidence)[0]
+        else:
+            made += score_jobs_with_evaluator(jobs, evaluator)
+    return made
+
+
+_VALUE_NETS: dict = {}
+
+
+def value_net_for(weights: Optional[str], device: str = "cpu"):
+    """The value-network evaluator of a weights file (None: the committed default) on `device`, loaded once
+    per process and device."""
+    if (weights, device) not in _VALUE_NETS:
+        from tengen.eval.valuenet.evaluator import ValueNetEvaluator
+
+        _VALUE_NETS[weights, device] = ValueNetEvaluator(weights, device=device)
+    return _VALUE_NETS[weights, device]
+
+
+def _share_seconds(results: list[RegionResult], seconds: float) -> None:
+    """Trees grown together share their batches: each region gets the time in proportion to its evaluations."""
+    total = sum(r.evaluations for r in results)
+    for r in results:
+        r.seconds = seconds * (r.evaluations / total if total else 1 / len(results))
+
+
+# what `auto` lets the exact solver spend on one sealed region before handing it to a tree. A count of
+# positions, not seconds: which regions are solved exactly must not depend on how busy the machine is. The
+# native search (`exhaustive_native`, about 5-10 microseconds and up to 500 bytes a position searched or merged, on
+# one core: 2,000,000 positions ~ 10-20 s and about 1 GB at most; a 33-point corner stopped at the budget held 0.72 GB) owns every textbook-sized region (the 12-point
+# empty edge strip: 227,286 positions searched, 1.3 s); the Python search, where the extension is not built, gets what it finishes in seconds (the largest
+# dev-set region, a 10-point hane-connect with repetitions, needs ~26,000 positions)
+AUTO_SOLVER_NODES_NATIVE = 2_000_000
+AUTO_SOLVER_NODES_PYTHON = 30_000
+
+
+def auto_solver_nodes() -> int:
+    """The position budget `auto` gives the exact solver on one region (by the engine that will run)."""
+    from tengen.endgame.exhaustive_native import available
+
+    return AUTO_SOLVER_NODES_NATIVE if available() else AUTO_SOLVER_NODES_PYTHON
+
+
+def _analyze_auto(board: Board, regions: Sequence[Region], network: NetworkOnDemand, options: AnalysisOptions,
+                  oracle_node, progress: Optional[ProgressCallback]) -> list[RegionResult]:
+    """Sealed regions the exact solver finishes within a small budget are solved exactly; the rest (every
+    region of an ordinary whole-board position, which is never sealed) go to `net` (kata without a trained
+    local-move network), grown together, with the network loaded then if it was not yet."""
+    from tengen.endgame.exhaustive import ExhaustiveConfig
+
+    results: list[Optional[RegionResult]] = [None] * len(regions)
+    declined: dict[int, str] = {}  # why the exact solver left a mask (or a sealed region) to the tree predictor
+    for i, region in enumerate(regions):
+        # sealed as `tengen.endgame.sealed` means it: a region the network found needs pass-alive walls
+        budget = ExhaustiveConfig(max_nodes=auto_solver_nodes(), seconds=None,
+                                  require_benson=region.source != "mask")
+        result = _solve_exhaustively(board, region, None, i, len(regions), budget)
+        if result.method == "exhaustive":  # a value; every failed solve is `unsolved` (declined says why)
+            result.notes.insert(0, Note("method", "sealed: solved exactly by the exhaustive solver"))
+            results[i] = result
+        elif result.declined and (region.source == "mask" or not result.declined.startswith("region not sealed")):
+            declined[i] = result.declined  # a user's mask, or a sealed region the solver could not value
+    rest = [region for region, result in zip(regions, results) if result is None]
+    if progress and not rest:
+        progress("region", len(regions), len(regions))  # every region solved exactly
+    if rest:
+        try:
+            evaluator = network.get()
+        except NeedsNetwork:
+            why = "; ".join(f"region {region_label(i)}: {reason}" for i, reason in declined.items())
+            raise NeedsNetwork(f"{len(rest)} region(s) need the network (not sealed, or too large to solve "
+                               "exactly)" + (f" ({why})" if why else "")) from None
+        tree_predictor = options.move_predictor()
+        grown = iter(_grow_regions(board, rest, evaluator, replace(options, predictor=tree_predictor),
+                                   None, progress))
+        results = [result if result is not None else next(grown) for result in results]
+        for i, why in declined.items():
+            results[i].declined = why
+            results[i].notes.insert(0, Note("method", f"answered by a grown tree ({tree_predictor}): the exact "
+                                            f"solver declined: {why}"))
+    return results  # type: ignore[return-value]
+
+
+def _solve_exhaustively(board: Board, region: Region, progress, i: int, n: int, config=None) -> RegionResult:
+    if progress:
+        progress("region", i, n)
+    t0 = time.perf_counter()
+    with phase("exact solver"):
+        result = cgt_bridge.solve_exhaustively(board, region, RegionResult(region), config)
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+# how a region is valued, by `AnalysisOptions.region_method`
+REGION_METHODS: dict[str, Callable[..., list[RegionResult]]] = {
+    "exact": _solve_all, "auto": _analyze_auto, "tree": _grow_with_network,
+}
