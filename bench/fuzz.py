@@ -1,4 +1,4 @@
-"""Hostile input through tengen (issue 27): SGF files through `show`, `score --benson` and
+"""Hostile input through tengen: SGF files through `show`, `score --benson` and
 `influence --model bouzy`, GTP command streams through `tengen gtp` under C.UTF-8 and en_US.UTF-8, and the
 issue's nine reproducers as named cases; issue 47's findings are named cases too (the served-folder race,
 failed streams of `tengen analysis`, FIFO and /dev/zero models, batch link loops and an output folder inside
@@ -186,7 +186,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     try:
         corpus_paths = corpus_files()
         corpus = [p.read_bytes() for p in corpus_paths] + [p.read_bytes() for p in bundled_sgf_files()]
-        print(f"tengen fuzz (issue 27): address space limit {MEMORY_LIMIT / 1e9:.0f} GB per child, hang = no "
+        print(f"tengen fuzz: address space limit {MEMORY_LIMIT / 1e9:.0f} GB per child, hang = no "
               f"answer in {HANG_SECONDS} s")
         print(f"corpus: {len(corpus_paths)} files of the shared SGF corpora" if corpus_paths else
               "corpus: the shared SGF corpora are absent (../shared/data/sgf_corpora): mutating bundled files only")
