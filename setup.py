@@ -7,6 +7,7 @@ setup(
         Extension(
             "tengen.go._native",
             sources=["src/tengen/go/_native.c"],
+            depends=["src/tengen/go/_board_core.h"],
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wno-unused-function"],
         ),
         Extension(

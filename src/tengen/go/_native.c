@@ -1,18 +1,15 @@
-/* Native rules core for tengen: a Go board with incremental chains (pseudo-liberties with sum and
- * sum-of-squares, so atari is an O(1) test), captures, ko, suicide, Zobrist hashing, snapshot undo (a
- * persistent stack that copies share),
- * flood fills for area counting, Benson's unconditional life and fast random playouts.
- * The Python class tengen.go.board.Board is the only public API; this module is its engine. */
+/* Native rules core for tengen: the board of _board_core.h (chains as rings with pseudo-liberty sums, so
+ * atari is an O(1) test; captures, suicide, simple ko, the empties, flood fills for area counting, Benson's
+ * unconditional life) with what the rules core adds: Zobrist hashing, the colour a ko forbids, prisoners,
+ * snapshot undo (a persistent stack that copies share) and fast uniform random playouts.
+ * The Python class tengen.go.board.Board is the only public API; this module is its engine. Colours cross
+ * to Python as 1 (Black), -1 (White), 0 (empty). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
 
-#define EMPTY 0
-#define BLACK 1
-#define WHITE -1
-#define BORDER 2
-#define MAX_SIDE 25
+#include "_board_core.h"
 
 /* Error codes shared with Python (tengen.go.board). */
 #define OK 0
@@ -21,22 +18,32 @@
 #define ERR_KO -3
 #define ERR_OFFBOARD -4
 
+/* Zobrist keys are per (row, col) of a frame this wide, so that hashes do not depend on board width (27:
+   hashes keep the values they had when this was the frame of the largest board). */
+#define ZOBRIST_STRIDE 27
+_Static_assert(BC_MAX_SIDE + 2 <= ZOBRIST_STRIDE, "a board wider than the Zobrist frame");
+
+/* What the rules core keeps beside the board: in every snapshot. */
 typedef struct {
-    int32_t ko;         /* point forbidden by simple ko, or -1 */
-    int32_t ko_color;   /* colour that may not retake there */
-    int32_t nempty;
+    int32_t ko_color;        /* colour that may not retake at g.ko (BC_BLACK / BC_WHITE), 0 without a ko */
     int32_t captures_black;  /* stones captured by Black */
     int32_t captures_white;
     int32_t last_ncaptured;
     uint64_t hash;
 } Scalars;
 
-/* One undo snapshot. Snapshots form a persistent stack: a copied board shares its history with the
-   original (reference counts), so copying a board late in a game costs one state, not the whole game. */
+typedef struct {
+    Scalars sc;
+    BCBoard g;
+} State;
+
+/* One undo snapshot: the Scalars and the board packed to its size (bc_pack). Snapshots form a persistent
+   stack: a copied board shares its history with the original (reference counts), so copying a board late
+   in a game costs one state, not the whole game. */
 typedef struct Snap {
     Py_ssize_t refs;
     struct Snap *parent;  /* the snapshot below; this one holds a reference to it */
-    char data[];          /* state_bytes */
+    char data[];          /* snap_bytes */
 } Snap;
 
 static void snap_release(Snap *s) {
@@ -45,362 +52,131 @@ static void snap_release(Snap *s) {
 
 typedef struct {
     PyObject_HEAD
-    int w, h, S, size;
-    size_t state_bytes;
-    char *state;        /* one block: Scalars + every per-point array; a snapshot is one memcpy */
-    Scalars *sc;
-    int8_t *color;
-    int32_t *next, *head, *nstones, *plibs, *libsum, *empties, *empty_pos;
-    int64_t *libsum2;
-    int32_t *captured;  /* points captured by the last move (scratch, not in snapshots) */
+    int w, h;
+    State *st;          /* the state; st->g is the board */
+    size_t snap_bytes;
+    int32_t *captured;  /* points captured by the last move (scratch, not in snapshots), N of them */
     Snap *undo;         /* top of the (shared) stack of snapshots */
     Py_ssize_t undo_len;
-    uint32_t *mark;     /* scratch for flood fills */
+    uint32_t *mark;     /* scratch for liberty counts, N of them */
     uint32_t stamp;
-    const uint64_t *zob; /* keys: zob[2*p] black, zob[2*p+1] white */
 } BoardObject;
 
-static uint64_t zobrist_keys[2 * (MAX_SIDE + 2) * (MAX_SIDE + 2)];
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
+static uint64_t zobrist_keys[2 * ZOBRIST_STRIDE * ZOBRIST_STRIDE];
 
 static void init_zobrist(void) {
     uint64_t seed = 0x74656e67656eULL; /* "tengen" */
     for (size_t i = 0; i < sizeof(zobrist_keys) / sizeof(zobrist_keys[0]); i++)
-        zobrist_keys[i] = splitmix64(&seed);
+        zobrist_keys[i] = bc_splitmix64(&seed);
 }
 
-/* Keys are defined per (row, col) of a 27-wide frame so that hashes do not depend on board width. */
-static inline uint64_t zkey(BoardObject *b, int p, int color) {
-    int r = p / b->S, c = p % b->S;
-    int q = r * (MAX_SIDE + 2) + c;
-    return b->zob[2 * q + (color == WHITE)];
+static inline uint64_t zkey(const BCBoard *g, int p, int color) {
+    int q = (p / g->S) * ZOBRIST_STRIDE + p % g->S;
+    return zobrist_keys[2 * q + (color == BC_WHITE)];
 }
 
-static inline int idx(BoardObject *b, int row, int col) { return (row + 1) * b->S + col + 1; }
+static inline int idx(BoardObject *b, int row, int col) { return bc_point(&b->st->g, row, col); }
 
-#define NEIGHBOURS(b, p) { (p) - (b)->S, (p) - 1, (p) + 1, (p) + (b)->S }
-
-static inline int in_atari(BoardObject *b, int h) {
-    /* All pseudo-liberties equal <=> count * sum(x^2) == sum(x)^2. */
-    int64_t n = b->plibs[h], s = b->libsum[h];
-    return n > 0 && n * b->libsum2[h] == s * s;
-}
-
-static inline void add_lib(BoardObject *b, int h, int lib) {
-    b->plibs[h]++; b->libsum[h] += lib; b->libsum2[h] += (int64_t)lib * lib;
-}
-static inline void remove_lib(BoardObject *b, int h, int lib) {
-    b->plibs[h]--; b->libsum[h] -= lib; b->libsum2[h] -= (int64_t)lib * lib;
-}
-
-static inline void empties_remove(BoardObject *b, int p) {
-    int i = b->empty_pos[p], last = b->empties[--b->sc->nempty];
-    b->empties[i] = last; b->empty_pos[last] = i; b->empty_pos[p] = -1;
-}
-static inline void empties_add(BoardObject *b, int p) {
-    b->empty_pos[p] = b->sc->nempty; b->empties[b->sc->nempty++] = p;
+/* A colour from Python (1 Black, -1 White) in the core's code; 0 and -1 with ValueError set otherwise. */
+static int color_arg(int v) {
+    if (v == 1) return BC_BLACK;
+    if (v == -1) return BC_WHITE;
+    PyErr_Format(PyExc_ValueError, "colour %d: must be 1 (Black) or -1 (White)", v);
+    return 0;
 }
 
 static int layout(BoardObject *b, int w, int h) {
-    b->w = w; b->h = h; b->S = w + 2; b->size = (h + 2) * (w + 2);
-    size_t n = (size_t)b->size;
-    size_t off_color = sizeof(Scalars);
-    size_t off_i32 = (off_color + n + 7) & ~(size_t)7;
-    size_t off_i64 = off_i32 + 7 * n * sizeof(int32_t);
-    off_i64 = (off_i64 + 7) & ~(size_t)7;
-    b->state_bytes = off_i64 + n * sizeof(int64_t);
-    b->state = PyMem_Calloc(1, b->state_bytes);
+    b->w = w; b->h = h;
+    size_t n = (size_t)(h + 2) * (w + 2);
+    b->st = PyMem_Malloc(sizeof(State));
     b->captured = PyMem_Calloc(n, sizeof(int32_t));
     b->mark = PyMem_Calloc(n, sizeof(uint32_t));
-    if (!b->state || !b->captured || !b->mark) return -1;
-    b->sc = (Scalars *)b->state;
-    b->color = (int8_t *)(b->state + off_color);
-    int32_t *i32 = (int32_t *)(b->state + off_i32);
-    b->next = i32; b->head = i32 + n; b->nstones = i32 + 2 * n; b->plibs = i32 + 3 * n;
-    b->libsum = i32 + 4 * n; b->empties = i32 + 5 * n; b->empty_pos = i32 + 6 * n;
-    b->libsum2 = (int64_t *)(b->state + off_i64);
-    b->zob = zobrist_keys; b->stamp = 0;
+    if (!b->st || !b->captured || !b->mark) return -1;
+    b->snap_bytes = sizeof(Scalars) + bc_packed_bytes((int)n);
+    b->stamp = 0;
     b->undo = NULL; b->undo_len = 0;
     return 0;
 }
 
 static void clear_board(BoardObject *b) {
-    memset(b->state, 0, b->state_bytes);
-    b->sc->ko = -1; b->sc->ko_color = 0;
-    for (int p = 0; p < b->size; p++) {
-        int r = p / b->S, c = p % b->S;
-        int on = r >= 1 && r <= b->h && c >= 1 && c <= b->w;
-        b->color[p] = on ? EMPTY : BORDER;
-        b->empty_pos[p] = -1;
-        if (on) empties_add(b, p);
-    }
+    memset(&b->st->sc, 0, sizeof(Scalars));
+    bc_clear(&b->st->g, b->w, b->h);
 }
 
 static uint32_t next_stamp(BoardObject *b) {
-    if (++b->stamp == 0) { memset(b->mark, 0, sizeof(uint32_t) * b->size); b->stamp = 1; }
+    if (++b->stamp == 0) { memset(b->mark, 0, sizeof(uint32_t) * b->st->g.N); b->stamp = 1; }
     return b->stamp;
 }
 
-/* Recompute every chain from the colour array (after setup stones). */
-static void rebuild(BoardObject *b) {
-    b->sc->nempty = 0; b->sc->hash = 0;
-    for (int p = 0; p < b->size; p++) { b->empty_pos[p] = -1; b->head[p] = 0; b->plibs[p] = 0;
-        b->libsum[p] = 0; b->libsum2[p] = 0; b->nstones[p] = 0; b->next[p] = p; }
-    uint32_t st = next_stamp(b);
-    int32_t *stack = b->captured;
-    for (int p = 0; p < b->size; p++) {
-        int c = b->color[p];
-        if (c == EMPTY) { empties_add(b, p); continue; }
-        if (c == BORDER) continue;
-        b->sc->hash ^= zkey(b, p, c);
-        if (b->mark[p] == st) continue;
-        /* flood the chain, linking stones into a ring headed by p */
-        int sp = 0, last = p; stack[sp++] = p; b->mark[p] = st; b->head[p] = p; b->next[p] = p;
-        int count = 0;
-        while (sp) {
-            int q = stack[--sp]; count++;
-            if (q != p) { b->head[q] = p; b->next[q] = b->next[last]; b->next[last] = q; last = q; }
-            int nb[4] = NEIGHBOURS(b, q);
-            for (int k = 0; k < 4; k++) {
-                int n = nb[k];
-                if (b->color[n] == EMPTY) add_lib(b, p, n);
-                else if (b->color[n] == c && b->mark[n] != st) { b->mark[n] = st; stack[sp++] = n; }
-            }
-        }
-        b->nstones[p] = count;
-    }
+/* Recompute every chain and the hash from the colours (after setup stones). */
+static int rebuild(BoardObject *b) {
+    BCFill *w = PyMem_Malloc(sizeof(BCFill));
+    if (!w) { PyErr_NoMemory(); return -1; }
+    BCBoard *g = &b->st->g;
+    bc_rebuild(g, w);
+    PyMem_Free(w);
+    b->st->sc.hash = 0;
+    for (int p = 0; p < g->N; p++)
+        if (g->color[p] == BC_BLACK || g->color[p] == BC_WHITE) b->st->sc.hash ^= zkey(g, p, g->color[p]);
+    return 0;
 }
 
 static int legality(BoardObject *b, int color, int p, int suicide_ok) {
-    if (b->color[p] == BORDER) return ERR_OFFBOARD;
-    if (b->color[p] != EMPTY) return ERR_OCCUPIED;
-    if (p == b->sc->ko && color == b->sc->ko_color) return ERR_KO;
-    int nb[4] = NEIGHBOURS(b, p);
-    for (int k = 0; k < 4; k++) {
-        int n = nb[k], c = b->color[n];
-        if (c == EMPTY) return OK;
-        if (c == color && !in_atari(b, b->head[n])) return OK;
-        if (c == -color && in_atari(b, b->head[n])) return OK;
-    }
-    return suicide_ok ? OK : ERR_SUICIDE;
+    const BCBoard *g = &b->st->g;
+    if (g->color[p] == BC_BORDER) return ERR_OFFBOARD;
+    if (g->color[p] != BC_EMPTY) return ERR_OCCUPIED;
+    if (p == g->ko && color == b->st->sc.ko_color) return ERR_KO;
+    return suicide_ok || bc_not_suicide(g, p, color) ? OK : ERR_SUICIDE;
 }
 
-/* Take a chain off the board (capture or suicide): stones become empty, the surrounding chains get
- * their liberties back. Writes the removed points to `out`; returns how many. */
-static int remove_chain(BoardObject *b, int h, int32_t *out) {
-    int color = b->color[h], n = 0, s = h;
-    do {
-        b->color[s] = EMPTY; empties_add(b, s);
-        b->sc->hash ^= zkey(b, s, color);
-        out[n++] = s;
-        s = b->next[s];
-    } while (s != h);
-    s = h;
-    do {
-        int nb[4] = NEIGHBOURS(b, s);
-        for (int k = 0; k < 4; k++) {
-            int m = nb[k], c = b->color[m];
-            if (c == BLACK || c == WHITE) add_lib(b, b->head[m], s);
-        }
-        s = b->next[s];
-    } while (s != h);
+/* Place a stone (legality already checked). Returns the number of stones captured; the points the move
+   emptied (captures, then the mover's own chain after a suicide) go to b->captured. */
+static int do_play(BoardObject *b, int color, int p) {
+    Scalars *sc = &b->st->sc;
+    BCBoard *g = &b->st->g;
+    BCTaken t;
+    bc_play(g, p, color, BC_TIE_KEEPS_MOVE, &t);
+    sc->hash ^= zkey(g, p, color);
+    int n = 0;
+    for (int i = 0; i < t.nchains; i++) {  /* the rings of the chains taken off, still linked */
+        int h = t.heads[i], s = h, was = t.suicide && i == t.nchains - 1 ? color : BC_OPP(color);
+        do { b->captured[n++] = s; sc->hash ^= zkey(g, s, was); s = g->next[s]; } while (s != h);
+    }
+    sc->ko_color = g->ko >= 0 ? BC_OPP(color) : 0;
+    if (color == BC_BLACK) { sc->captures_black += t.captured; sc->captures_white += t.suicide; }
+    else { sc->captures_white += t.captured; sc->captures_black += t.suicide; }
+    sc->last_ncaptured = n;
     return n;
 }
 
-/* Place a stone (legality already checked). Returns the number of stones captured. */
-static int do_play(BoardObject *b, int color, int p) {
-    Scalars *sc = b->sc;
-    b->color[p] = (int8_t)color; empties_remove(b, p);
-    sc->hash ^= zkey(b, p, color);
-    b->head[p] = p; b->next[p] = p; b->nstones[p] = 1;
-    b->plibs[p] = 0; b->libsum[p] = 0; b->libsum2[p] = 0;
-    int nb[4] = NEIGHBOURS(b, p);
-    for (int k = 0; k < 4; k++) {
-        int n = nb[k], c = b->color[n];
-        if (c == EMPTY) add_lib(b, p, n);
-        else if (c == BLACK || c == WHITE) remove_lib(b, b->head[n], p);
-    }
-    /* merge with friendly chains, smaller into larger */
-    int h = p;
-    for (int k = 0; k < 4; k++) {
-        int n = nb[k];
-        if (b->color[n] != color) continue;
-        int h2 = b->head[n];
-        if (h2 == h) continue;
-        int big = h, small = h2;
-        if (b->nstones[h2] > b->nstones[h]) { big = h2; small = h; }
-        int s = small;
-        do { b->head[s] = big; s = b->next[s]; } while (s != small);
-        int t = b->next[big]; b->next[big] = b->next[small]; b->next[small] = t;
-        b->nstones[big] += b->nstones[small]; b->plibs[big] += b->plibs[small];
-        b->libsum[big] += b->libsum[small]; b->libsum2[big] += b->libsum2[small];
-        h = big;
-    }
-    /* captures: collect dead enemy chains first, then remove them */
-    int dead[4], ndead = 0, ncap = 0;
-    for (int k = 0; k < 4; k++) {
-        int n = nb[k];
-        if (b->color[n] != -color) continue;
-        int h2 = b->head[n];
-        if (b->plibs[h2] != 0) continue;
-        int seen = 0;
-        for (int j = 0; j < ndead; j++) if (dead[j] == h2) seen = 1;
-        if (!seen) dead[ndead++] = h2;
-    }
-    int last_captured = -1;
-    for (int j = 0; j < ndead; j++) {
-        int n = remove_chain(b, dead[j], b->captured + ncap);
-        last_captured = b->captured[ncap + n - 1];
-        ncap += n;
-    }
-    sc->ko = -1; sc->ko_color = 0;
-    if (ncap == 1 && b->nstones[h] == 1 && b->plibs[h] == 1) { sc->ko = last_captured; sc->ko_color = -color; }
-    if (color == BLACK) sc->captures_black += ncap; else sc->captures_white += ncap;
-    /* suicide (only reachable where the rules allow it): the mover's chain dies */
-    if (b->plibs[h] == 0) {
-        int nself = remove_chain(b, h, b->captured + ncap);
-        if (color == BLACK) sc->captures_white += nself; else sc->captures_black += nself;
-        ncap += nself;
-    }
-    sc->last_ncaptured = ncap;
-    return ncap;
-}
-
 static int push_snapshot(BoardObject *b) {
-    Snap *s = PyMem_Malloc(sizeof(Snap) + b->state_bytes);
+    Snap *s = PyMem_Malloc(sizeof(Snap) + b->snap_bytes);
     if (!s) { PyErr_NoMemory(); return -1; }
     s->refs = 1;
     s->parent = b->undo;  /* the board's reference to the old top passes to the new snapshot */
-    memcpy(s->data, b->state, b->state_bytes);
+    memcpy(s->data, &b->st->sc, sizeof(Scalars));
+    bc_pack(&b->st->g, s->data + sizeof(Scalars));
     b->undo = s;
     b->undo_len++;
     return 0;
 }
 
-/* ---------- real liberties, chains ---------- */
+/* ---------- real liberties ---------- */
 
 static int count_libs(BoardObject *b, int p, int32_t *out) {
-    int h = b->head[p], s = h, n = 0;
+    const BCBoard *g = &b->st->g;
+    const int S = g->S;
+    int h = g->head[p], s = h, n = 0;
     uint32_t st = next_stamp(b);
     do {
-        int nb[4] = NEIGHBOURS(b, s);
+        const int nb[4] = {s - S, s - 1, s + 1, s + S};
         for (int k = 0; k < 4; k++) {
             int m = nb[k];
-            if (b->color[m] == EMPTY && b->mark[m] != st) { b->mark[m] = st; if (out) out[n] = m; n++; }
+            if (g->color[m] == BC_EMPTY && b->mark[m] != st) { b->mark[m] = st; if (out) out[n] = m; n++; }
         }
-        s = b->next[s];
+        s = g->next[s];
     } while (s != h);
     return n;
-}
-
-/* ---------- Benson's unconditional life ---------- */
-
-/* Fills own[p] with +1/-1 for pass-alive stones and the regions they make safe. */
-static void benson_for(BoardObject *b, int color, int8_t *own) {
-    int size = b->size;
-    int32_t *region = PyMem_Calloc(size, sizeof(int32_t));      /* region id per point, -1 none */
-    int32_t *stack = PyMem_Calloc(size, sizeof(int32_t));
-    int32_t *chain_alive = PyMem_Calloc(size, sizeof(int32_t)); /* per head: 1 alive candidate */
-    int32_t *vital = PyMem_Calloc(size, sizeof(int32_t));       /* per head: vital region count */
-    int32_t *region_ok = PyMem_Calloc(size, sizeof(int32_t));   /* per region id */
-    int32_t *region_start = PyMem_Calloc(size + 1, sizeof(int32_t));
-    int32_t *region_pts = PyMem_Calloc(size, sizeof(int32_t));
-    if (!region || !stack || !chain_alive || !vital || !region_ok || !region_start || !region_pts) goto done;
-    for (int p = 0; p < size; p++) region[p] = -1;
-    /* regions: maximal connected sets of points that are not `color` (empty or enemy) */
-    int nreg = 0, npts = 0;
-    for (int p = 0; p < size; p++) {
-        if (b->color[p] == BORDER || b->color[p] == color || region[p] >= 0) continue;
-        region_start[nreg] = npts;
-        int sp = 0; stack[sp++] = p; region[p] = nreg;
-        while (sp) {
-            int q = stack[--sp]; region_pts[npts++] = q;
-            int nb[4] = NEIGHBOURS(b, q);
-            for (int k = 0; k < 4; k++) {
-                int n = nb[k];
-                if (b->color[n] == BORDER || b->color[n] == color || region[n] >= 0) continue;
-                region[n] = nreg; stack[sp++] = n;
-            }
-        }
-        nreg++;
-    }
-    region_start[nreg] = npts;
-    for (int p = 0; p < size; p++) if (b->color[p] == color && b->head[p] == p) chain_alive[p] = 1;
-    for (int r = 0; r < nreg; r++) region_ok[r] = 1;
-    int changed = 1;
-    while (changed) {
-        changed = 0;
-        /* count healthy (vital) regions per chain: every empty point of the region is a liberty */
-        for (int p = 0; p < size; p++) vital[p] = 0;
-        for (int r = 0; r < nreg; r++) {
-            if (!region_ok[r]) continue;
-            /* chains bordering the region */
-            int bord[64], nb_count = 0, overflow = 0;
-            uint32_t st = next_stamp(b);
-            for (int i = region_start[r]; i < region_start[r + 1]; i++) {
-                int q = region_pts[i];
-                int nb[4] = NEIGHBOURS(b, q);
-                for (int k = 0; k < 4; k++) {
-                    int n = nb[k];
-                    if (b->color[n] != color) continue;
-                    int h = b->head[n];
-                    if (b->mark[h] == st) continue;
-                    b->mark[h] = st;
-                    if (nb_count < 64) bord[nb_count++] = h; else overflow = 1;
-                }
-            }
-            if (overflow) continue;  /* pathological; treat the region as vital to nobody */
-            for (int j = 0; j < nb_count; j++) {
-                int h = bord[j], healthy = 1;
-                for (int i = region_start[r]; i < region_start[r + 1] && healthy; i++) {
-                    int q = region_pts[i];
-                    if (b->color[q] != EMPTY) continue;
-                    int adj = 0, nb[4] = NEIGHBOURS(b, q);
-                    for (int k = 0; k < 4; k++) if (b->color[nb[k]] == color && b->head[nb[k]] == h) adj = 1;
-                    if (!adj) healthy = 0;
-                }
-                if (healthy) vital[h]++;
-            }
-        }
-        for (int p = 0; p < size; p++) {
-            if (chain_alive[p] && vital[p] < 2) { chain_alive[p] = 0; changed = 1; }
-        }
-        /* a region bordered by a removed chain is no longer healthy for anyone */
-        for (int r = 0; r < nreg; r++) {
-            if (!region_ok[r]) continue;
-            for (int i = region_start[r]; i < region_start[r + 1] && region_ok[r]; i++) {
-                int q = region_pts[i], nb[4] = NEIGHBOURS(b, q);
-                for (int k = 0; k < 4; k++) {
-                    int n = nb[k];
-                    if (b->color[n] == color && !chain_alive[b->head[n]]) { region_ok[r] = 0; changed = 1; break; }
-                }
-            }
-        }
-    }
-    for (int p = 0; p < size; p++)
-        if (b->color[p] == color && chain_alive[b->head[p]]) own[p] = (int8_t)color;
-    /* safe regions: bordered only by alive chains, and every empty point a liberty of an alive chain */
-    for (int r = 0; r < nreg; r++) {
-        if (!region_ok[r]) continue;
-        int safe = 1, borders = 0;
-        for (int i = region_start[r]; i < region_start[r + 1] && safe; i++) {
-            int q = region_pts[i], nb[4] = NEIGHBOURS(b, q), adj = 0;
-            for (int k = 0; k < 4; k++)
-                if (b->color[nb[k]] == color) { borders = 1; if (chain_alive[b->head[nb[k]]]) adj = 1; }
-            if (b->color[q] == EMPTY && !adj) safe = 0;
-        }
-        if (safe && borders)
-            for (int i = region_start[r]; i < region_start[r + 1]; i++) own[region_pts[i]] = (int8_t)color;
-    }
-done:
-    PyMem_Free(region); PyMem_Free(stack); PyMem_Free(chain_alive); PyMem_Free(vital);
-    PyMem_Free(region_ok); PyMem_Free(region_start); PyMem_Free(region_pts);
 }
 
 /* ---------- Python type ---------- */
@@ -410,17 +186,26 @@ static PyTypeObject BoardType;
 static int Board_init(BoardObject *self, PyObject *args, PyObject *kw) {
     int w, h;
     if (!PyArg_ParseTuple(args, "ii", &w, &h)) return -1;
-    if (w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) {
-        PyErr_Format(PyExc_ValueError, "board size %dx%d out of range 1..%d", w, h, MAX_SIDE); return -1;
+    if (w < 1 || h < 1 || w > BC_MAX_SIDE || h > BC_MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError, "board size %dx%d out of range 1..%d", w, h, BC_MAX_SIDE); return -1;
     }
+    PyMem_Free(self->st); PyMem_Free(self->captured); PyMem_Free(self->mark); snap_release(self->undo);
+    self->st = NULL; self->captured = NULL; self->mark = NULL; self->undo = NULL;
     if (layout(self, w, h) < 0) { PyErr_NoMemory(); return -1; }
     clear_board(self);
     return 0;
 }
 
 static void Board_dealloc(BoardObject *self) {
-    PyMem_Free(self->state); PyMem_Free(self->captured); PyMem_Free(self->mark); snap_release(self->undo);
+    PyMem_Free(self->st); PyMem_Free(self->captured); PyMem_Free(self->mark); snap_release(self->undo);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Every method but __init__ needs the state: a NativeBoard made without __init__ (NativeBoard.__new__) has none. */
+static int ready(BoardObject *b) {
+    if (b->st) return 1;
+    PyErr_SetString(PyExc_ValueError, "the board is not initialised");
+    return 0;
 }
 
 static int check_point(BoardObject *b, int r, int c) {
@@ -430,7 +215,8 @@ static int check_point(BoardObject *b, int r, int c) {
 
 static PyObject *Board_play(BoardObject *self, PyObject *args) {
     int color, r, c, suicide_ok, record = 1;
-    if (!PyArg_ParseTuple(args, "iiip|p", &color, &r, &c, &suicide_ok, &record)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "iiip|p", &color, &r, &c, &suicide_ok, &record)) return NULL;
+    if (!(color = color_arg(color))) return NULL;
     if (r < 0 || c < 0 || r >= self->h || c >= self->w) return PyLong_FromLong(ERR_OFFBOARD);
     int p = idx(self, r, c);
     int code = legality(self, color, p, suicide_ok);
@@ -441,23 +227,26 @@ static PyObject *Board_play(BoardObject *self, PyObject *args) {
 
 static PyObject *Board_legality(BoardObject *self, PyObject *args) {
     int color, r, c, suicide_ok;
-    if (!PyArg_ParseTuple(args, "iiip", &color, &r, &c, &suicide_ok)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "iiip", &color, &r, &c, &suicide_ok)) return NULL;
+    if (!(color = color_arg(color))) return NULL;
     if (r < 0 || c < 0 || r >= self->h || c >= self->w) return PyLong_FromLong(ERR_OFFBOARD);
     return PyLong_FromLong(legality(self, color, idx(self, r, c), suicide_ok));
 }
 
 static PyObject *Board_pass_move(BoardObject *self, PyObject *args) {
     int record = 1;
-    if (!PyArg_ParseTuple(args, "|p", &record)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "|p", &record)) return NULL;
     if (record && push_snapshot(self) < 0) return NULL;
-    self->sc->ko = -1; self->sc->ko_color = 0; self->sc->last_ncaptured = 0;
+    self->st->g.ko = -1; self->st->sc.ko_color = 0; self->st->sc.last_ncaptured = 0;
     Py_RETURN_NONE;
 }
 
 static PyObject *Board_undo(BoardObject *self, PyObject *noargs) {
+    if (!ready(self)) return NULL;
     Snap *top = self->undo;
     if (!top) Py_RETURN_FALSE;
-    memcpy(self->state, top->data, self->state_bytes);
+    memcpy(&self->st->sc, top->data, sizeof(Scalars));
+    bc_unpack(&self->st->g, top->data + sizeof(Scalars));
     self->undo = top->parent;
     if (self->undo) self->undo->refs++;
     snap_release(top);
@@ -466,93 +255,113 @@ static PyObject *Board_undo(BoardObject *self, PyObject *noargs) {
 }
 
 static PyObject *point_tuple(BoardObject *b, int p) {
-    return Py_BuildValue("(ii)", p / b->S - 1, p % b->S - 1);
+    return Py_BuildValue("(ii)", bc_row(&b->st->g, p), bc_col(&b->st->g, p));
+}
+
+/* A list of the points out[0 .. n) as (row, col). */
+static PyObject *point_list(BoardObject *b, const int32_t *out, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = point_tuple(b, out[i]);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
 }
 
 static PyObject *Board_last_captured(BoardObject *self, PyObject *noargs) {
-    int n = self->sc->last_ncaptured;
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, point_tuple(self, self->captured[i]));
-    return list;
+    if (!ready(self)) return NULL;
+    return point_list(self, self->captured, self->st->sc.last_ncaptured);
 }
 
 static PyObject *Board_get(BoardObject *self, PyObject *args) {
     int r, c;
-    if (!PyArg_ParseTuple(args, "ii", &r, &c)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "ii", &r, &c)) return NULL;
     if (check_point(self, r, c) < 0) return NULL;
-    return PyLong_FromLong(self->color[idx(self, r, c)]);
+    return PyLong_FromLong(bc_sign(self->st->g.color[idx(self, r, c)]));
 }
 
 static PyObject *Board_set_stones(BoardObject *self, PyObject *args) {
     /* Setup (AB/AW/AE): a bytes object of h*w signed colours; chains are rebuilt, ko cleared. */
     Py_buffer buf;
-    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "y*", &buf)) return NULL;
     if (buf.len != self->w * self->h) { PyBuffer_Release(&buf); PyErr_SetString(PyExc_ValueError, "wrong size"); return NULL; }
     const int8_t *src = buf.buf;
+    BCBoard *g = &self->st->g;
     for (int r = 0; r < self->h; r++)
-        for (int c = 0; c < self->w; c++) {
-            int8_t v = src[r * self->w + c];
-            self->color[idx(self, r, c)] = v > 0 ? BLACK : v < 0 ? WHITE : EMPTY;
-        }
+        for (int c = 0; c < self->w; c++) g->color[idx(self, r, c)] = (uint8_t)bc_from_sign(src[r * self->w + c]);
     PyBuffer_Release(&buf);
-    self->sc->ko = -1; self->sc->ko_color = 0;
-    rebuild(self);
+    self->st->sc.ko_color = 0;
+    if (rebuild(self) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
-static PyObject *Board_stones(BoardObject *self, PyObject *noargs) {
-    PyObject *out = PyBytes_FromStringAndSize(NULL, self->w * self->h);
+/* The h*w points of a frame array of the board as bytes, row-major. */
+static PyObject *frame_bytes(BoardObject *b, const int8_t *frame) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)b->w * b->h);
     if (!out) return NULL;
     int8_t *dst = (int8_t *)PyBytes_AS_STRING(out);
-    for (int r = 0; r < self->h; r++)
-        for (int c = 0; c < self->w; c++) dst[r * self->w + c] = self->color[idx(self, r, c)];
+    for (int r = 0; r < b->h; r++)
+        for (int c = 0; c < b->w; c++) dst[r * b->w + c] = frame[idx(b, r, c)];
     return out;
 }
 
-static PyObject *Board_liberties(BoardObject *self, PyObject *args) {
+static PyObject *Board_stones(BoardObject *self, PyObject *noargs) {
+    if (!ready(self)) return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)self->w * self->h);
+    if (!out) return NULL;
+    int8_t *dst = (int8_t *)PyBytes_AS_STRING(out);
+    for (int r = 0; r < self->h; r++)
+        for (int c = 0; c < self->w; c++) dst[r * self->w + c] = (int8_t)bc_sign(self->st->g.color[idx(self, r, c)]);
+    return out;
+}
+
+/* The stone at (row, col) from the arguments: its frame point, -1 for an empty point, -2 with an error set. */
+static int stone_arg(BoardObject *self, PyObject *args) {
     int r, c;
-    if (!PyArg_ParseTuple(args, "ii", &r, &c)) return NULL;
-    if (check_point(self, r, c) < 0) return NULL;
-    int p = idx(self, r, c);
-    if (self->color[p] != BLACK && self->color[p] != WHITE) return PyLong_FromLong(0);
-    return PyLong_FromLong(count_libs(self, p, NULL));
+    if (!ready(self) || !PyArg_ParseTuple(args, "ii", &r, &c)) return -2;
+    if (check_point(self, r, c) < 0) return -2;
+    int p = idx(self, r, c), cp = self->st->g.color[p];
+    return cp == BC_BLACK || cp == BC_WHITE ? p : -1;
+}
+
+static PyObject *Board_liberties(BoardObject *self, PyObject *args) {
+    int p = stone_arg(self, args);
+    if (p == -2) return NULL;
+    return PyLong_FromLong(p < 0 ? 0 : count_libs(self, p, NULL));
 }
 
 static PyObject *Board_chain_liberties(BoardObject *self, PyObject *args) {
-    int r, c;
-    if (!PyArg_ParseTuple(args, "ii", &r, &c)) return NULL;
-    if (check_point(self, r, c) < 0) return NULL;
-    int p = idx(self, r, c);
-    if (self->color[p] != BLACK && self->color[p] != WHITE) return PyList_New(0);
+    int p = stone_arg(self, args);
+    if (p == -2) return NULL;
+    if (p < 0) return PyList_New(0);
     int n = count_libs(self, p, self->captured);
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, point_tuple(self, self->captured[i]));
-    self->sc->last_ncaptured = 0;
-    return list;
+    self->st->sc.last_ncaptured = 0;
+    return point_list(self, self->captured, n);
 }
 
 static PyObject *Board_chain(BoardObject *self, PyObject *args) {
-    int r, c;
-    if (!PyArg_ParseTuple(args, "ii", &r, &c)) return NULL;
-    if (check_point(self, r, c) < 0) return NULL;
-    int p = idx(self, r, c);
-    if (self->color[p] != BLACK && self->color[p] != WHITE) return PyList_New(0);
-    int h = self->head[p], s = h;
-    PyObject *list = PyList_New(0);
+    int p = stone_arg(self, args);
+    if (p == -2) return NULL;
+    if (p < 0) return PyList_New(0);
+    const BCBoard *g = &self->st->g;
+    int h = g->head[p], s = h;
+    PyObject *list = PyList_New(g->nstones[h]);
     if (!list) return NULL;
-    do {
+    for (Py_ssize_t i = 0; i < g->nstones[h]; i++) {
         PyObject *t = point_tuple(self, s);
-        if (!t || PyList_Append(list, t) < 0) { Py_XDECREF(t); Py_DECREF(list); return NULL; }
-        Py_DECREF(t); s = self->next[s];
-    } while (s != h);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, i, t);
+        s = g->next[s];
+    }
     return list;
 }
 
 static PyObject *Board_legal_moves(BoardObject *self, PyObject *args) {
     int color, suicide_ok;
-    if (!PyArg_ParseTuple(args, "ip", &color, &suicide_ok)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "ip", &color, &suicide_ok)) return NULL;
+    if (!(color = color_arg(color))) return NULL;
     PyObject *list = PyList_New(0);
     if (!list) return NULL;
     for (int r = 0; r < self->h; r++)
@@ -566,17 +375,16 @@ static PyObject *Board_legal_moves(BoardObject *self, PyObject *args) {
 }
 
 static PyObject *Board_benson(BoardObject *self, PyObject *noargs) {
-    int8_t *own = PyMem_Calloc(self->size, 1);
-    if (!own) return PyErr_NoMemory();
-    benson_for(self, BLACK, own);
-    benson_for(self, WHITE, own);
-    PyObject *out = PyBytes_FromStringAndSize(NULL, self->w * self->h);
-    if (out) {
-        int8_t *dst = (int8_t *)PyBytes_AS_STRING(out);
-        for (int r = 0; r < self->h; r++)
-            for (int c = 0; c < self->w; c++) dst[r * self->w + c] = own[idx(self, r, c)];
-    }
-    PyMem_Free(own);
+    if (!ready(self)) return NULL;
+    int8_t *own = PyMem_Calloc(BC_MAXP, 1);
+    BCBenson *work = PyMem_Malloc(sizeof(BCBenson));
+    PyObject *out = NULL;
+    if (own && work) {
+        bc_benson(&self->st->g, BC_BLACK, work, own, BC_SAFE_TOUCHED);
+        bc_benson(&self->st->g, BC_WHITE, work, own, BC_SAFE_TOUCHED);
+        out = frame_bytes(self, own);
+    } else PyErr_NoMemory();
+    PyMem_Free(own); PyMem_Free(work);
     return out;
 }
 
@@ -584,91 +392,65 @@ static PyObject *Board_benson(BoardObject *self, PyObject *noargs) {
  * that reach only one colour count for it. `dead` is a bytes mask h*w (non-zero = dead). */
 static PyObject *Board_area(BoardObject *self, PyObject *args) {
     Py_buffer buf;
-    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "y*", &buf)) return NULL;
     if (buf.len != self->w * self->h) { PyBuffer_Release(&buf); PyErr_SetString(PyExc_ValueError, "wrong size"); return NULL; }
     const int8_t *dead = buf.buf;
-    int8_t *col = PyMem_Calloc(self->size, 1);
-    int32_t *stack = PyMem_Calloc(self->size, sizeof(int32_t));
-    int32_t *members = PyMem_Calloc(self->size, sizeof(int32_t));
-    PyObject *out = PyBytes_FromStringAndSize(NULL, self->w * self->h);
-    if (!col || !stack || !members || !out) { PyBuffer_Release(&buf); PyMem_Free(col); PyMem_Free(stack); PyMem_Free(members); Py_XDECREF(out); return PyErr_NoMemory(); }
-    for (int p = 0; p < self->size; p++) col[p] = self->color[p];
-    for (int r = 0; r < self->h; r++)
-        for (int c = 0; c < self->w; c++) if (dead[r * self->w + c]) col[idx(self, r, c)] = EMPTY;
+    const BCBoard *g = &self->st->g;
+    uint8_t *col = PyMem_Malloc(BC_MAXP);
+    int8_t *own = PyMem_Malloc(BC_MAXP);
+    BCFill *work = PyMem_Malloc(sizeof(BCFill));
+    PyObject *out = NULL;
+    if (col && own && work) {
+        memcpy(col, g->color, (size_t)g->N);
+        for (int r = 0; r < self->h; r++)
+            for (int c = 0; c < self->w; c++) if (dead[r * self->w + c]) col[idx(self, r, c)] = BC_EMPTY;
+        bc_area(g, col, own, work);
+        out = frame_bytes(self, own);
+    } else PyErr_NoMemory();
     PyBuffer_Release(&buf);
-    int8_t *own = PyMem_Calloc(self->size, 1);
-    uint32_t st = next_stamp(self);
-    for (int p = 0; p < self->size; p++) {
-        if (col[p] == BLACK || col[p] == WHITE) { own[p] = col[p]; continue; }
-        if (col[p] != EMPTY || self->mark[p] == st) continue;
-        int sp = 0, nm = 0, reach_b = 0, reach_w = 0;
-        stack[sp++] = p; self->mark[p] = st;
-        while (sp) {
-            int q = stack[--sp]; members[nm++] = q;
-            int nb[4] = NEIGHBOURS(self, q);
-            for (int k = 0; k < 4; k++) {
-                int n = nb[k];
-                if (col[n] == BLACK) reach_b = 1;
-                else if (col[n] == WHITE) reach_w = 1;
-                else if (col[n] == EMPTY && self->mark[n] != st) { self->mark[n] = st; stack[sp++] = n; }
-            }
-        }
-        int v = reach_b && !reach_w ? BLACK : reach_w && !reach_b ? WHITE : EMPTY;
-        for (int i = 0; i < nm; i++) own[members[i]] = (int8_t)v;
-    }
-    int8_t *dst = (int8_t *)PyBytes_AS_STRING(out);
-    for (int r = 0; r < self->h; r++)
-        for (int c = 0; c < self->w; c++) dst[r * self->w + c] = own[idx(self, r, c)];
-    PyMem_Free(col); PyMem_Free(stack); PyMem_Free(members); PyMem_Free(own);
+    PyMem_Free(col); PyMem_Free(own); PyMem_Free(work);
     return out;
 }
 
-static inline uint64_t rng_next(uint64_t *s) {
-    /* xorshift64* */
-    uint64_t x = *s; x ^= x >> 12; x ^= x << 25; x ^= x >> 27; *s = x; return x * 0x2545F4914F6CDD1DULL;
-}
-
-static inline int is_own_eye(BoardObject *b, int color, int p) {
-    int nb[4] = NEIGHBOURS(b, p);
-    for (int k = 0; k < 4; k++) { int c = b->color[nb[k]]; if (c != color && c != BORDER) return 0; }
-    return 1;
-}
-
-/* Random playout: uniform over legal moves that do not fill the mover's own single-point eye; pass
- * when none; two passes end. Uniformity: draw empty points without replacement until one qualifies. */
+/* Random playout: uniform over legal moves that do not fill the mover's own single-point eye (the core's
+ * plain own-eye test); pass when none; two passes end. Uniformity: draw empty points without replacement
+ * (xorshift64*, modulo the points left) until one qualifies. */
 static PyObject *Board_playout(BoardObject *self, PyObject *args) {
     int color, max_moves, suicide_ok;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iKip", &color, &seed, &max_moves, &suicide_ok)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "iKip", &color, &seed, &max_moves, &suicide_ok)) return NULL;
+    if (!(color = color_arg(color))) return NULL;
+    BCBoard *g = &self->st->g;
     uint64_t s = seed ? seed : 0x9E3779B97F4A7C15ULL;
     int passes = 0, moves = 0;
     while (passes < 2 && moves < max_moves) {
-        int n = self->sc->nempty, chosen = -1;
+        int n = g->nempty, chosen = -1;
         while (n > 0) {
-            int i = (int)(rng_next(&s) % (uint64_t)n);
-            int p = self->empties[i];
-            if (!is_own_eye(self, color, p) && legality(self, color, p, suicide_ok) == OK) { chosen = p; break; }
+            int i = (int)(bc_rand64(&s) % (uint64_t)n);
+            int p = g->empties[i];
+            if (!bc_is_own_eye(g, p, color) && legality(self, color, p, suicide_ok) == OK) { chosen = p; break; }
             /* move the rejected point past the live range (keeps the empties list a valid set) */
             n--;
-            int q = self->empties[n];
-            self->empties[i] = q; self->empty_pos[q] = i;
-            self->empties[n] = p; self->empty_pos[p] = n;
+            int q = g->empties[n];
+            g->empties[i] = (int16_t)q; g->empty_pos[q] = (int16_t)i;
+            g->empties[n] = (int16_t)p; g->empty_pos[p] = (int16_t)n;
         }
         if (chosen >= 0) { do_play(self, color, chosen); passes = 0; }
-        else { self->sc->ko = -1; self->sc->ko_color = 0; passes++; }
+        else { g->ko = -1; self->st->sc.ko_color = 0; passes++; }
         moves++;
-        color = -color;
+        color = BC_OPP(color);
     }
-    return Py_BuildValue("(ii)", moves, color);
+    return Py_BuildValue("(ii)", moves, bc_sign(color));
 }
 
 static PyObject *Board_copy(BoardObject *self, PyObject *args) {
     int with_undo = 1;
-    if (!PyArg_ParseTuple(args, "|p", &with_undo)) return NULL;
+    if (!ready(self) || !PyArg_ParseTuple(args, "|p", &with_undo)) return NULL;
     BoardObject *b = (BoardObject *)BoardType.tp_alloc(&BoardType, 0);
     if (!b) return NULL;
     if (layout(b, self->w, self->h) < 0) { Py_DECREF(b); return PyErr_NoMemory(); }
-    memcpy(b->state, self->state, self->state_bytes);
+    b->st->sc = self->st->sc;
+    bc_copy(&b->st->g, &self->st->g);
     if (with_undo && self->undo) {  /* share the history: snapshots are never written after a push */
         b->undo = self->undo;
         b->undo->refs++;
@@ -678,20 +460,28 @@ static PyObject *Board_copy(BoardObject *self, PyObject *args) {
 }
 
 static PyObject *Board_get_ko(BoardObject *self, void *closure) {
-    if (self->sc->ko < 0) Py_RETURN_NONE;
-    return Py_BuildValue("(Ni)", point_tuple(self, self->sc->ko), self->sc->ko_color);
+    if (!ready(self)) return NULL;
+    if (self->st->g.ko < 0) Py_RETURN_NONE;
+    return Py_BuildValue("(Ni)", point_tuple(self, self->st->g.ko), bc_sign(self->st->sc.ko_color));
 }
-static PyObject *Board_get_hash(BoardObject *self, void *closure) { return PyLong_FromUnsignedLongLong(self->sc->hash); }
+static PyObject *Board_get_hash(BoardObject *self, void *closure) {
+    if (!ready(self)) return NULL;
+    return PyLong_FromUnsignedLongLong(self->st->sc.hash);
+}
 static PyObject *Board_get_captures(BoardObject *self, void *closure) {
-    return Py_BuildValue("(ii)", self->sc->captures_black, self->sc->captures_white);
+    if (!ready(self)) return NULL;
+    return Py_BuildValue("(ii)", self->st->sc.captures_black, self->st->sc.captures_white);
 }
 static PyObject *Board_get_undo_depth(BoardObject *self, void *closure) { return PyLong_FromSsize_t(self->undo_len); }
-static PyObject *Board_get_empty_count(BoardObject *self, void *closure) { return PyLong_FromLong(self->sc->nempty); }
+static PyObject *Board_get_empty_count(BoardObject *self, void *closure) {
+    if (!ready(self)) return NULL;
+    return PyLong_FromLong(self->st->g.nempty);
+}
 
 static PyObject *Board_set_captures(BoardObject *self, PyObject *args) {
     int cb, cw;
-    if (!PyArg_ParseTuple(args, "ii", &cb, &cw)) return NULL;
-    self->sc->captures_black = cb; self->sc->captures_white = cw;
+    if (!ready(self) || !PyArg_ParseTuple(args, "ii", &cb, &cw)) return NULL;
+    self->st->sc.captures_black = cb; self->st->sc.captures_white = cw;
     Py_RETURN_NONE;
 }
 
@@ -747,6 +537,6 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (!m) return NULL;
     Py_INCREF(&BoardType);
     if (PyModule_AddObject(m, "NativeBoard", (PyObject *)&BoardType) < 0) { Py_DECREF(&BoardType); Py_DECREF(m); return NULL; }
-    PyModule_AddIntConstant(m, "MAX_SIDE", MAX_SIDE);
+    PyModule_AddIntConstant(m, "MAX_SIDE", BC_MAX_SIDE);
     return m;
 }
