@@ -1,4 +1,4 @@
-"""Playouts per second of the native playout search (`tengen.go._uct`) on 19x19, from the empty board.
+"""Playouts per second of the native playout search (`tengen.search._uct`) on 19x19, from the empty board.
 
 Measures (a) raw playouts with the full heuristic policy (Mogo's answer-atari, 3x3 patterns, capture, random
 non-eye moves without big self-ataris; area score), no tree, one thread; (b) the full search (UCT + RAVE tree,
@@ -24,7 +24,7 @@ from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from tengen.go import _uct  # noqa: E402
+from tengen.search import _uct  # noqa: E402
 
 
 def search_rate(size: int, playouts: int, threads: int, seed: int) -> tuple[float, int, float]:

@@ -1,7 +1,8 @@
-"""The native playout search (`tengen.go._uct`) over tengen's `Board`: a classic computer-Go Monte Carlo
+"""The native playout search (`tengen.search._uct`) over tengen's `Board`: a classic computer-Go Monte Carlo
 tree search of the Mogo / Fuego / Pachi kind, with no network.
 
-What the C engine does (see the headers of `src/tengen/go/_uct*.h`):
+What the C engine does (see the headers of `src/tengen/search/_uct*.h`; its board is tengen.go's board core,
+`src/tengen/go/_board_core.h`, the one the rules core plays on, with the playouts' 8-neighbour codes added):
 * playouts with the heuristics of Gelly, Wang, Munos and Teytaud (2006), "Modification of UCT with patterns in
   Monte-Carlo Go" (Mogo), in their priority order: answer atari (capture the last move's chain, or save an own
   chain by capturing or by extending to >= 2 liberties), the Mogo 3x3 patterns around the last move, capture
@@ -45,10 +46,10 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from tengen.go import _uct
 from tengen.go.board import Board
 from tengen.go.coords import Point
 from tengen.go.scoring import area_score
+from tengen.search import _uct
 
 MovePrior = Callable[[np.ndarray, int], np.ndarray]  # (stones int8 HxW, to_play) -> float HxW
 FPU_DEFAULT = 1.0

@@ -6,7 +6,7 @@
  * is tested against every pattern under the 8 rotations and reflections and both colourings (the paper's
  * patterns describe shapes where the centre is the vital point for either side: the same hane or cut is
  * urgent to whoever moves), and the table keeps one bit per code (8 KB). The board keeps every point's code
- * up to date as stones come and go (tengen.go._uct_board), so a playout reads a point's pattern in one load
+ * up to date as stones come and go (tengen.search._uct_board), so a playout reads a point's pattern in one load
  * and one bit test.
  *
  * The patterns, written here from the paper's figures; the centre is the move. X and O are stones of the

@@ -1,9 +1,10 @@
-/* tengen.go._uct: a native playout Monte Carlo tree search for Go, of the classic computer-Go kind (Mogo,
+/* tengen.search._uct: a native playout Monte Carlo tree search for Go, of the classic computer-Go kind (Mogo,
  * Fuego, Pachi): UCT with RAVE, heavy playouts with the Mogo heuristics, root parallelism, tree reuse.
  *
- * One concern per header: _uct_board.h (the fast board), _uct_patterns.h (the 3x3 pattern table),
- * _uct_playout.h (the playout policy), _uct_tree.h (nodes, selection). This file is the search loop and the
- * Python API. tengen.search.native_uct is the public wrapper; nothing else should call this module.
+ * One concern per header: _uct_board.h (the fast board: tengen.go's board core, go/_board_core.h, with the
+ * playouts' additions), _uct_patterns.h (the 3x3 pattern table), _uct_playout.h (the playout policy),
+ * _uct_tree.h (nodes, selection). This file is the search loop and the Python API. tengen.search.native_uct
+ * is the public wrapper; nothing else should call this module.
  *
  * Parallelism: root parallelism (Cazenave and Jouandeau 2007, "On the parallelization of UCT"; Chaslot,
  * Winands and van den Herik 2008, "Parallel Monte-Carlo tree search"): each of T threads grows its own tree
@@ -64,19 +65,19 @@ static int parse_position(UBoard *b, Py_buffer *stones, int w, int h, int to_pla
         for (int c = 0; c < w; c++) {
             int8_t x = v[r * w + c];
             if (x != 0 && x != 1 && x != -1) { PyErr_SetString(PyExc_ValueError, "stones must be 1, -1 or 0"); return -1; }
-            if (x) ub_put(b, ub_point(b, r, c), x == 1 ? UB_BLACK : UB_WHITE);
+            if (x) ub_put(b, ub_point(b, r, c), bc_from_sign(x));
         }
-    for (int p = 0; p < b->N; p++)
-        if ((b->color[p] == UB_BLACK || b->color[p] == UB_WHITE) && b->plibs[b->head[p]] == 0) {
+    for (int p = 0; p < b->g.N; p++)
+        if ((b->g.color[p] == BC_BLACK || b->g.color[p] == BC_WHITE) && b->g.plibs[b->g.head[p]] == 0) {
             PyErr_SetString(PyExc_ValueError, "stones: a chain without liberties"); return -1;
         }
-    for (int p = 0; p < b->N; p++)
-        if ((b->color[p] == UB_BLACK || b->color[p] == UB_WHITE) && b->head[p] == p && ub_in_atari(b, p)) ub_note_atari(b, p);
-    b->to_play = to_play == 1 ? UB_BLACK : UB_WHITE;
+    for (int p = 0; p < b->g.N; p++)
+        if ((b->g.color[p] == BC_BLACK || b->g.color[p] == BC_WHITE) && b->g.head[p] == p && bc_in_atari(&b->g, p)) ub_note_atari(b, p);
+    b->to_play = to_play == 1 ? BC_BLACK : BC_WHITE;
     if (ko != -1) {
         if (ko < 0 || ko >= w * h) { PyErr_SetString(PyExc_ValueError, "ko point off the board"); return -1; }
-        b->ko = ub_point(b, ko / w, ko % w);
-        if (b->color[b->ko] != UB_EMPTY) { PyErr_SetString(PyExc_ValueError, "ko point is not empty"); return -1; }
+        b->g.ko = ub_point(b, ko / w, ko % w);
+        if (b->g.color[b->g.ko] != BC_EMPTY) { PyErr_SetString(PyExc_ValueError, "ko point is not empty"); return -1; }
     }
     if (last && last != Py_None) {
         long m = PyLong_AsLong(last);
@@ -110,7 +111,7 @@ static int position_from(PyObject *obj, UBoard *b, int w, int h, int to_play, in
     return err < 0 ? -1 : 0;
 }
 
-static inline long flat(const UBoard *b, int p) { return p < 0 ? -1 : (long)(p / b->S - 1) * b->w + (p % b->S - 1); }
+static inline long flat(const UBoard *b, int p) { return p < 0 ? -1 : (long)(p / b->g.S - 1) * b->g.w + (p % b->g.S - 1); }
 
 /* ------------------------------------------------------------------ module functions */
 
@@ -132,7 +133,7 @@ static PyObject *py_pattern_match(PyObject *self, PyObject *args) {
     if (position_from(obj, &b, w, h, 1, -1, NULL) < 0) return NULL;
     if (point < 0 || point >= w * h) { PyErr_SetString(PyExc_ValueError, "point off the board"); return NULL; }
     int p = ub_point(&b, point / w, point % w);
-    if (b.color[p] != UB_EMPTY) Py_RETURN_FALSE;
+    if (b.g.color[p] != BC_EMPTY) Py_RETURN_FALSE;
     return PyBool_FromLong(up_match(&b, p));
 }
 
@@ -141,7 +142,7 @@ static PyObject *py_pass_alive(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oii", &obj, &w, &h)) return NULL;
     UBoard b;
     if (position_from(obj, &b, w, h, 1, -1, NULL) < 0) return NULL;
-    UBenson *work = (UBenson *)PyMem_Malloc(sizeof(UBenson));
+    BCBenson *work = (BCBenson *)PyMem_Malloc(sizeof(BCBenson));
     if (!work) return PyErr_NoMemory();
     int score = 0, settled = ub_settled(&b, work, &score);
     PyMem_Free(work);
@@ -170,7 +171,7 @@ static int playout_args(PyObject *args, PyObject *kw, PlayoutArgs *a) {
 static PyObject *py_playouts(PyObject *self, PyObject *args, PyObject *kw) {
     PlayoutArgs a;
     if (playout_args(args, kw, &a) < 0) return NULL;
-    const int w = a.root.w, h = a.root.h, mercy = a.mercy; const long n = a.n;
+    const int w = a.root.g.w, h = a.root.g.h, mercy = a.mercy; const long n = a.n;
     const double komi = a.komi; const unsigned long long seed = a.seed;
     double *own = (double *)PyMem_Calloc((size_t)w * h, sizeof(double));
     if (!own) return PyErr_NoMemory();
@@ -185,7 +186,7 @@ static PyObject *py_playouts(PyObject *self, PyObject *args, PyObject *kw) {
     Py_BEGIN_ALLOW_THREADS
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1;
     for (long i = 0; i < n; i++) {
-        memcpy(b, &a.root, sizeof(UBoard));
+        ub_copy(b, &a.root);
         int nseq = 0;
         wins2 += up_playout(b, komi, mercy, &rng, seq, seq_color, &nseq, UCT_SEQ_CAP);
         moves += nseq;
@@ -213,7 +214,7 @@ static PyObject *py_playout_checksum(PyObject *self, PyObject *args, PyObject *k
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1, hash = 0xCBF29CE484222325ULL;
     long wins2 = 0, moves = 0;
     for (long i = 0; i < n; i++) {
-        memcpy(b, &a.root, sizeof(UBoard));
+        ub_copy(b, &a.root);
         int nseq = 0;
         wins2 += up_playout(b, komi, mercy, &rng, seq, seq_color, &nseq, UCT_SEQ_CAP);
         moves += nseq;
@@ -268,16 +269,16 @@ static void ask_prior(EngineObject *E, UTree *t, int64_t ni, const UBoard *b) {
     node->has_prior = 1;
     PyGILState_STATE g = PyGILState_Ensure();
     if (E->err_type) { PyGILState_Release(g); return; }
-    int w = b->w, h = b->h;
+    int w = b->g.w, h = b->g.h;
     PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)w * h), *res = NULL;
     if (bytes) {
         int8_t *v = (int8_t *)PyBytes_AS_STRING(bytes);
         for (int r = 0; r < h; r++)
             for (int c = 0; c < w; c++) {
-                int cp = b->color[ub_point(b, r, c)];
-                v[r * w + c] = cp == UB_BLACK ? 1 : cp == UB_WHITE ? -1 : 0;
+                int cp = b->g.color[ub_point(b, r, c)];
+                v[r * w + c] = (int8_t)bc_sign(cp);
             }
-        res = PyObject_CallFunction(E->prior, "Oi", bytes, b->to_play == UB_BLACK ? 1 : -1);
+        res = PyObject_CallFunction(E->prior, "Oi", bytes, bc_sign(b->to_play));
         Py_DECREF(bytes);
     }
     if (res) {
@@ -308,8 +309,8 @@ static void ask_prior(EngineObject *E, UTree *t, int64_t ni, const UBoard *b) {
 /* Expand node ni at position b: one child per legal move that fills no own eye, and a pass. */
 static void expand(EngineObject *E, UTree *t, int64_t ni, const UBoard *b) {
     int c = b->to_play, moves[UB_MAXP], n = 0;
-    for (int r = 0; r < b->h; r++)
-        for (int col = 0; col < b->w; col++) {
+    for (int r = 0; r < b->g.h; r++)
+        for (int col = 0; col < b->g.w; col++) {
             int p = ub_point(b, r, col);
             if (ub_legal(b, p, c) && !ub_is_eye(b, p, c)) moves[n++] = p;
         }
@@ -332,7 +333,7 @@ static void run_one(EngineObject *E, UThread *th) {
     UTree *t = &th->tree;
     const UParams *P = &E->P;
     UBoard b;
-    memcpy(&b, &th->root, sizeof(UBoard));
+    ub_copy(&b, &th->root);
     int64_t path[UCT_MAX_DEPTH + 1];
     int depth = 0, nseq = 0;
     path[0] = t->root;
@@ -361,7 +362,7 @@ static void run_one(EngineObject *E, UThread *th) {
         r = score > 0 ? 2 : score < 0 ? 0 : 1;
     } else {
         r = up_playout(&b, th->komi, E->mercy_now, &th->rng, th->seq, th->seq_color, &nseq, UCT_SEQ_CAP);
-        int d = b.stones[UB_BLACK] - b.stones[UB_WHITE];
+        int d = b.g.stones[BC_BLACK] - b.g.stones[BC_WHITE];
         th->mercy_stops += E->mercy_now && (d >= E->mercy_now || -d >= E->mercy_now);
     }
     th->moves += nseq;
@@ -372,7 +373,7 @@ static void run_one(EngineObject *E, UThread *th) {
     for (int k = 1; k <= depth; k++) {
         UNode *nd = &t->pool[path[k]];
         nd->visits++;
-        nd->wins += th->seq_color[k - 1] == UB_BLACK ? r : 2 - r;
+        nd->wins += th->seq_color[k - 1] == BC_BLACK ? r : 2 - r;
     }
     for (int k = nseq - 1; k >= 0; k--) {
         int m = th->seq[k];
@@ -381,7 +382,7 @@ static void run_one(EngineObject *E, UThread *th) {
         UNode *nd = &t->pool[path[k]];
         if (nd->children < 0) continue;
         int mover = th->seq_color[k];
-        float gain = (float)(mover == UB_BLACK ? r : 2 - r);
+        float gain = (float)(mover == BC_BLACK ? r : 2 - r);
         UNode *ch = &t->pool[nd->children];
         for (int i = 0; i < nd->nchildren; i++) {  /* branch-free: about half the children are hits, at random */
             int hit = first[ch[i].move] == mover;
@@ -426,10 +427,10 @@ static int reuse_or_reset(EngineObject *E, UThread *th, const UBoard *root, doub
     int reused = 0;
     if (th->has_root && t->root >= 0 && komi == th->komi && npath >= 0) {
         UBoard b;
-        memcpy(&b, &th->root, sizeof(UBoard));
+        ub_copy(&b, &th->root);
         int64_t ni = t->root, ok = 1;
         for (int i = 0; i < npath && ok; i++) {
-            int m = path[i] < 0 ? UB_PASS : ub_point(&b, path[i] / b.w, path[i] % b.w);
+            int m = path[i] < 0 ? UB_PASS : ub_point(&b, path[i] / b.g.w, path[i] % b.g.w);
             if (m != UB_PASS && !ub_legal(&b, m, b.to_play)) { ok = 0; break; }
             ub_play(&b, m);
             const UNode *node = &t->pool[ni];
@@ -439,7 +440,7 @@ static int reuse_or_reset(EngineObject *E, UThread *th, const UBoard *root, doub
                     if (t->pool[node->children + k].move == m) { next = node->children + k; break; }
             if (next < 0) ok = 0; else ni = next;
         }
-        if (ok && memcmp(b.color, root->color, (size_t)b.N) == 0 && b.to_play == root->to_play && b.ko == root->ko) {
+        if (ok && memcmp(b.g.color, root->g.color, (size_t)b.g.N) == 0 && b.to_play == root->to_play && b.g.ko == root->g.ko) {
             UTree fresh;
             if (ut_alloc(&fresh, E->max_nodes) < 0) return -1;
             fresh.used = 1; fresh.root = 0;
@@ -450,7 +451,7 @@ static int reuse_or_reset(EngineObject *E, UThread *th, const UBoard *root, doub
         }
     }
     if (!reused) ut_reset(t);
-    memcpy(&th->root, root, sizeof(UBoard));
+    ub_copy(&th->root, root);
     th->has_root = 1;
     th->komi = komi;
     return 0;
@@ -504,7 +505,7 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
     for (int i = 0; i < self->nthreads; i++) {
         UThread *th = self->th[i];
         uint64_t s = self->seed ^ (0xA0761D6478BD642FULL * (self->searches + 1)) ^ (0xE7037ED1A0B428DBULL * (uint64_t)(i + 1));
-        th->rng = ub_splitmix(&s) | 1;
+        th->rng = bc_splitmix64(&s) | 1;
         th->done = 0; th->moves = 0; th->mercy_stops = 0;
         wargs[i].E = self; wargs[i].index = i;
     }
@@ -642,7 +643,7 @@ static PyGetSetDef Engine_getset[] = {
 
 static PyTypeObject EngineType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "tengen.go._uct.Engine",
+    .tp_name = "tengen.search._uct.Engine",
     .tp_basicsize = sizeof(EngineObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "UCT with RAVE over heavy playouts; one tree per thread (root parallelism), reused between moves",

@@ -1,4 +1,4 @@
-/* _uct_tree.h: the search tree of tengen.go._uct: UCT with RAVE (AMAF) and an additive move prior.
+/* _uct_tree.h: the search tree of tengen.search._uct: UCT with RAVE (AMAF) and an additive move prior.
  *
  * Sources: Kocsis and Szepesvari (2006), "Bandit based Monte-Carlo planning" (UCT); Gelly and Silver (2007),
  * "Combining online and offline knowledge in UCT", and Gelly and Silver (2011), "Monte-Carlo tree search and
@@ -86,7 +86,7 @@ static int64_t ut_select(const UTree *t, const UParams *P, int64_t ni, uint64_t 
         }
         if (pw > 0) v += pw * c->prior / (1.0f + n);
         if (v > best) { best = v; bi = i; ties = 1; }
-        else if (v == best && ub_randint(rng, (uint32_t)++ties) == 0) bi = i;  /* ties broken at random */
+        else if (v == best && bc_randint(rng, (uint32_t)++ties) == 0) bi = i;  /* ties broken at random */
     }
     return node->children + bi;
 }

@@ -1,4 +1,4 @@
-"""The native playout engine's parts (`tengen.go._uct`): the Mogo 3x3 pattern table against the shapes of
+"""The native playout engine's parts (`tengen.search._uct`): the Mogo 3x3 pattern table against the shapes of
 Gelly, Wang, Munos and Teytaud (2006), the playout policy's priorities (capture, escape, pattern, random
 without own-eye fills), raw playouts, and bad input as ValueError. Diagram boards; no timing."""
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tengen.go import _uct
 from tengen.go.diagram import parse_diagram
+from tengen.search import _uct
 
 
 def _grid(text: str):
