@@ -150,6 +150,84 @@ static PyObject *py_pass_alive(PyObject *self, PyObject *args) {
     return PyLong_FromLong(score);
 }
 
+/* ------------------------------------------------------------------ test-only: the board, move by move */
+
+/* height * width bytes, row-major, of f(b, p) for every point p of the board. */
+static PyObject *point_bytes(const UBoard *b, int (*f)(const UBoard *, int)) {
+    const int w = b->g.w, h = b->g.h;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)w * h);
+    if (!out) return NULL;
+    int8_t *v = (int8_t *)PyBytes_AS_STRING(out);
+    for (int r = 0; r < h; r++)
+        for (int c = 0; c < w; c++) v[r * w + c] = (int8_t)f(b, ub_point(b, r, c));
+    return out;
+}
+static int stone_at(const UBoard *b, int p) { return bc_sign(b->g.color[p]); }
+static int legal_at(const UBoard *b, int p) { return ub_legal(b, p, b->to_play); }
+static int eyes_at(const UBoard *b, int p) {  /* 1: an eye of Black's (ub_is_eye), 2: of White's */
+    return b->g.color[p] == BC_EMPTY ? ub_is_eye(b, p, BC_BLACK) | ub_is_eye(b, p, BC_WHITE) << 1 : 0;
+}
+/* height * width bytes, row-major, of a frame array. */
+static PyObject *frame_bytes(const UBoard *b, const int8_t *frame) {
+    const int w = b->g.w, h = b->g.h;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)w * h);
+    if (!out) return NULL;
+    int8_t *v = (int8_t *)PyBytes_AS_STRING(out);
+    for (int r = 0; r < h; r++)
+        for (int c = 0; c < w; c++) v[r * w + c] = frame[ub_point(b, r, c)];
+    return out;
+}
+
+/* The end of a trace: the core's area count, the playouts' (ub_area, ub_owner), Benson by the playouts' rule. */
+static PyObject *trace_end(const UBoard *b) {
+    int8_t *area = PyMem_Calloc(BC_MAXP, 1), *own = PyMem_Calloc(BC_MAXP, 1);
+    BCFill *fill = PyMem_Malloc(sizeof(BCFill));
+    BCBenson *benson = PyMem_Malloc(sizeof(BCBenson));
+    PyObject *out = NULL;
+    if (area && own && fill && benson) {
+        bc_area(&b->g, b->g.color, area, fill);
+        bc_benson(&b->g, BC_BLACK, benson, own, BC_SAFE_VITAL);
+        bc_benson(&b->g, BC_WHITE, benson, own, BC_SAFE_VITAL);
+        out = Py_BuildValue("{s:N,s:i,s:N,s:N}", "area", frame_bytes(b, area), "ub_area", ub_area(b), "owner",
+                            point_bytes(b, ub_owner), "benson", frame_bytes(b, own));
+    } else PyErr_NoMemory();
+    PyMem_Free(area); PyMem_Free(own); PyMem_Free(fill); PyMem_Free(benson);
+    return out;
+}
+
+/* _trace(stones, width, height, to_play, moves) -> (steps, end), for the tests only: `moves` (flat points, -1
+   a pass) played in turn on the playout search's board from the position; per move (stones after, stones
+   captured, the legal points of the side to move next, the eyes by ub_is_eye, the ko point or -1); at the end
+   (trace_end) a dict of area (the core's count), ub_area, owner and benson. A move that is not legal on this
+   board raises ValueError. */
+static PyObject *py_trace(PyObject *self, PyObject *args) {
+    PyObject *obj, *moves; int w, h, to_play;
+    if (!PyArg_ParseTuple(args, "OiiiO", &obj, &w, &h, &to_play, &moves)) return NULL;
+    UBoard *b = (UBoard *)PyMem_Malloc(sizeof(UBoard));
+    if (!b) return PyErr_NoMemory();
+    PyObject *seq = NULL, *steps = NULL, *result = NULL;
+    if (position_from(obj, b, w, h, to_play, -1, NULL) < 0) goto done;
+    if (!(seq = PySequence_Fast(moves, "moves must be a sequence of points")) || !(steps = PyList_New(0))) goto done;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (m == -1 && PyErr_Occurred()) goto done;
+        int p = m == -1 ? UB_PASS : m >= 0 && m < (long)w * h ? ub_point(b, (int)m / w, (int)m % w) : -3;
+        if (p == -3 || (p != UB_PASS && !ub_legal(b, p, b->to_play))) {
+            PyErr_Format(PyExc_ValueError, "move %zd (%ld) is not legal", i, m); goto done;
+        }
+        int captured = ub_play(b, p);
+        PyObject *step = Py_BuildValue("(NiNNl)", point_bytes(b, stone_at), captured, point_bytes(b, legal_at),
+                                       point_bytes(b, eyes_at), b->g.ko < 0 ? -1L : flat(b, b->g.ko));
+        if (!step || PyList_Append(steps, step) < 0) { Py_XDECREF(step); goto done; }
+        Py_DECREF(step);
+    }
+    PyObject *end = trace_end(b);
+    if (end) result = Py_BuildValue("(ON)", steps, end);
+done:
+    Py_XDECREF(seq); Py_XDECREF(steps); PyMem_Free(b);
+    return result;
+}
+
 /* The arguments `playouts` and `playout_checksum` share: the position, komi, count, seed and mercy stones. */
 typedef struct { UBoard root; double komi; long n; unsigned long long seed; int mercy; } PlayoutArgs;
 
@@ -667,6 +745,9 @@ static PyMethodDef module_methods[] = {
     {"playout_checksum", (PyCFunction)(void (*)(void))py_playout_checksum, METH_VARARGS | METH_KEYWORDS,
      "playout_checksum(stones, width, height, to_play, komi, n, seed=0, ko=-1, last=None, mercy=0) -> (FNV-1a hash of the "
      "playouts' moves, moves, black wins): the same playouts as playouts() with the same arguments"},
+    {"_trace", (PyCFunction)py_trace, METH_VARARGS,
+     "_trace(stones, width, height, to_play, moves) -> (per move (stones, captured, legal, eyes, ko), end dict): "
+     "the board move by move, for the tests only"},
     {NULL}
 };
 
