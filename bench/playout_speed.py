@@ -13,7 +13,8 @@ keeps it.
 
 `--against` compares this checkout's build with another build of the engine in the same run: a checkout
 (its `src/tengen/search/_uct*.so`, or `src/tengen/go/_uct*.so` where the engine lived before) or the `.so`
-itself; the two alternate, `--rounds` times each, and each figure is the median of its rounds.
+itself; the two alternate, `--rounds` times each; each figure is the median of its rounds, the best in
+parentheses (the least disturbed by other work on a shared machine).
 
 Last line `playouts_per_s: X`: (b), single-thread search playouts per second (per core), of this build.
 """
@@ -106,12 +107,14 @@ def compare(other, args, cores: int) -> float:
     keys = [("raw_rate", "(a) raw heavy playouts, 1 thread"), ("rate", "(b) search (UCT + RAVE + playouts), 1 thread")]
     if cores >= 2:
         keys.append(("rate2", "(c) search, 2 threads, in all"))
-    print(f"medians of {args.rounds} alternating rounds, playouts/s (each round: {args.raw} raw, {args.playouts} "
-          f"searched, {2 * args.playouts} on 2 threads):")
+    print(f"medians (and bests) of {args.rounds} alternating rounds, playouts/s (each round: {args.raw} raw, "
+          f"{args.playouts} searched, {2 * args.playouts} on 2 threads):")
     for key, label in keys:
         a = statistics.median(r[key] for r in rounds["this"])
         b = statistics.median(r[key] for r in rounds["against"])
-        print(f"{label}: this {a:,.0f}, against {b:,.0f} ({100 * (a / b - 1):+.1f} %)")
+        best_a, best_b = max(r[key] for r in rounds["this"]), max(r[key] for r in rounds["against"])
+        print(f"{label}: this {a:,.0f} ({best_a:,.0f}), against {b:,.0f} ({best_b:,.0f}): "
+              f"{100 * (a / b - 1):+.1f} % ({100 * (best_a / best_b - 1):+.1f} %)")
     return statistics.median(r["rate"] for r in rounds["this"])
 
 
