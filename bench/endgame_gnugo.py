@@ -3,8 +3,10 @@ uct_endgame.tst and 9x9-blunder-endgame.tst): tengen's recommended move from the
 the `#?` answers. Also counted from the same runs: the orthodox move alone (before the network's one-move
 check) and the network's policy move alone (the anchor). Last line: `<suite>: n/N` (e.g. `endgame1: n/16`).
 Tree budgets are the CLI's (`tengen analyze`: 800 nodes per tree, 1000 per position) unless given.
+`--net-moves anywhere` lets the local-move network propose any point but the other regions' (its behaviour
+before its moves were kept to the region and its boundary; with `--predictor net`).
 Usage: python bench/endgame_gnugo.py [--suite PATH] [--model FILE] [--predictor kata|net|auto] [--max-nodes N]
-       [--max-total-nodes N]
+       [--max-total-nodes N] [--net-moves boundary|anywhere]
 """
 from __future__ import annotations
 
@@ -42,7 +44,11 @@ def main() -> int:
     parser.add_argument("--max-total-nodes", type=int, default=CLI_MAX_TOTAL_NODES, help="node budget per position")
     parser.add_argument("--growth", default="", help="tree-growth settings NAME=VALUE,... (tengen.endgame.tree."
                         "GrowthConfig: leaf_no_move, one_color_share, move_fraction, answer_threshold, ...)")
+    parser.add_argument("--net-moves", choices=["boundary", "anywhere"], default="boundary",
+                        help="where the local-move network's moves may lie (anywhere: with --predictor net only)")
     args = parser.parse_args()
+    if args.net_moves == "anywhere" and args.predictor != "net":
+        parser.error("--net-moves anywhere goes with --predictor net")
     growth = growth_settings(args.growth, GrowthConfig(max_nodes=args.max_nodes,
                                                        max_total_nodes=args.max_total_nodes or None))
     if not Path(args.suite).exists():
@@ -51,6 +57,11 @@ def main() -> int:
     from tengen.eval.katago.evaluator import KataGoEvaluator
 
     evaluator = KataGoEvaluator(args.model)
+    predictor = args.predictor
+    if args.net_moves == "anywhere":
+        from tengen.endgame.predictors import LocalNetPredictor
+
+        predictor = LocalNetPredictor(local_only=False)
     cases = [c for c in parse_suite(args.suite) if c.command == "reg_genmove"]
     passed = orthodox_passed = policy_passed = 0
     for case in cases:
@@ -59,7 +70,7 @@ def main() -> int:
         board.to_play = parse_color(case.args[0])
         start = time.perf_counter()
         analysis = analyze_board(board, evaluator, AnalysisOptions(margin=args.margin, threshold=args.threshold,
-                                                             predictor=args.predictor, growth=growth,
+                                                             predictor=predictor, growth=growth,
                                                              leaf_scoring="evaluator", life_groups=0))
         exact = sum(r.method == "exhaustive" for r in analysis.regions)
         move = "PASS" if analysis.recommended is None else to_gtp(analysis.recommended[1], board.height)

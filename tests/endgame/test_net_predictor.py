@@ -184,7 +184,8 @@ TAKE = {"B": {"C1": 0.2}, "W": {"C1": 0.5, "B2": 0.1}, "none": 0.1}  # C1 is Whi
 def test_the_retake_ko_bans_is_recorded_in_the_regions_neighbourhood(region, retake):
     board = board_from_diagram(KO)
     board.play(BLACK, from_gtp("D1", 5))
-    predictor, _ = _net({"B:D1": TAKE})
+    # the far region's moves are not restricted to it here: what is tested is the ban's record and legality
+    predictor = LocalNetPredictor(runner=ScriptedNet({"B:D1": TAKE}), local_only=False)
     (pred,) = predictor.predict([PredictionRequest(board, ((BLACK, from_gtp("D1", 5)),), Region(0, _points(region)))])
     assert {c: to_gtp(p, 5) for c, p in pred.ko_retake.items()} == retake
     assert from_gtp("C1", 5) not in pred.white and from_gtp("C1", 5) in pred.black  # illegal for White only
@@ -195,6 +196,21 @@ def test_the_ko_retake_reaches_the_tree():
                        board_from_diagram(KO), region="B2 C1 D1")
     after_take = _at(tree, "B:D1")
     assert after_take.ko_retakes == [(WHITE, from_gtp("C1", 5))] and after_take.children[WHITE] == []
+
+
+# ---------------------------------------------------------------- where its moves may lie
+def test_the_net_proposes_moves_in_the_region_and_on_its_boundary_only():
+    # the network's mass on a far point (E5, three steps from the first-line region) is dropped, as kata's
+    # policy is restricted: a region's best moves lie in it or next to it
+    script = {"": {"B": {"B1": 0.4, "E5": 0.4}, "W": {"C2": 0.4, "E4": 0.4}, "none": 0.2}}
+    predictor, _ = _net(script)
+    board = Board(5)
+    request = PredictionRequest(board, (), Region(0, _points("A1 B1 C1")))
+    (local,) = predictor.predict([request])
+    assert set(local.black) == {from_gtp("B1", 5)} and set(local.white) == {from_gtp("C2", 5)}
+    anywhere = LocalNetPredictor(runner=ScriptedNet(script), local_only=False)
+    (free,) = anywhere.predict([request])
+    assert from_gtp("E5", 5) in free.black and from_gtp("E4", 5) in free.white
 
 
 # ---------------------------------------------------------------- the answer head

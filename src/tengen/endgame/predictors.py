@@ -165,9 +165,10 @@ class LocalNetPredictor:
     """tengen's trained local-move network (`tengen.eval.localnet`): one network call for a whole batch
     of requests (a tree level across all regions), one row per node with the side to move of its board.
 
-    Each row decodes into both colors' legal moves (on the board, off the other regions' points; their
-    mass is dropped, not renormalised), P(no move), and, below the root, P(the next local move answers
-    the last one) as `answer`. A ko the last move started is recorded as the barred color's retake when
+    Each row decodes into both colors' legal moves in the region and within `radius` of it (its boundary,
+    as `kata` proposes; never on the other regions' points; the mass elsewhere is dropped, not
+    renormalised; `local_only=False` keeps every other point), P(no move), and, below the root, P(the next
+    local move answers the last one) as `answer`. A ko the last move started is recorded as the barred color's retake when
     its point lies in the region's neighbourhood. Leaves are scored by the evaluator (no ownership here).
     In a sealed region the network's P(no move) still ends lines (the exact rules also end those they
     call settled): on the endgame dev set that gave 27/33 correct temperatures against 24/33 when only the
@@ -181,7 +182,7 @@ class LocalNetPredictor:
     name = "net"
 
     def __init__(self, model=None, weights: Optional[Union[str, Path]] = None, *,
-                 runner: Optional[NetRunner] = None, radius: int = 1, device: str = "cpu"):
+                 runner: Optional[NetRunner] = None, radius: int = 1, device: str = "cpu", local_only: bool = True):
         self.meta: dict = {}
         if runner is None:
             if model is None:
@@ -190,6 +191,7 @@ class LocalNetPredictor:
         self.model = model
         self.runner = runner
         self.radius = radius
+        self.local_only = local_only  # moves in the region and within `radius` of it only, as `kata` proposes
         self.calls = 0  # network calls (batches)
         self.evaluations = 0  # network rows run
         self.evaluations_by_region: dict[int, int] = {}
@@ -217,12 +219,13 @@ class LocalNetPredictor:
         board = req.board
         h, w = board.height, board.width
         pred = LocalPrediction(no_move=float(row[NO_MOVE]), answer=answer if req.history else None)
-        _note_ko_retake(pred, board, req.region.neighbourhood(h, w, self.radius) - req.claimed)
+        near = req.region.neighbourhood(h, w, self.radius) - req.claimed
+        _note_ko_retake(pred, board, near)
         for color, offset, target in ((WHITE, 0, pred.white), (BLACK, POINTS, pred.black)):
             grid = row[offset:offset + POINTS].reshape(CANVAS, CANVAS)[:h, :w]
             for r, c in zip(*np.nonzero(grid > 0)):
                 point = (int(r), int(c))
-                if point not in req.claimed and board.is_legal(color, point):
+                if (point in near or not self.local_only and point not in req.claimed) and board.is_legal(color, point):
                     target[point] = float(grid[r, c])
         return pred
 
