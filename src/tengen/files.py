@@ -100,6 +100,20 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
         raise
 
 
+def append_line(path: str | os.PathLike, line: str) -> None:
+    """Append one line (a newline added) to `path` and fsync it, so a finished record is never lost; a torn
+    last line left by a crash is ended first, so readers that skip unparseable lines lose only that one."""
+    with open(path, "a+b") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell():
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                f.write(b"\n")
+        f.write(line.rstrip("\n").encode() + b"\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
 class NotRegularFile(ValueError):
     """An input that must be a regular file is a FIFO, device or directory, or is longer than its bound."""
 

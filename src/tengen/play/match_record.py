@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
-from tengen.files import write_atomic
+from tengen.files import append_line, write_atomic
 from tengen.go.colors import BLACK
 from tengen.go.coords import Move, Point, to_sgf
 
@@ -145,17 +145,7 @@ def read_results(folder: str | os.PathLike) -> list[GameResult]:
 
 def append_result(folder: str | os.PathLike, result: GameResult) -> None:
     """Append one game's line to results.jsonl and fsync it (a finished game is never lost)."""
-    path = Path(folder) / RESULTS_FILE
-    line = json.dumps(asdict(result), sort_keys=True) + "\n"
-    with open(path, "a+b") as f:
-        f.seek(0, os.SEEK_END)
-        if f.tell():  # a torn line from a crash: start on a fresh line
-            f.seek(-1, os.SEEK_END)
-            if f.read(1) != b"\n":
-                f.write(b"\n")
-        f.write(line.encode())
-        f.flush()
-        os.fsync(f.fileno())
+    append_line(Path(folder) / RESULTS_FILE, json.dumps(asdict(result), sort_keys=True))
 
 
 def sort_results(folder: str | os.PathLike) -> None:
