@@ -56,6 +56,11 @@ FIRST, LAST = 0.70, 0.95  # the share of the game's moves at which a position is
 MIN_MOVES = 150  # games shorter than this are left out (no endgame of any size)
 GNUGO_LEVEL = 10
 WITHIN = 0.5
+# which analysis gave tengen's moves: a new label (when the analysis changes) recomputes tengen's and the
+# orthodox move of every stored position (the other candidates and every judgement are kept); the report
+# shows earlier labels' tengen beside the current one, on the same positions
+TENGEN_LABEL = "move check by a 32-visit search"
+EARLIER_LABELS = {None: "move check by the network one move later"}
 
 
 def draw(count: int, seed: int) -> list[tuple[str, str, float]]:
@@ -136,8 +141,9 @@ def gnugo_move(game, move: int, board) -> str:
         return engine.send(f"genmove {'B' if board.to_play == BLACK else 'W'}").strip().upper()
 
 
-def candidates(key: str, game, move: int, board, evaluator) -> dict:
-    """The position's candidate moves as GTP vertices (PASS for a pass), with tengen's analysis seconds."""
+def candidates(key: str, game, move: int, board, evaluator, known: dict | None = None) -> dict:
+    """The position's candidate moves as GTP vertices (PASS for a pass), with tengen's analysis seconds;
+    with `known` (an earlier label's entry) only tengen's and the orthodox move are computed again."""
     import tengen
     from tengen.endgame.move_check import policy_move
 
@@ -148,13 +154,15 @@ def candidates(key: str, game, move: int, board, evaluator) -> dict:
     check = analysis.move_check
     orthodox = check.orthodox if check is not None and check.overruled else recommended
     h = board.height
-    gnugo = gnugo_move(game, move, board)
+    if known is not None:
+        others = {e: known["moves"][e] for e in ("policy", "gnugo", "played")}
+    else:
+        gnugo = gnugo_move(game, move, board)
+        others = {"policy": to_gtp(policy_move(board, evaluator), h).upper(),
+                  "gnugo": "PASS" if gnugo == "RESIGN" else gnugo, "played": to_gtp(game.moves[move][1], h).upper()}
     return {"key": key, "to_play": "B" if board.to_play == BLACK else "W", "komi": board.rules.komi,
-            "moves": {"tengen": to_gtp(recommended, h).upper(), "orthodox": to_gtp(orthodox, h).upper(),
-                      "policy": to_gtp(policy_move(board, evaluator), h).upper(),
-                      "gnugo": "PASS" if gnugo == "RESIGN" else gnugo,
-                      "played": to_gtp(game.moves[move][1], h).upper()},
-            "tengen_seconds": round(seconds, 1), "tengen_settings": analysis.settings}
+            "moves": {"tengen": to_gtp(recommended, h).upper(), "orthodox": to_gtp(orthodox, h).upper(), **others},
+            "tengen_seconds": round(seconds, 1), "tengen_settings": analysis.settings, "label": TENGEN_LABEL}
 
 
 def judge(board, vertex: str, search, visits: int) -> dict:
@@ -222,14 +230,40 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     positions_file, judged_file = out / "positions.jsonl", out / "judged.jsonl"
-    stored = {p["key"]: p for p in read_jsonl(positions_file)}
+    lines = read_jsonl(positions_file)
+    stored = {p["key"]: p for p in lines}  # the last line of a key is its current entry
     judged = {(j["key"], j["move"], j["visits_asked"]): j for j in read_jsonl(judged_file)}
     if not args.report:
         if not GAMES.exists():
             print(f"skipped: the game archives are not under {GAMES}; the stored results follow", file=sys.stderr)
         else:
             compute(args, stored, judged, positions_file, judged_file)
-    return report(list(stored.values())[:args.positions], judged, args.visits)  # in the draw's order
+    current = list(stored.values())[:args.positions]  # in the draw's order
+    earlier(lines, current, judged, args.visits)
+    return report(current, judged, args.visits)
+
+
+def earlier(lines: list[dict], current: list[dict], judged: dict, visits: int) -> None:
+    """Each earlier label's tengen move, judged on the positions both it and the current entries hold."""
+    for label, words in EARLIER_LABELS.items():
+        old = {p["key"]: p for p in lines if p.get("label") == label}
+        pairs = [(old[p["key"]], p) for p in current if p["key"] in old and p.get("label") == TENGEN_LABEL]
+        losses = {"earlier": [], "now": []}
+        for before, now in pairs:
+            leads = {}
+            for vertex in set(now["moves"].values()) | {before["moves"]["tengen"]}:
+                found = judged.get((now["key"], vertex, visits))
+                if found is not None and found.get("legal"):
+                    leads[vertex] = found["lead"]
+            if before["moves"]["tengen"] not in leads or now["moves"]["tengen"] not in leads:
+                continue
+            best = max(leads.values())
+            losses["earlier"].append(best - leads[before["moves"]["tengen"]])
+            losses["now"].append(best - leads[now["moves"]["tengen"]])
+        if losses["now"]:
+            print(f"tengen with the {words} (earlier runs), on {len(losses['now'])} of the same positions: mean loss "
+                  f"{statistics.mean(losses['earlier']):.2f} against {statistics.mean(losses['now']):.2f} with the "
+                  f"{TENGEN_LABEL} (the best candidate of both)")
 
 
 def compute(args, stored: dict, judged: dict, positions_file: Path, judged_file: Path) -> None:
@@ -246,11 +280,11 @@ def compute(args, stored: dict, judged: dict, positions_file: Path, judged_file:
     search = Search(evaluator, SearchConfig(visits=args.visits, seed=0))
     new = 0
     for key, game, move, board in todo:
-        if key not in stored:
+        if key not in stored or stored[key].get("label") != TENGEN_LABEL:
             if args.limit is not None and new >= args.limit:
                 break
             new += 1
-            stored[key] = candidates(key, game, move, board, evaluator)
+            stored[key] = candidates(key, game, move, board, evaluator, stored.get(key))
             append_line(positions_file, json.dumps(stored[key], sort_keys=True))
         pos = stored[key]
         for vertex in sorted(set(pos["moves"].values())):

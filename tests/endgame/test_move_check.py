@@ -128,3 +128,32 @@ def test_the_real_network_overrules_a_self_atari_in_a_fuego_endgame(real_evaluat
     assert check is not None and check.orthodox == from_gtp("J1", 9) and check.overruled
     assert analysis.recommended == (BLACK, from_gtp("F1", 9))
     assert case.matches("F1")
+
+
+def test_the_check_by_search_overrules_the_self_atari_and_says_how_it_looked():
+    from tengen.search.move_look import SEARCH_MARGIN, SearchLook
+
+    board = board_from_diagram(SHORTAGE)
+    board.to_play = BLACK
+    h, w = board.height, board.width
+    net = TacticalStandIn(policy_point=from_gtp("C1", h, w))
+    analysis = analyze_board(board, net, STANDIN_OPTIONS, move_look=lambda evaluator: SearchLook(evaluator, 8))
+    check = analysis.move_check
+    assert check.orthodox == from_gtp("F1", h, w) and check.overruled and check.margin == SEARCH_MARGIN
+    assert check.how == "by a 8-visit search after each" and check.how in analysis.recommended_reason
+    assert analysis.recommended == (BLACK, from_gtp("C1", h, w))
+    assert analysis.settings["move_check_visits"] == STANDIN_OPTIONS.move_check_visits
+    assert f"--move-check-visits {STANDIN_OPTIONS.move_check_visits}" in text_report(analysis)
+
+
+def test_the_library_checks_by_search_and_a_bare_analysis_by_one_look():
+    import tengen
+
+    board = board_from_diagram(SHORTAGE)
+    board.to_play = BLACK
+    net = TacticalStandIn(policy_point=from_gtp("C1", board.height, board.width))
+    searched = tengen.analyze(board, evaluator=net, options=replace(STANDIN_OPTIONS, move_check_visits=4))
+    assert searched.move_check.how == "by a 4-visit search after each" and searched.settings["move_check_visits"] == 4
+    bare = analyze_board(board, net, replace(STANDIN_OPTIONS, move_check_visits=4))
+    assert bare.move_check.how == "one move later" and bare.settings["move_check_visits"] == 0
+    assert "--move-check-visits" not in text_report(bare)

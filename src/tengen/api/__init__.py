@@ -57,7 +57,17 @@ def analyze(position: Union[Board, Position, str, os.PathLike], *, move: Optiona
         raise ValueError("the exhaustive predictor needs a region (region=... or SQ[] markup on the node)")
     return analyze_board(board, evaluator, options, region_points=points,
                          oracle_node=node if options.predictor == "oracle" else None, progress=progress,
-                         load_evaluator=lambda: default_evaluator(model, device))
+                         load_evaluator=lambda: default_evaluator(model, device), move_look=search_look(options))
+
+
+def search_look(options: AnalysisOptions):
+    """The move check's look by search (`tengen.search.move_look.SearchLook`, `options.move_check_visits`
+    per candidate) as a factory of the evaluator; None for the network's one-move look (0 visits)."""
+    if options.move_check_visits <= 0:
+        return None
+    from tengen.search.move_look import SearchLook
+
+    return lambda evaluator: SearchLook(evaluator, options.move_check_visits)
 
 
 def _with_settings(options: AnalysisOptions, settings: dict) -> AnalysisOptions:

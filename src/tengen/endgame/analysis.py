@@ -26,7 +26,7 @@ from tengen.endgame.evalcache import NeedsNetwork, NetworkOnDemand  # noqa: F401
 from tengen.endgame.local_games import (AUTO_SOLVER_NODES_NATIVE, AUTO_SOLVER_NODES_PYTHON,  # noqa: F401 - re-exported
                                         MAX_LOCAL_POINTS, ProgressCallback, analyze_region, analyze_regions,
                                         auto_solver_nodes, too_large_for_a_local_game, value_net_for, value_regions)
-from tengen.endgame.move_check import check_move
+from tengen.endgame.move_check import MoveLook, check_move
 from tengen.endgame.notes import Note
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_predictors import make_predictor  # noqa: F401 - re-exported: the predictors by name
@@ -47,7 +47,8 @@ def analyze_board(board: Board, evaluator: Optional[Evaluator] = None, options: 
             progress: Optional[ProgressCallback] = None,
             load_evaluator: Optional[Callable[[], Evaluator]] = None,
             region_cache: Optional[RegionCache] = None,
-            keep_regions: Optional[Sequence[frozenset[Point]]] = None) -> Analysis:
+            keep_regions: Optional[Sequence[frozenset[Point]]] = None,
+            move_look: Optional[Callable[[Evaluator], MoveLook]] = None) -> Analysis:
     """Analyze the endgame of `board` with `options` (default `AnalysisOptions()`, every `auto` resolved by
     `AnalysisOptions.resolved`). The evaluator gives
     ownership (decomposition and leaf scores); without one, `load_evaluator` is called the first time the
@@ -56,11 +57,13 @@ def analyze_board(board: Board, evaluator: Optional[Evaluator] = None, options: 
     time went (`tengen.phases`). With a `region_cache` (one per game: `tengen.endgame.region_cache`), a
     region whose points and surroundings an earlier position already valued is reused, not analyzed again;
     `keep_regions` (point sets) stay regions as they are and the decomposition draws the rest
-    (`regions.keep_and_find`)."""
+    (`regions.keep_and_find`). `move_look` makes the move check's look from the evaluator (a search:
+    `tengen.analyze` gives one when `options.move_check_visits` > 0); without it the network looks one
+    move ahead (`move_check.NetworkLook`)."""
     clock = PhaseClock()
     run = _Run(board, (options or AnalysisOptions()).resolved(evaluator), NetworkOnDemand(evaluator, load_evaluator),
                None if region_points is None else list(region_points), oracle_node, progress, region_cache,
-               keep_regions)
+               keep_regions, move_look)
     with running(clock):
         for _, stage in STAGES:
             stage(run)
@@ -80,6 +83,7 @@ class _Run:
     progress: Optional[ProgressCallback]
     region_cache: Optional[RegionCache]
     keep_regions: Optional[Sequence[frozenset[Point]]]
+    move_look: Optional[Callable[[Evaluator], MoveLook]] = None
     started: float = field(default_factory=time.perf_counter)
     evaluator: Optional[Evaluator] = None  # the network as the first stage left it (none yet: maybe loaded later)
     deferred: bool = False  # the root's ownership waits until a region needs the network
@@ -162,15 +166,18 @@ def _values_stage(run: _Run) -> None:
             _note_unsure_walls(result, run.board, run.ownership, options.threshold, options.leaf_scoring)
         run.analysis = Analysis(run.board, run.results, run.ownership, run.sure, predictor=options.predictor_name,
                                 network_counts=run.network_counts,
-                                settings={**options.summary(), "device": device_of(run.network.evaluator)})
+                                settings={**options.summary(), "device": device_of(run.network.evaluator),
+                                          # the look the move check had: a search only where one was given
+                                          "move_check_visits": options.move_check_visits if run.move_look else 0})
         run.analysis.recommended, run.analysis.recommended_reason = cgt_bridge.whole_board_move(run.results,
                                                                                                 run.board.to_play)
 
 
 def _move_check_stage(run: _Run) -> None:
     if run.evaluator is not None and run.whole_board and run.options.move_check_margin is not None:
+        look = run.move_look(run.evaluator) if run.move_look is not None else None
         with phase("move check"):
-            _check_recommended_move(run.analysis, run.evaluator, run.options.move_check_margin, run.network.name)
+            _check_recommended_move(run.analysis, run.evaluator, run.options.move_check_margin, run.network.name, look)
 
 
 def _life_stage(run: _Run) -> None:
@@ -212,13 +219,15 @@ def note_critical_groups(analysis: Analysis, evaluator, limit: int, judge: Optio
                 break
 
 
-def _check_recommended_move(analysis: Analysis, evaluator, margin: float, judge: str) -> None:
-    """The network's one-move look at the orthodox move (`move_check`); an overruled move is replaced by
-    the policy move, and its region is told what the move loses outside it."""
+def _check_recommended_move(analysis: Analysis, evaluator, margin: float, judge: str,
+                            look: Optional[MoveLook] = None) -> None:
+    """The whole-board look at the orthodox move (`move_check`: `look`, else the network one move ahead
+    with `margin`); an overruled move is replaced by the policy move, and its region is told what the move
+    loses outside it."""
     if analysis.recommended is None:
         return
     board = analysis.board
-    check = analysis.move_check = check_move(board, evaluator, analysis.recommended[1], margin, judge)
+    check = analysis.move_check = check_move(board, evaluator, analysis.recommended[1], margin, judge, look)
     if check is None or not check.overruled:
         return
     analysis.recommended_reason = check.reason(board.height, analysis.recommended_reason)

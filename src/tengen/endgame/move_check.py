@@ -1,21 +1,48 @@
-"""A one-move look by the network at the orthodox move before it is recommended.
+"""A whole-board look at the orthodox move before it is recommended.
 
 The regions' local games assume the rest of the board is settled. A local move can still lose stones
 outside its region (a self-atari in a shortage of liberties, a filled liberty the opponent then uses),
-which no region's count sees. So the recommended move is compared with the network's own first policy
-choice by the network's score lead one move later; when it is worse by more than `margin` points, the
-policy move is recommended instead and the report says why.
+which no region's count sees, and a region's tree can misread its own value. So the recommended move is
+compared with the network's own first policy choice by a look at the position after each: the network's
+score lead one move later (`NetworkLook`, one evaluation each), or a search from each position (a
+`MoveLook` the caller gives: `tengen.search.move_look.SearchLook`, which the library's analysis uses);
+when the orthodox move is worse by more than the look's margin, the policy move is recommended instead and
+the report says why.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Optional, Protocol, Sequence, runtime_checkable
 
 from tengen.go.board import Board
 from tengen.go.colors import BLACK
 from tengen.go.coords import Move, Point, to_gtp
 
 DEFAULT_MARGIN = 3.0  # points; the network's one-move score differences between sound endgame moves are smaller
+
+
+@runtime_checkable
+class MoveLook(Protocol):
+    """How the orthodox move is compared with the policy move: `leads_after(board, moves)`, the mover's score
+    lead after each move; `how`, the words a report uses ("one move later", "by a 32-visit search")."""
+
+    how: str
+    margin: float  # points by which the policy move must be ahead to overrule the orthodox one
+
+    def leads_after(self, board: Board, moves: Sequence[Point]) -> list[float]:
+        ...
+
+
+class NetworkLook:
+    """The network's score lead one move later (one evaluation per move, one batch)."""
+
+    how = "one move later"
+
+    def __init__(self, evaluator, margin: float = DEFAULT_MARGIN):
+        self.evaluator, self.margin = evaluator, margin
+
+    def leads_after(self, board: Board, moves: Sequence[Point]) -> list[float]:
+        return scores_after(board, self.evaluator, moves)
 
 
 @dataclass(frozen=True)
@@ -28,6 +55,7 @@ class MoveCheck:
     policy_score: float
     margin: float
     judge: str = "network"  # what the report calls the evaluator that looked (its `display_name`)
+    how: str = "one move later"  # the look (`MoveLook.how`)
 
     @property
     def loss(self) -> float:
@@ -41,11 +69,11 @@ class MoveCheck:
     def region_note(self, height: int) -> str:
         """For the region whose move was overruled: its values cannot see what the move loses outside it."""
         return (f"the {self.judge}'s check: {to_gtp(self.orthodox, height)} loses {self.loss:.1f} points on the whole "
-                "board one move later; this region's values do not see it")
+                f"board {self.how}; this region's values do not see it")
 
     def reason(self, height: int, orthodox_reason: str) -> str:
         return (f"the {self.judge}'s policy move: the orthodox {to_gtp(self.orthodox, height)} ({orthodox_reason}) "
-                f"is {self.loss:.1f} points worse one move later (a consequence outside the regions, or a misread region)")
+                f"is {self.loss:.1f} points worse {self.how} (a consequence outside the regions, or a misread region)")
 
 
 def policy_move(board: Board, evaluator) -> Optional[Point]:
@@ -54,16 +82,18 @@ def policy_move(board: Board, evaluator) -> Optional[Point]:
 
 
 def check_move(board: Board, evaluator, move: Move, margin: float = DEFAULT_MARGIN,
-               judge: str = "network") -> Optional[MoveCheck]:
-    """Compare `move` for the side to play with the network's policy move (None when they agree, when
-    either is a pass, or when `move` is illegal here); `judge` is what reports call the evaluator."""
+               judge: str = "network", look: Optional[MoveLook] = None) -> Optional[MoveCheck]:
+    """Compare `move` for the side to play with the network's policy move by `look` (default `NetworkLook`
+    with `margin`; a given look brings its own margin); None when they agree, when either is a pass, or when
+    `move` is illegal here; `judge` is what reports call the evaluator."""
     if move is None or not board.is_legal(board.to_play, move):
         return None
     best = policy_move(board, evaluator)
     if best is None or best == move:
         return None
-    ours, theirs = scores_after(board, evaluator, (move, best))
-    return MoveCheck(move, best, ours, theirs, margin, judge)
+    look = look or NetworkLook(evaluator, margin)
+    ours, theirs = look.leads_after(board, (move, best))
+    return MoveCheck(move, best, ours, theirs, look.margin, judge, look.how)
 
 
 def scores_after(board: Board, evaluator, points: Sequence[Point]) -> list[float]:

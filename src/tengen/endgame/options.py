@@ -33,6 +33,7 @@ def default_growth() -> GrowthConfig:
     return GrowthConfig(max_nodes=DEFAULT_MAX_NODES, max_total_nodes=DEFAULT_MAX_TOTAL_NODES)
 
 
+MAX_CHECK_VISITS = 10_000  # the move check's search per candidate: bounded so a huge value cannot hang
 MAX_MARGIN = 25  # growing a region further than a board's side changes nothing; bounded so a huge value cannot hang
 
 
@@ -65,6 +66,9 @@ class AnalysisOptions:
     leaf_confidence: float = DEFAULT_LEAF_CONFIDENCE
     leaf_batches: str = "board"
     life_groups: int = 2  # groups at stake that `tengen.analyze` reads for life and death on a whole board (0: none)
+    # the move check's look: a search of this many visits after each of the orthodox and the policy move
+    # (`tengen.analyze` gives it: tengen.search.move_look), 0 for the network's one-move look
+    move_check_visits: int = 32
 
     def __post_init__(self) -> None:
         if isinstance(self.predictor, str) and self.predictor not in PREDICTORS:
@@ -85,6 +89,9 @@ class AnalysisOptions:
         if self.move_check_margin is not None and not math.isfinite(self.move_check_margin):
             raise OptionError("move_check_margin", "move_check_margin must be a finite number of points or None, not "
                               f"{self.move_check_margin!r}")
+        if not isinstance(self.move_check_visits, int) or not 0 <= self.move_check_visits <= MAX_CHECK_VISITS:
+            raise OptionError("move_check_visits", f"move_check_visits must be a whole number from 0 to "
+                              f"{MAX_CHECK_VISITS}, not {self.move_check_visits!r}")
         growth = self.growth or GrowthConfig()
         if not isinstance(growth.max_nodes, int) or growth.max_nodes < 1:
             raise OptionError("max_nodes", f"max_nodes must be a whole number at least 1, not {growth.max_nodes!r}")
@@ -135,6 +142,7 @@ class AnalysisOptions:
                 "max_nodes": growth.max_nodes, "max_total_nodes": growth.max_total_nodes or 0,
                 "threshold": self.threshold, "margin": self.margin,
                 "move_check": -1 if self.move_check_margin is None else self.move_check_margin,
+                "move_check_visits": self.move_check_visits,
                 "sealed_rules": self.sealed_rules, "life_groups": self.life_groups}
 
     @property

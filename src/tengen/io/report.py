@@ -280,6 +280,7 @@ def assumptions_text(analysis: Analysis) -> str:
         text += (f"; settings: --predictor {s['predictor']} --leaves {s['leaves']} --max-nodes {s['max_nodes']} "
                  f"--max-total-nodes {s['max_total_nodes']} --threshold {s['threshold']:g} --margin {s['margin']} "
                  f"--move-check {s['move_check']:g}" + ("" if s["sealed_rules"] else " --no-sealed-rules")
+                 + (f" --move-check-visits {s['move_check_visits']}" if s.get("move_check_visits") else "")
                  + (f" --device {s['device']}" if s.get("device", "cpu") != "cpu" else ""))
     return text
 
