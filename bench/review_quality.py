@@ -11,6 +11,8 @@ A flagged move is confirmed when the search's loss is at least 1 point (a 64-vis
 half a point between nearly equal moves). Every disagreement is listed with the review's loss, the
 search's and the network's one-evaluation loss (KaTrain's: score lead before minus after) and the review's
 reason; the moves the network puts at 2 points or more that the review does not flag are listed too.
+Each game's review and judgements are stored (`games.jsonl`, `judged.jsonl` under `--out`, appended line by
+line), so a stopped run continues with the next game and a rerun with the same settings only reports.
 Last lines: `flagged_agreement: A` (the network one move later, as before) and `flagged_precision: Y` (the
 share of flagged moves the search judge says lose at least 1 point).
 Usage: python bench/review_quality.py [--games 10] [--seed 1] [--visits 64] [--out DIR]
@@ -43,10 +45,10 @@ AGREE = 1.0  # the loss (network or search) from which a judge "also sees" a los
 REPO = Path(__file__).resolve().parents[1]
 
 
-def kgs_games(n: int, seed: int):
+def sample_names(n: int, seed: int) -> list[str]:
+    """The sampled records' names, in a fixed order."""
     names = [line.strip() for line in LIST.read_text().splitlines() if line.strip()]
-    wanted = set(random.Random(seed).sample(names, n))
-    return records(ARCHIVE, wanted)
+    return sorted(random.Random(seed).sample(names, n))
 
 
 def main() -> int:
@@ -76,39 +78,59 @@ def main() -> int:
     search = Search(evaluator, SearchConfig(visits=args.visits, seed=0))
     print(f"search judge: tengen's MCTS, default KataGo network, {args.visits} visits from the position after each "
           f"candidate (played, orthodox, policy), seed 0; confirmed: the search's loss at least {AGREE:g}")
-    disagreements, agree, agree2, confirmed, valued, missed, total = [], 0, 0, 0, 0, [], 0
-    for game in kgs_games(args.games, args.seed):
-        review = review_game(game, CachedEvaluator(evaluator), options)
-        valued += sum(1 for m in review.moves if m.loss is not None)
-        mine = [m for m in review.moves if m.loss is not None and m.loss >= MISTAKE and m.network_loss is not None]
-        seen = 0
-        for m in mine:
-            agree += m.network_loss >= AGREE
-            agree2 += m.network_loss >= MISTAKE
-            loss = search_loss(game, m, evaluator, search, args.visits, judged, judged_file)
-            seen += loss >= AGREE
-            if loss < AGREE:
-                disagreements.append((game.source, m, loss))
-        confirmed += seen
-        missed += [(game.source, m) for m in review.moves if m.network_loss is not None and m.network_loss >= MISTAKE
-                   and (m.loss is None or m.loss < MISTAKE)]
-        print(f"{game.source}: moves {review.start}-{len(game.moves)} ({review.start_reason.split(':')[0]}), "
-              f"{len(mine)} flagged, {seen} confirmed by the search, {sum(1 for m in mine if m.network_loss >= AGREE)} "
-              f"by the network; {review.seconds:.0f} s", flush=True)
-        total += len(mine)
-    print(f"\nflagged moves the search judge puts below {AGREE:g} point lost ({len(disagreements)}):")
-    for source, m, loss in disagreements:
-        print(f"  {source} move {m.number} {to_gtp(m.move, 19)}: review {m.loss:.1f}, search {loss:.1f}, "
-              f"network {m.network_loss:.1f}: {m.reason}")
+    games_file = out / "games.jsonl"
+    label = json.dumps({**options.summary(), "visits": args.visits}, sort_keys=True)  # what the records depend on
+    done = {g["game"]: g for g in read_jsonl(games_file) if g.get("label") == label}
+    names = sample_names(args.games, args.seed)
+    if any(name not in done for name in names):
+        for game in records(ARCHIVE, {name for name in names if name not in done}):
+            done[game.source] = review_record(game, evaluator, options, search, args.visits, judged, judged_file, label)
+            append_line(games_file, json.dumps(done[game.source], sort_keys=True))
+            g = done[game.source]
+            print(f"{g['game']}: moves {g['start']}-{g['moves']} ({g['start_reason']}), {len(g['flagged'])} flagged, "
+                  f"{sum(f['search_loss'] >= AGREE for f in g['flagged'])} confirmed by the search, "
+                  f"{sum(f['network_loss'] >= AGREE for f in g['flagged'])} by the network; {g['seconds']:.0f} s",
+                  flush=True)
+    return summary([done[name] for name in names if name in done])
+
+
+def review_record(game, evaluator, options, search, visits: int, judged: dict, judged_file: Path, label: str) -> dict:
+    """One game's review, its flagged moves judged by the search and the network's big losses it missed."""
+    review = review_game(game, CachedEvaluator(evaluator), options)
+    flagged = [{"number": m.number, "move": to_gtp(m.move, 19), "review_loss": m.loss, "network_loss": m.network_loss,
+                "search_loss": round(search_loss(game, m, evaluator, search, visits, judged, judged_file), 2),
+                "reason": m.reason}
+               for m in review.moves if m.loss is not None and m.loss >= MISTAKE and m.network_loss is not None]
+    missed = [{"number": m.number, "move": to_gtp(m.move, 19), "network_loss": m.network_loss, "review_loss": m.loss,
+               "reason": m.reason}
+              for m in review.moves if m.network_loss is not None and m.network_loss >= MISTAKE
+              and (m.loss is None or m.loss < MISTAKE)]
+    return {"game": game.source, "label": label, "start": review.start, "moves": len(game.moves),
+            "start_reason": review.start_reason.split(":")[0], "valued": sum(m.loss is not None for m in review.moves),
+            "reviewed": len(review.moves), "flagged": flagged, "missed": missed, "seconds": round(review.seconds, 1)}
+
+
+def summary(games: list[dict]) -> int:
+    """The disagreements, the misses and the last lines over the stored games."""
+    flagged = [(g["game"], f) for g in games for f in g["flagged"]]
+    total = len(flagged)
+    print(f"\ngames: {len(games)}; flagged moves the search judge puts below {AGREE:g} point lost "
+          f"({sum(f['search_loss'] < AGREE for _, f in flagged)}):")
+    for source, f in flagged:
+        if f["search_loss"] < AGREE:
+            print(f"  {source} move {f['number']} {f['move']}: review {f['review_loss']:.1f}, search "
+                  f"{f['search_loss']:.1f}, network {f['network_loss']:.1f}: {f['reason']}")
+    missed = [(g["game"], m) for g in games for m in g["missed"]]
     print(f"moves the network puts at {MISTAKE:g}+ points that the review does not flag ({len(missed)}):")
     for source, m in missed:
-        review_loss = "not valued" if m.loss is None else f"{m.loss:.1f}"
-        print(f"  {source} move {m.number} {to_gtp(m.move, 19)}: network {m.network_loss:.1f}, review {review_loss}: "
-              f"{m.reason}")
-    print(f"valued moves {valued}; flagged {total}; the network's loss >= {MISTAKE:g} on "
-          f"{agree2}/{total} of them")
-    print(f"flagged_agreement: {agree / total if total else 0:.2f}")
-    print(f"flagged_precision: {confirmed / total if total else 0:.2f}")
+        review_loss = "not valued" if m["review_loss"] is None else f"{m['review_loss']:.1f}"
+        print(f"  {source} move {m['number']} {m['move']}: network {m['network_loss']:.1f}, review {review_loss}: "
+              f"{m['reason']}")
+    valued, reviewed = sum(g["valued"] for g in games), sum(g["reviewed"] for g in games)
+    print(f"moves reviewed {reviewed}, valued {valued}; flagged {total}; the network's loss >= {MISTAKE:g} on "
+          f"{sum(f['network_loss'] >= MISTAKE for _, f in flagged)}/{total} of them")
+    print(f"flagged_agreement: {sum(f['network_loss'] >= AGREE for _, f in flagged) / total if total else 0:.2f}")
+    print(f"flagged_precision: {sum(f['search_loss'] >= AGREE for _, f in flagged) / total if total else 0:.2f}")
     return 0
 
 
