@@ -205,3 +205,17 @@ def test_review_makes_its_output_folder(tmp_path, monkeypatch):
     out = tmp_path / "reviews" / "dames"
     assert main(["review", str(path), "--from", "1", "--out", str(out), "--quiet"]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["review.json", "review.jsonl", "review.sgf", "temperature.png"]
+
+
+def test_a_move_next_to_an_unvalued_region_says_why_by_the_note_that_says_so():
+    from tengen.endgame.notes import Note
+
+    board = Board(9)
+    before = _analysis(board, [("A1", 0.0, 2.0, "gote"), ("E5,E6", 0.0, 1.0, "gote")])
+    after = _analysis(board, [("A1", 0.0, 2.0, "gote"), ("E6,F6", 0.0, 1.0, "gote")])
+    unvalued = after.regions[1]
+    unvalued.count, unvalued.kind = None, "unsupported"
+    unvalued.notes = [Note("positions", "exhaustive: 12 positions"), Note("ko", "unsupported ko: two exits")]
+    review = judge_move(1, BLACK, from_gtp("E5", 9), before, after, 9)
+    assert review.loss is None
+    assert review.reason == "not valued: region B next to the move has no value (unsupported ko: two exits)"

@@ -22,6 +22,7 @@ from typing import Callable, Optional
 
 from tengen.endgame.analysis import analyze_board, root_ownerships
 from tengen.endgame.evalcache import CachedEvaluator, cached
+from tengen.endgame.notes import of_kind
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.region_cache import RegionCache
 from tengen.endgame.regions import agreed_ownership, find_regions
@@ -245,11 +246,16 @@ def _changed_area(before: Analysis, after: Analysis, move: Move) -> set:
     return area
 
 
+# the notes that say why a region has no count, in the order a player is told them
+_WHY_KINDS = ("declined", "ko", "threat", "repetition", "budget")
+
+
 def _why_unvalued(analysis: Analysis, area: set) -> str:
-    """Which region next to the move has no count, and its first note (why)."""
+    """Which region next to the move has no count, and why (its note saying so, else its kind)."""
     for i, result in enumerate(analysis.regions):
         if result.region.points & area and result.count is None:
-            why = result.notes[0] if result.notes else result.declined or result.kind
+            said = [n for kind in _WHY_KINDS for n in of_kind(result.notes, kind)]
+            why = said[0] if said else result.declined or (result.notes[0] if result.notes else result.kind)
             return f"region {region_label(i)} next to the move has no value ({why})"
     return "the position's count is not known"
 
