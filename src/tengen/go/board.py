@@ -23,8 +23,8 @@ MAX_RECORD_MOVES = 10_000
 # Reading past a record's last move (variation trees, search, probes) plays on copies of its board; this
 # much room above the record's cap lets every reading of a full-length record run.
 READING_MOVES = 2_000
-# The most moves (passes included) one board holds. Each keeps an undo snapshot: measured 16.5 KB per move
-# on 19x19 and 27 KB on 25x25, so a full board stays under 350 MB.
+# The most moves (passes included) one board holds. Each keeps a packed undo snapshot (about 9 KB a move on
+# 19x19, 15 KB on 25x25), so a full board stays well under 350 MB.
 MAX_MOVES = MAX_RECORD_MOVES + READING_MOVES
 
 _ERRORS = {-1: "occupied", -2: "suicide", -3: "ko", -4: "off board"}
