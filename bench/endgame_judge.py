@@ -160,9 +160,12 @@ def candidates(key: str, game, move: int, board, evaluator, known: dict | None =
         gnugo = gnugo_move(game, move, board)
         others = {"policy": to_gtp(policy_move(board, evaluator), h).upper(),
                   "gnugo": "PASS" if gnugo == "RESIGN" else gnugo, "played": to_gtp(game.moves[move][1], h).upper()}
+    looked = None if check is None else {"orthodox_lead": round(check.orthodox_score, 3),
+                                         "policy_lead": round(check.policy_score, 3), "margin": check.margin}
     return {"key": key, "to_play": "B" if board.to_play == BLACK else "W", "komi": board.rules.komi,
             "moves": {"tengen": to_gtp(recommended, h).upper(), "orthodox": to_gtp(orthodox, h).upper(), **others},
-            "tengen_seconds": round(seconds, 1), "tengen_settings": analysis.settings, "label": TENGEN_LABEL}
+            "tengen_seconds": round(seconds, 1), "tengen_settings": analysis.settings, "label": TENGEN_LABEL,
+            "check": looked}
 
 
 def judge(board, vertex: str, search, visits: int) -> dict:
@@ -177,6 +180,26 @@ def judge(board, vertex: str, search, visits: int) -> dict:
     result = search.run(after, visits=visits)
     return {"legal": True, "lead": round(-result.score_lead, 3), "winrate": round(1 - result.winrate, 4),
             "visits": result.visits}
+
+
+def margin_sweep(positions: list[dict], judged: dict, visits: int, margins=(0.0, 0.5, 1.0, 2.0, 3.0)) -> None:
+    """tengen's mean loss had its move check overruled the orthodox move at each margin (the check's two
+    searched leads are stored), on the positions whose check was recorded: what the margin is worth."""
+    rows = []
+    for pos in positions:
+        check, moves = pos.get("check"), pos["moves"]
+        leads = {v: judged.get((pos["key"], v, visits)) for v in set(moves.values())}
+        agree = moves["orthodox"] == moves["policy"]
+        if "check" not in pos or (check is None and not agree) or any(j is None or not j.get("legal")
+                                                                       for j in leads.values()):
+            continue  # an earlier entry, or no check for another reason (a pass, an illegal move)
+        best = max(j["lead"] for j in leads.values())
+        ahead = float("-inf") if check is None else check["policy_lead"] - check["orthodox_lead"]
+        rows.append((ahead, best - leads[moves["orthodox"]]["lead"], best - leads[moves["policy"]]["lead"]))
+    if not rows:
+        return
+    text = ", ".join(f"{m:g}: {statistics.mean(p if d > m else o for d, o, p in rows):.2f}" for m in margins)
+    print(f"tengen's mean loss by the move check's margin (on {len(rows)} positions where the check ran): {text}")
 
 
 def report(positions: list[dict], judged: dict, visits: int) -> int:
@@ -240,6 +263,7 @@ def main() -> int:
             compute(args, stored, judged, positions_file, judged_file)
     current = list(stored.values())[:args.positions]  # in the draw's order
     earlier(lines, current, judged, args.visits)
+    margin_sweep(current, judged, args.visits)
     return report(current, judged, args.visits)
 
 
