@@ -1,5 +1,5 @@
-"""Build the native rules core, the native exhaustive local solver and the native playout search (small C
-extensions, no dependencies beyond CPython and pthreads). The rules core and the playout search share one
+"""Build the native rules core, the native exhaustive local solver, the life-and-death prover (df-pn) and the
+native playout search (small C extensions, no dependencies beyond CPython and pthreads). The rules core and the playout search share one
 board (src/tengen/go/_board_core.h, plain C)."""
 from setuptools import Extension, setup
 
@@ -19,6 +19,11 @@ setup(
             sources=["src/tengen/endgame/_solver.c"],
             depends=["src/tengen/endgame/_solver_thermo.h", "src/tengen/endgame/_solver_store.h",
                      "src/tengen/endgame/_solver_rules.h"],
+            extra_compile_args=C_FLAGS,
+        ),
+        Extension(
+            "tengen.life._proof",
+            sources=["src/tengen/life/_proof.c"],
             extra_compile_args=C_FLAGS,
         ),
         Extension(

@@ -1,0 +1,318 @@
+"""Life and death proved by df-pn (the C search `tengen.life._proof`: Nagai 2002; Kishimoto and Mueller,
+"Search versus knowledge for solving life and death problems in Go", AAAI 2005) over a local problem.
+
+`prove(board, target, attacker)` answers whether the target chain lives, with the board's side to move
+first: alive / dead / ko (`ko_for`: the colour that must win it) / seki / unknown. The local game (the C
+module's doc has the rules): moves only in `region`; stones outside it are walls, taken as safe (the usual
+tsumego assumption); kos by komaster, each attack searched twice (the defender komaster, then the
+attacker komaster) as GNU Go's result codes need: 1 unconditionally, 2 only by winning a ko, 0 not at all.
+`proved` is False where the answer rests on a judgement: the target escaping (a liberty outside the region,
+or joined to a wall of its colour), the depth cap or a repetition on the path, or where the budget ran out.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from tengen.go.board import Board
+from tengen.go.colors import BLACK, EMPTY, WHITE
+from tengen.go.coords import Point, neighbours
+from tengen.life import _proof
+from tengen.life.frame import problem_box
+
+MAX_REGION = 128  # the C search's limit on the region's points
+DEFAULT_NODES = 20_000  # per search (at most two per side moving first, twice more to test an escape)
+TT_BITS = 18  # the transposition table: 2**18 entries of 24 bytes (6 MiB) per search
+SURROUNDINGS = 4  # steps from the target chain the default region reaches (fewer where it would pass 128)
+
+ATTACKER_WINS, DEFENDER_WINS, UNKNOWN = 1, 0, -1
+FLAG_ESCAPE, FLAG_DEPTH, FLAG_REPEAT = 1, 2, 4
+
+
+@dataclass(frozen=True)
+class Search:
+    """One df-pn search: `winner` ATTACKER_WINS / DEFENDER_WINS / UNKNOWN, `proved` (False where it rests
+    on an escape, the depth cap, a repetition, or the budget), its line (None: a pass) and nodes."""
+
+    winner: int
+    proved: bool
+    line: tuple[Optional[Point], ...]
+    nodes: int
+    end: int  # the line's last position: 0 open, 1 captured, 2 pass-alive, 3 escaped
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """The target's status with `first` to move, whether it is proved, GNU Go's codes and moves for the
+    side moving first (`code`, `move`: 1 it succeeds, 2 only by winning a ko, 0 it fails, None unknown),
+    the principal line from the position (None: a pass), the nodes of every search together."""
+
+    status: str  # alive / dead / ko / seki / unknown
+    proved: bool
+    first: int  # the colour moving first
+    attacker: int
+    code: Optional[int]
+    move: Optional[Point]
+    line: tuple[Optional[Point], ...]
+    nodes: int
+    ko_for: Optional[int] = None  # status ko: the colour that must win the ko
+    basis: str = "proved"  # proved / escape judged / depth or repetition / budget
+
+    @property
+    def attacking(self) -> bool:
+        return self.first == self.attacker
+
+
+def prove(board: Board, target: Point, attacker: Optional[int] = None, region: Optional[Iterable[Point]] = None,
+          max_nodes: int = DEFAULT_NODES, seconds: Optional[float] = None, first: Optional[int] = None) -> ProofResult:
+    """The target chain's status with `first` (default: the board's side to move) moving first, by df-pn
+    within `region` (default: `default_region`); `max_nodes` and `seconds` bound each search."""
+    points = _checked(board, target, attacker, region, max_nodes, seconds)
+    attacker = -board.get(target) if attacker is None else attacker
+    first = board.to_play if first is None else first
+    if first not in (BLACK, WHITE):
+        raise ValueError("first must be Black (1) or White (-1)")
+    problem = _Problem(board, target, attacker, points, max_nodes, seconds)
+    if first == attacker:
+        code, search, nodes = attack_code(problem)
+    else:
+        code, search, nodes = defence_code(problem)
+    return _result(problem, first, code, search, nodes)
+
+
+def attack(board: Board, target: Point, **kwargs) -> ProofResult:
+    """`prove` with the target's opponent moving first."""
+    return prove(board, target, first=-board.get(target) if board.on_board(target) else None, **kwargs)
+
+
+def defend(board: Board, target: Point, **kwargs) -> ProofResult:
+    """`prove` with the target's owner moving first."""
+    return prove(board, target, first=board.get(target) if board.on_board(target) else None, **kwargs)
+
+
+def default_region(board: Board, target: Point) -> list[Point]:
+    """The target's area: from the target chain through empty points and its colour's stones, inside the
+    problem's box (`tengen.life.frame.problem_box`, or the points within `SURROUNDINGS` steps of the target
+    chain where the box does not hold it or reaches 128 points), with the attacker's chains whose liberties
+    all lie in it (they can be captured); the attacker's other stones are walls. Fewer steps where the area
+    passes 128 points."""
+    chain = board.chain(target)
+    if len(chain) > MAX_REGION:
+        raise ValueError(f"the target chain alone holds more than {MAX_REGION} points")
+    containers = []
+    try:
+        box = problem_box(board)
+        if target in box:
+            containers.append(set(box.points()))
+    except ValueError:
+        pass
+    containers += [_ball(board, chain, steps) for steps in range(2 * SURROUNDINGS, 0, -1)]
+    for container in containers:
+        area = _area(board, target, container | set(chain))
+        if len(area) <= MAX_REGION:
+            return sorted(area)
+    return sorted(set(chain))
+
+
+def _area(board: Board, target: Point, container: set[Point]) -> set[Point]:
+    """The points reached from `target` within `container` through all but the attacker's stones, and the
+    attacker's chains inside it whose liberties all lie in what was reached (repeated until it holds)."""
+    owner = board.get(target)
+    area: set[Point] = set()
+    frontier = [target]
+    while True:
+        while frontier:
+            p = frontier.pop()
+            if p in area:
+                continue
+            area.add(p)
+            for q in neighbours(p, board.height, board.width):
+                if q in container and q not in area and board.get(q) != -owner:
+                    frontier.append(q)
+        if len(area) > MAX_REGION:
+            return area
+        grown = False
+        for p in sorted(area):
+            for q in neighbours(p, board.height, board.width):
+                if board.get(q) != -owner or q in area:
+                    continue
+                stones = board.chain(q)
+                if set(stones) <= container and set(board.chain_liberties(q)) <= area:
+                    area |= set(stones)
+                    frontier += [n for s in stones for n in neighbours(s, board.height, board.width)
+                                 if n in container and n not in area and board.get(n) != -owner]
+                    grown = True
+        if not grown:
+            return area
+
+
+class _Problem:
+    """The arguments the C search takes, made once."""
+
+    def __init__(self, board: Board, target: Point, attacker: int, points: list[Point], max_nodes: int,
+                 seconds: Optional[float]) -> None:
+        self.board, self.target, self.attacker = board, target, attacker
+        self.width, self.height = board.width, board.height
+        cells = bytearray(self.width * self.height)
+        region = bytearray(self.width * self.height)
+        code = {BLACK: 1, WHITE: 2, EMPTY: 0}
+        for r in range(self.height):
+            for c in range(self.width):
+                cells[r * self.width + c] = code[board.get((r, c))]
+        for p in points:
+            region[p[0] * self.width + p[1]] = 1
+        self.cells, self.region = bytes(cells), bytes(region)
+        self.max_nodes, self.seconds = max_nodes, seconds
+
+    def colour(self, color: int) -> int:
+        return 1 if color == BLACK else 2
+
+    def point(self, index: int) -> Optional[Point]:
+        return None if index < 0 else (index // self.width, index % self.width)
+
+    def search(self, first: int, komaster: int) -> Search:
+        """Can the attacker capture the target with `first` to move and `komaster` winning every ko? An
+        answer for the defender met with an escape is read again with escapes counted as the attacker's:
+        proved where it stands."""
+        winner, nodes, line, end, flags = self._run(first, komaster, escape_attacker=False)
+        proved = winner == ATTACKER_WINS or (winner == DEFENDER_WINS and not flags & (FLAG_DEPTH | FLAG_REPEAT))
+        if winner == DEFENDER_WINS and flags & FLAG_ESCAPE:
+            again, more, _, _, flags2 = self._run(first, komaster, escape_attacker=True)
+            nodes += more
+            proved = proved and again == DEFENDER_WINS and not flags2 & (FLAG_DEPTH | FLAG_REPEAT)
+        return Search(winner, proved, tuple(self.point(i) for i in line), nodes, end)
+
+    def _run(self, first: int, komaster: int, escape_attacker: bool) -> tuple:
+        index = self.target[0] * self.width + self.target[1]
+        return _proof.solve(self.width, self.height, self.cells, self.region, index, self.colour(self.attacker),
+                            self.colour(first), self.colour(komaster), int(escape_attacker), self.max_nodes,
+                            float(self.seconds or 0.0), TT_BITS)
+
+
+def attack_code(problem: _Problem) -> tuple[Optional[int], Search, int]:
+    """GNU Go's attack code with the attacker first (1, 2 ko, 0; None unknown), the deciding search, nodes."""
+    a, d = problem.attacker, -problem.attacker
+    strict = problem.search(a, komaster=d)
+    if strict.winner == ATTACKER_WINS:
+        return 1, strict, strict.nodes
+    if strict.winner == UNKNOWN:
+        return None, strict, strict.nodes
+    with_ko = problem.search(a, komaster=a)
+    nodes = strict.nodes + with_ko.nodes
+    if with_ko.winner == ATTACKER_WINS:
+        return 2, _Search_with(with_ko, proved=strict.proved), nodes
+    if with_ko.winner == UNKNOWN:
+        return None, with_ko, nodes
+    return 0, with_ko, nodes
+
+
+def defence_code(problem: _Problem) -> tuple[Optional[int], Search, int]:
+    """GNU Go's defence code with the defender first (1, 2 ko, 0; None unknown), the deciding search, nodes."""
+    a, d = problem.attacker, -problem.attacker
+    strict = problem.search(d, komaster=a)
+    if strict.winner == DEFENDER_WINS:
+        return 1, strict, strict.nodes
+    if strict.winner == UNKNOWN:
+        return None, strict, strict.nodes
+    with_ko = problem.search(d, komaster=d)
+    nodes = strict.nodes + with_ko.nodes
+    if with_ko.winner == DEFENDER_WINS:
+        return 2, _Search_with(with_ko, proved=with_ko.proved and strict.proved), nodes
+    if with_ko.winner == UNKNOWN:
+        return None, with_ko, nodes
+    return 0, with_ko, nodes
+
+
+def _Search_with(search: Search, proved: bool) -> Search:
+    return Search(search.winner, search.proved and proved, search.line, search.nodes, search.end)
+
+
+def _result(problem: _Problem, first: int, code: Optional[int], search: Search, nodes: int) -> ProofResult:
+    attacker = problem.attacker
+    if code is None:
+        return ProofResult("unknown", False, first, attacker, None, None, search.line, nodes, basis="budget")
+    attacking = first == attacker
+    if code == 2:
+        status, ko_for = "ko", first
+    elif (code == 1) == attacking:
+        status, ko_for = "dead", None
+    else:
+        status, ko_for = ("seki" if _looks_like_seki(problem, first, search) else "alive"), None
+    move = search.line[0] if search.line and code != 0 else None
+    basis = "proved" if search.proved else ("escape judged" if search.end == 3 or status in ("alive", "seki", "ko")
+                                            else "depth or repetition")
+    return ProofResult(status, search.proved, first, attacker, code, move, search.line, nodes, ko_for, basis)
+
+
+def _looks_like_seki(problem: _Problem, first: int, search: Search) -> bool:
+    """Read before the line's first capture: the target, not pass-alive, has at most two liberties and
+    shares one with an attacker chain wholly inside the region that has at most two (neither side can
+    approach without self-atari)."""
+    if search.end == 3:
+        return False
+    board = problem.board.copy()
+    color = first
+    try:
+        for move in search.line:
+            if move is not None:
+                trial = board.copy()
+                if trial.play(color, move):
+                    break
+                board = trial
+            color = -color
+    except Exception:  # a ko capture the board's own ko rule refuses: no seki reading
+        return False
+    if board.get(problem.target) != -problem.attacker:
+        return False
+    region = {(i // problem.width, i % problem.width) for i, v in enumerate(problem.region) if v}
+    libs = set(board.chain_liberties(problem.target))
+    if len(libs) > 2:
+        return False
+    for chain in board.chains(problem.attacker):
+        theirs = set(board.chain_liberties(chain[0]))
+        if set(chain) <= region and len(theirs) <= 2 and libs & theirs:
+            return True
+    return False
+
+
+def _ball(board: Board, chain: list[Point], steps: int) -> set[Point]:
+    seen = set(chain)
+    frontier = deque((p, 0) for p in chain)
+    while frontier:
+        p, d = frontier.popleft()
+        if d == steps:
+            continue
+        for q in neighbours(p, board.height, board.width):
+            if q not in seen:
+                seen.add(q)
+                frontier.append((q, d + 1))
+    return seen
+
+
+def _checked(board: Board, target, attacker, region, max_nodes, seconds) -> list[Point]:
+    """The region's points, every argument checked (one-line ValueErrors)."""
+    if not (isinstance(target, tuple) and len(target) == 2 and all(isinstance(v, int) for v in target)):
+        raise ValueError("the target must be a (row, col) point")
+    if not board.on_board(target):
+        raise ValueError(f"the target {target} is off the board")
+    if board.get(target) == EMPTY:
+        raise ValueError(f"the target {target} is not a stone")
+    if attacker is not None and attacker != -board.get(target):
+        raise ValueError("the attacker must be the target's opponent")
+    if max_nodes < 1:
+        raise ValueError("max_nodes must be at least 1")
+    if seconds is not None and seconds <= 0:
+        raise ValueError("seconds must be positive")
+    if region is None:
+        return default_region(board, target)
+    points = sorted(set(tuple(p) for p in region))
+    if not points:
+        raise ValueError("the region is empty")
+    for p in points:
+        if len(p) != 2 or not board.on_board(p):
+            raise ValueError(f"the region's point {p} is off the board")
+    points = sorted(set(points) | set(board.chain(target)))
+    if len(points) > MAX_REGION:
+        raise ValueError(f"the region holds {len(points)} points, more than {MAX_REGION}")
+    return points

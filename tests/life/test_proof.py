@@ -1,0 +1,260 @@
+"""The df-pn life-and-death prover (`tengen.life.proof` over the C search `tengen.life._proof`), data-driven
+over ASCII diagrams (X Black, O White, . empty): each fixture's status with either side first, whether it is
+proved, and the key move; a budget never yields a wrong proved answer; hostile inputs fail in one line."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tengen.go.colors import BLACK, WHITE
+from tengen.go.diagram import board_from_diagram
+from tengen.life import _proof
+from tengen.life.proof import MAX_REGION, default_region, prove
+
+# White's corner eye space of three in a row: the vital point (B1 here, (0, 1)) kills, and lives
+STRAIGHT_THREE = """
+. . . O X . . . .
+O O O O X . . . .
+X X X X X . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+# The L-shaped bent four in the corner, White without outside liberties: Black at the 1-2 point makes a ko
+# Black takes first (the shape Japanese rules call dead by convention: Black may start the ko when he likes);
+# White first lives at the same point
+BENT_FOUR = """
+. . . O X . . . .
+. O O O X . . . .
+O O X X X . . . .
+X X X . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+# Square four: dead whoever moves first
+SQUARE_FOUR = """
+. . O X . . . . .
+. . O X . . . . .
+O O O X . . . . .
+X X X X . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+# One sure eye at A9 and a ko for the second: Black takes at C9 ((0, 2)), capturing D9; White cannot make
+# the eye without the ko
+KO_FOR_LIFE = """
+. O . O X . . . .
+O O O X . . . . .
+X X X X . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+# Seki: White's group and Black's three inner stones share B9 and F9; whoever fills one is captured
+SEKI = """
+O . X X X . O X .
+O O O O O O O X .
+X X X X X X X X .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+# A ladder: White's F6 stone ((5, 5)) in Black's net; on this empty 11x11 board the ladder works both ways
+LADDER = """
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . X . . . .
+. . . . X O . . . . .
+. . . . . X . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+"""
+
+# The same with White breakers on the four diagonals the ladder could run along
+LADDER_BROKEN = """
+. . . . . . . . . . .
+. O . . . . . . . O .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . X . . . .
+. . . . X O . . . . .
+. . . . . X . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. O . . . . . . . O .
+. . . . . . . . . . .
+"""
+
+CASES = [
+    # name, diagram, target, first, status, code, key moves (None: any)
+    ("straight three, Black first", STRAIGHT_THREE, (1, 0), BLACK, "dead", 1, {(0, 1)}),
+    ("straight three, White first", STRAIGHT_THREE, (1, 0), WHITE, "alive", 1, {(0, 1)}),
+    ("bent four in the corner, Black first", BENT_FOUR, (1, 1), BLACK, "ko", 2, {(0, 1)}),
+    ("bent four in the corner, White first", BENT_FOUR, (1, 1), WHITE, "alive", 1, {(0, 1)}),
+    ("square four, Black first", SQUARE_FOUR, (2, 0), BLACK, "dead", 1, None),
+    ("square four, White first", SQUARE_FOUR, (2, 0), WHITE, "dead", 0, None),
+    ("ko for life, Black first", KO_FOR_LIFE, (1, 0), BLACK, "ko", 2, {(0, 2)}),
+    ("ko for life, White first", KO_FOR_LIFE, (1, 0), WHITE, "ko", 2, None),
+    ("seki, Black first", SEKI, (1, 0), BLACK, "seki", 0, None),
+    ("seki, White first", SEKI, (1, 0), WHITE, "seki", 1, None),
+]
+
+
+@pytest.mark.parametrize("name, diagram, target, first, status, code, moves", CASES, ids=[c[0] for c in CASES])
+def test_each_fixture_is_proved_with_its_status(name, diagram, target, first, status, code, moves):
+    board = board_from_diagram(diagram)
+    result = prove(board, target, first=first)
+    assert (result.status, result.code, result.proved, result.basis) == (status, code, True, "proved"), result
+    if moves is not None:
+        assert result.move in moves
+    assert result.nodes >= 1
+    if status == "ko":
+        assert result.ko_for == first  # the side moving first must win the ko
+
+
+def test_the_principal_line_is_legal_and_starts_with_the_key_move():
+    board = board_from_diagram(STRAIGHT_THREE)
+    result = prove(board, (1, 0), first=BLACK)
+    assert result.line[0] == result.move
+    replay, color = board.copy(), BLACK
+    for move in result.line:
+        replay.play(color, move)
+        color = -color
+
+
+def test_a_ladder_read_to_the_edge_is_proved_dead():
+    board = board_from_diagram(LADDER)
+    everything = [(r, c) for r in range(11) for c in range(11)]
+    result = prove(board, (5, 5), first=BLACK, region=everything)
+    assert (result.status, result.proved, result.code) == ("dead", True, 1)
+    assert result.move in {(5, 6), (4, 5)}
+
+
+@pytest.mark.parametrize("diagram", [LADDER, LADDER_BROKEN], ids=["no breaker", "breakers"])
+def test_a_ladder_leaving_the_region_is_judged_not_proved(diagram):
+    board = board_from_diagram(diagram)
+    small = [(r, c) for r in range(3, 8) for c in range(3, 8)]  # the breakers lie outside it
+    result = prove(board, (5, 5), first=BLACK, region=small)
+    assert (result.status, result.proved, result.basis) == ("alive", False, "escape judged")
+
+
+def test_breakers_inside_the_region_give_no_wrong_proof():
+    board = board_from_diagram(LADDER_BROKEN)
+    everything = [(r, c) for r in range(11) for c in range(11)]
+    result = prove(board, (5, 5), first=BLACK, region=everything, max_nodes=20_000)
+    assert not (result.proved and result.status == "dead")  # the breakers save it; life in the open is unread
+
+
+@pytest.mark.parametrize("diagram, target, first", [(c[1], c[2], c[3]) for c in CASES], ids=[c[0] for c in CASES])
+def test_a_small_budget_says_unknown_or_the_right_answer(diagram, target, first):
+    board = board_from_diagram(diagram)
+    full = prove(board, target, first=first)
+    for nodes in (1, 2, 3, 5, 8, 13, 21, 34):
+        small = prove(board, target, first=first, max_nodes=nodes)
+        if small.status == "unknown":
+            assert (small.proved, small.code, small.basis) == (False, None, "budget")
+        else:
+            assert (small.status, small.code) == (full.status, full.code)
+
+
+def test_the_seki_budget_of_three_nodes_is_unknown():
+    result = prove(board_from_diagram(SEKI), (1, 0), first=BLACK, max_nodes=3)
+    assert (result.status, result.proved) == ("unknown", False)
+
+
+def test_the_default_region_is_the_targets_area_with_the_capturable_inner_stones():
+    board = board_from_diagram(SEKI)
+    region = set(default_region(board, (1, 0)))
+    assert {(0, 1), (0, 2), (0, 3), (0, 4), (0, 5)} <= region  # the shared liberties and Black's inner stones
+    assert (2, 0) not in region and (0, 7) not in region  # Black's wall: safe, outside
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"target": (0, 0)}, "not a stone"),
+    ({"target": (20, 3)}, "off the board"),
+    ({"target": (-1, 0)}, "off the board"),
+    ({"target": "A1"}, "(row, col)"),
+    ({"target": (1, 0), "region": []}, "region is empty"),
+    ({"target": (1, 0), "region": [(0, 0), (9, 9)]}, "off the board"),
+    ({"target": (1, 0), "max_nodes": 0}, "max_nodes"),
+    ({"target": (1, 0), "seconds": -1.0}, "seconds"),
+    ({"target": (1, 0), "attacker": WHITE}, "attacker"),
+])
+def test_hostile_inputs_fail_in_one_line(kwargs, words):
+    board = board_from_diagram(STRAIGHT_THREE)
+    with pytest.raises(ValueError) as error:
+        prove(board, **kwargs)
+    assert words in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_region_over_the_limit_is_refused():
+    board = board_from_diagram("\n".join([". " * 12] * 12).replace(". " * 12, ". " * 5 + "O " + ". " * 6, 1))
+    everything = [(r, c) for r in range(12) for c in range(12)]
+    with pytest.raises(ValueError, match=f"more than {MAX_REGION}"):
+        prove(board, (0, 5), region=everything)
+
+
+@pytest.mark.parametrize("args, words", [
+    ((0, 9, b"", b"", 0, 1, 1, 1, 0, 10, 0.0, 10), "sides"),
+    ((3, 3, b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 10, 0.0, 10), "width\\*height"),
+    ((3, 3, b"\2" + b"\0" * 8, b"\1" * 9, 9, 1, 1, 1, 0, 10, 0.0, 10), "off the board"),
+    ((3, 3, b"\2" + b"\0" * 8, b"\1" * 9, 0, 3, 1, 1, 0, 10, 0.0, 10), "colours"),
+    ((3, 3, b"\2" + b"\0" * 8, b"\0" * 9, 0, 1, 1, 1, 0, 10, 0.0, 10), "region is empty"),
+    ((3, 3, b"\7" + b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 10, 0.0, 10), "0, 1 or 2"),
+    ((3, 3, b"\1" + b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 10, 0.0, 10), "not a stone of the defender"),
+    ((3, 3, b"\2" + b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 10, 0.0, 99), "tt_bits"),
+    ((3, 3, b"\2" + b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 0, 0.0, 10), "max_nodes"),
+])
+def test_the_c_boundary_checks_its_arguments(args, words):
+    with pytest.raises(ValueError, match=words):
+        _proof.solve(*args)
+
+
+def test_a_whole_small_board_is_solved_in_c():
+    # 3x3, White's single stone at the corner, Black to move: two liberties, Black captures in three moves
+    result = _proof.solve(3, 3, b"\2" + b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 10_000, 0.0, 12)
+    assert result[0] == 1 and result[2]
+
+
+def test_random_inputs_never_crash_the_c_search():
+    rng = random.Random(58)
+    for _ in range(400):
+        w, h = rng.randint(1, 7), rng.randint(1, 7)
+        cells = bytes(rng.choice((0, 0, 1, 2)) for _ in range(w * h))
+        region = bytes(rng.choice((0, 1, 1)) for _ in range(w * h))
+        stones = [i for i, c in enumerate(cells) if c]
+        target = rng.choice(stones) if stones else 0
+        attacker = 3 - cells[target] if cells[target] else 1
+        try:
+            winner, nodes, line, end, flags = _proof.solve(w, h, cells, region, target, attacker, rng.choice((1, 2)),
+                                                           rng.choice((1, 2)), rng.randint(0, 1),
+                                                           rng.randint(1, 3000), 0.0, 10)
+        except ValueError:
+            continue
+        assert winner in (-1, 0, 1) and nodes >= 1 and 0 <= end <= 3 and 0 <= flags <= 7
+        assert all(m == -1 or (0 <= m < w * h and region[m]) for m in line)
