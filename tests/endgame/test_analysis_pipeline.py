@@ -207,7 +207,7 @@ def test_leaves_scored_board_wide_or_region_by_region_give_the_same_analysis_and
 
 def test_a_ko_the_ko_rule_cannot_value_falls_back_to_leaving_the_retake_out():
     from tengen.endgame.results import RegionResult
-    from tengen.endgame.cgt_bridge import fill_from_tree
+    from tengen.endgame.cgt_bridge import tree_parts
     from tengen.endgame.tree import LocalNode, LocalTree
 
     def leaf(value, *history):
@@ -221,8 +221,8 @@ def test_a_ko_the_ko_rule_cannot_value_falls_back_to_leaving_the_retake_out():
     root.children[BLACK].append((take[1], after_take))
     root.children[WHITE].append((connect[1], leaf(-2, (WHITE, (4, 3)))))
     region = Region(0, frozenset({(4, 2), (4, 3)}))
-    result = RegionResult(region)
-    fill_from_tree(result, LocalTree(root, region, 5), 5)
+    value, play, notes = tree_parts(LocalTree(root, region, 5), 5)
+    result = RegionResult.from_parts(region, value, play, notes=notes)
     assert any(n.startswith("ko approximated") for n in result.notes)
     assert result.temperature is not None and result.best_black == [take[1]]  # {{2 | -1} | -2}
 
@@ -331,7 +331,7 @@ def test_a_number_whose_first_moves_start_fights_is_reported_cold_not_settled():
     ends at -17 once White answers, White's at -12): neither gains by starting. The table must not call
     that settled, and the note gives both ends. A region whose moves only lose points stays settled."""
     from tengen.endgame.results import RegionResult
-    from tengen.endgame.cgt_bridge import fill_from_tree, whole_board_move
+    from tengen.endgame.cgt_bridge import tree_parts, whole_board_move
     from tengen.endgame.tree import LocalNode, LocalTree
     from tengen.io.report import kind_text
 
@@ -345,9 +345,9 @@ def test_a_number_whose_first_moves_start_fights_is_reported_cold_not_settled():
         root = LocalNode()
         root.children[BLACK].append((from_gtp("L5", 19), black))
         root.children[WHITE].append((from_gtp("M4", 19), white))
-        result = RegionResult(Region(0, frozenset({from_gtp("L5", 19), from_gtp("M4", 19)})))
-        fill_from_tree(result, LocalTree(root, result.region, 7), 19)
-        return result
+        region = Region(0, frozenset({from_gtp("L5", 19), from_gtp("M4", 19)}))
+        value, play, notes = tree_parts(LocalTree(root, region, 7), 19)
+        return RegionResult.from_parts(region, value, play, notes=notes)
 
     fight = result_of(switch(24, -17), switch(-12, -18))
     assert (fight.kind, fight.count) == ("number", -12)

@@ -14,7 +14,7 @@ from tengen.cgt.standin import stand_in
 from tengen.cgt.thermo import BLACK_SENTE, GOTE, WHITE_SENTE, Thermo
 from tengen.cgt.tree import STOP
 from tengen.endgame.notes import Note, without_kind
-from tengen.endgame.results import UNSOLVED, UNSUPPORTED, RegionResult, region_label
+from tengen.endgame.results import UNSOLVED, UNSUPPORTED, BestPlay, LocalValue, RegionResult, region_label
 from tengen.endgame.tree import MISSING, LocalNode, LocalTree
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Move, Point, to_gtp
@@ -100,9 +100,11 @@ def _as_float(t) -> Optional[float]:
     return None if t is None else math.inf if is_infinite(t) else float(t)
 
 
-def fill_from_tree(result: RegionResult, tree: LocalTree, height: int) -> None:
-    """Mean, temperature, kind, best moves and principal lines of a grown, scored tree."""
+def tree_parts(tree: LocalTree, height: int) -> tuple[LocalValue, BestPlay, list[Note]]:
+    """The value (mean, temperature, kind, game), the best play (best moves, principal lines) and the notes
+    of a grown, scored tree."""
     index: dict[int, Variation] = {}
+    notes: list[Note] = []
     try:
         ta = analyze_local(to_variation(tree.root, index))
     except UnsupportedKo as exc:
@@ -110,26 +112,23 @@ def fill_from_tree(result: RegionResult, tree: LocalTree, height: int) -> None:
         try:
             ta = analyze_local(to_variation(tree.root, index, ko=False))
         except (UnsupportedKo, ValueError):
-            result.kind = UNSUPPORTED
-            result.notes.append(Note("ko", f"unsupported ko: {exc}"))
-            return
-        result.notes.append(Note("ko", f"ko approximated ({exc}): banned retakes left out"))
-    result.game = ta.game
-    result.kind = ta.kind if ta.kind in KINDS else UNSUPPORTED
-    result.count = None if ta.mean is None or is_infinite(ta.mean) else float(ta.mean)
-    result.temperature = None if is_infinite(ta.temperature) else float(ta.temperature)
-    result.best_black = [p for p in ta.best_black if isinstance(p, tuple)]
-    result.best_white = [p for p in ta.best_white if isinstance(p, tuple)]
-    result.game_text = _game_text(ta.game)
+            return LocalValue(kind=UNSUPPORTED), BestPlay(), [Note("ko", f"unsupported ko: {exc}")]
+        notes.append(Note("ko", f"ko approximated ({exc}): banned retakes left out"))
     if ta.kind == UNBOUNDED:
-        result.notes.append(Note("threat", "a threat stays unanswered: the tree needs the reply to a forcing move"))
-    if ta.kind == NUMBER:
-        result.cold_fight = cold_fight(ta.game, tree.root, height)
-        if result.cold_fight:
-            result.notes.append(Note("cold fight", result.cold_fight))
-    result.principal_black, result.follow_black = principal_line(tree.root, BLACK, index)
-    result.principal_white, result.follow_white = principal_line(tree.root, WHITE, index)
-    result.ko = ta.ko
+        notes.append(Note("threat", "a threat stays unanswered: the tree needs the reply to a forcing move"))
+    fight = cold_fight(ta.game, tree.root, height) if ta.kind == NUMBER else ""
+    if fight:
+        notes.append(Note("cold fight", fight))
+    value = LocalValue(count=None if ta.mean is None or is_infinite(ta.mean) else float(ta.mean),
+                       temperature=None if is_infinite(ta.temperature) else float(ta.temperature),
+                       kind=ta.kind if ta.kind in KINDS else UNSUPPORTED, game=ta.game, game_text=_game_text(ta.game),
+                       cold_fight=fight, ko=ta.ko)
+    (line_black, follow_black), (line_white, follow_white) = (principal_line(tree.root, color, index)
+                                                              for color in (BLACK, WHITE))
+    play = BestPlay(tuple(p for p in ta.best_black if isinstance(p, tuple)),
+                    tuple(p for p in ta.best_white if isinstance(p, tuple)),
+                    tuple(line_black), tuple(line_white), follow_black, follow_white)
+    return value, play, notes
 
 
 def cold_fight(game: Game, root: LocalNode, height: int, hot: float = 1) -> str:
@@ -170,47 +169,41 @@ def _game_text(game: Game) -> str:
         return ""
 
 
-def solve_exhaustively(board, region, result, config=None):
-    """Fill a RegionResult with the exact solver's answer for a sealed region (`config`: an
+def solve_exhaustively(board, region, result: Optional[RegionResult] = None, config=None) -> RegionResult:
+    """The region's result from the exact solver, for a sealed region or a user's mask (`config`: an
     ExhaustiveConfig for the budgets; a user's mask always vouches for its surroundings: the marked
-    diagram's conventions of `tengen.endgame.local_game`). A solve that gives no value (`solver_declined`:
-    not sealed, too large, a ko or loop it cannot value, no position searched, an infinite count or
-    temperature) leaves the result `unsolved` (kind UNSOLVED, no count) with the reason in `declined`."""
+    diagram's conventions of `tengen.endgame.local_game`); `result`'s notes, when given, come first. A
+    solve that gives no value (`solver_declined`: not sealed, too large, a ko or loop it cannot value, no
+    position searched, an infinite count or temperature) is `unsolved` (kind UNSOLVED, no count) with the
+    reason in `declined`."""
     from dataclasses import replace
 
     from tengen.endgame.exhaustive import OK, ExhaustiveConfig, solve_region
     from tengen.endgame.local_game import RegionNotSealed
 
+    notes = list(result.notes) if result is not None else []
     # the analysis values a repetition that decides the value without repetitions (superko on the local line)
     config = replace(config or ExhaustiveConfig(), vouched=region.source == "mask", repetitions="superko")
     try:  # a user's mask vouches for its surroundings (local diagrams on an otherwise empty board)
         solved = solve_region(board, region.points, config)
     except RegionNotSealed as exc:
-        return _unsolved(result, f"region not sealed: {exc}")
-    result.seconds = solved.seconds
-    result.notes += solved.notes
+        return _unsolved(region, notes, f"region not sealed: {exc}")
+    notes += solved.notes
     if solved.status != OK:
-        return _unsolved(result, f"{solved.status} ({solved.reason})")
+        return _unsolved(region, notes, f"{solved.status} ({solved.reason})", solved.seconds)
     why = solver_declined(solved, _root_threat(board, region, config) if _infinite(solved.mean) else False)
     if why:  # the value that was not given is not described either
-        result.notes = without_kind(result.notes, "repetition")
-        return _unsolved(result, why)
-    result.method = "exhaustive"
-    result.exact_rules = True  # every line was played and counted by the rules core
-    result.kind = solved.kind
-    result.count = float(solved.mean)
-    result.temperature = float(solved.temperature)
-    result.best_black, result.best_white = list(solved.best_black), list(solved.best_white)
-    result.principal_black, result.principal_white = list(solved.principal_black), list(solved.principal_white)
-    result.follow_black, result.follow_white = _as_float(solved.follow_black), _as_float(solved.follow_white)
+        return _unsolved(region, without_kind(notes, "repetition"), why, solved.seconds)
     # the essential-option game when it is a plain game; else the thermograph (a ko inside)
-    result.game = solved.game if solved.game is not None else solved.thermograph
-    if solved.game is not None:
-        result.game_text = _game_text(solved.game)  # the options its thermograph needs, for the JSON
-    result.thermograph_text = thermograph_text(solved.thermograph)
-    result.ko = solved.ko
-    result.notes.append(Note("positions", f"exhaustive: {solved.nodes} positions"))
-    return result
+    value = LocalValue(count=float(solved.mean), temperature=float(solved.temperature), kind=solved.kind,
+                       game=solved.game if solved.game is not None else solved.thermograph,
+                       game_text=_game_text(solved.game) if solved.game is not None else "",
+                       thermograph_text=thermograph_text(solved.thermograph), ko=solved.ko)
+    play = BestPlay(tuple(solved.best_black), tuple(solved.best_white), tuple(solved.principal_black),
+                    tuple(solved.principal_white), _as_float(solved.follow_black), _as_float(solved.follow_white))
+    # every line was played and counted by the rules core
+    return RegionResult.from_parts(region, value, play, method="exhaustive", exact_rules=True, seconds=solved.seconds,
+                                   notes=notes + [Note("positions", f"exhaustive: {solved.nodes} positions")])
 
 
 def _infinite(x) -> bool:
@@ -258,12 +251,10 @@ def solver_declined(solved, root_threat: Optional[bool] = None) -> str:
     return ""
 
 
-def _unsolved(result, why: str):
+def _unsolved(region, notes: list, why: str, seconds: float = 0.0) -> RegionResult:
     """The result of a solve that gave no value: kind UNSOLVED, no count or temperature, the reason kept."""
-    result.kind, result.declined = UNSOLVED, why
-    result.count = result.temperature = None
-    result.notes.append(Note("declined", f"exhaustive solver: {why}"))
-    return result
+    return RegionResult.from_parts(region, LocalValue(kind=UNSOLVED), declined=why, seconds=seconds,
+                                   notes=notes + [Note("declined", f"exhaustive solver: {why}")])
 
 
 def thermograph_text(rec) -> str:

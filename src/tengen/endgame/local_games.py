@@ -87,7 +87,8 @@ def _grow_with_network(board: Board, regions: Sequence[Region], network: Network
 
 
 def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[Evaluator], options: AnalysisOptions,
-                  oracle_node, progress: Optional[ProgressCallback]) -> list[RegionResult]:
+                  oracle_node, progress: Optional[ProgressCallback],
+                  declined: Optional[dict[int, str]] = None) -> list[RegionResult]:
     """The regions' trees grow together, one predictor batch per level for all regions; their leaves are
     scored together (`leaf_batches="board"`) or region by region; each region is charged its own network
     evaluations, and the wall time in proportion to them. With `sealed_rules`, a sealed region's lines end
@@ -100,32 +101,34 @@ def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[E
         if options.sealed_rules and pred.name in ("kata", "net"):
             pred = SealedRules(pred, board, regions)
         trees = grow_trees(board, regions, pred, options.growth, progress=progress)
-    by_region = pred.evaluations_by_region if isinstance(pred, CountsEvaluations) else {}
     problems = pred.problems if isinstance(pred, ReportsProblems) else {}
-    results = []
-    for region, tree in zip(regions, trees):
-        result = RegionResult(region, tree=tree, evaluations=by_region.get(region.id, 0))
-        if tree.budget_exhausted:
-            result.notes.append(Note("budget", f"budget exhausted: tree cut at {tree.nodes} nodes"))
-        result.notes.extend(Note("oracle", problem) for problem in problems.get(region.id, []))
+    notes: list[list[Note]] = []
+    for region, tree in zip(regions, trees):  # what the trees say before their leaves are scored
+        said = [Note("budget", f"budget exhausted: tree cut at {tree.nodes} nodes")] if tree.budget_exhausted else []
+        said += [Note("oracle", problem) for problem in problems.get(region.id, [])]
         if isinstance(pred, SealedRules) and pred.sealed(region):
-            result.exact_rules = True
             settled = sum(n.counted for n in tree.root.walk()) + pred.settle_leaves(tree)
-            result.notes.append(Note("sealed", f"sealed region: the exact rules end lines and count {settled} "
-                                     "settled leaves"))
-            result.notes.extend(pred.locals[region.id].notes)
-        results.append(result)
+            said.append(Note("sealed", f"sealed region: the exact rules end lines and count {settled} settled leaves"))
+            said += pred.locals[region.id].notes
+        notes.append(said)
     with phase("leaves"):
         made = _score_leaves(trees, evaluator, options)
-    for i, (result, tree) in enumerate(zip(results, trees)):
+    by_region = pred.evaluations_by_region if isinstance(pred, CountsEvaluations) else {}
+    evaluations = [by_region.get(region.id, 0) + made[region.id] for region in regions]
+    seconds = _shares(evaluations, time.perf_counter() - start)
+    results = []
+    for i, (region, tree) in enumerate(zip(regions, trees)):
         if progress:
             progress("region", i, len(regions))
-        result.evaluations += made[result.region.id]
         with phase("cgt"):
-            cgt_bridge.fill_from_tree(result, tree, board.height)
+            value, play, more = cgt_bridge.tree_parts(tree, board.height)
+        why = (declined or {}).get(region.id, "")  # the exact solver, asked first under `auto`, gave no value
+        answered = [Note("method", f"answered by a grown tree ({pred.name}): the exact solver declined: {why}")] if why else []
+        results.append(RegionResult.from_parts(region, value, play, tree=tree, evaluations=evaluations[i],
+                                               seconds=seconds[i], notes=answered + notes[i] + more, declined=why,
+                                               exact_rules=isinstance(pred, SealedRules) and pred.sealed(region)))
     if progress:
         progress("region", len(regions), len(regions))
-    _share_seconds(results, time.perf_counter() - start)
     return results
 
 
@@ -160,11 +163,10 @@ def value_net_for(weights: Optional[str], device: str = "cpu"):
     return _VALUE_NETS[weights, device]
 
 
-def _share_seconds(results: list[RegionResult], seconds: float) -> None:
+def _shares(evaluations: list[int], seconds: float) -> list[float]:
     """Trees grown together share their batches: each region gets the time in proportion to its evaluations."""
-    total = sum(r.evaluations for r in results)
-    for r in results:
-        r.seconds = seconds * (r.evaluations / total if total else 1 / len(results))
+    total = sum(evaluations)
+    return [seconds * (e / total if total else 1 / len(evaluations)) for e in evaluations]
 
 
 # what `auto` lets the exact solver spend on one sealed region before handing it to a tree. A count of
@@ -197,9 +199,9 @@ def _analyze_auto(board: Board, regions: Sequence[Region], network: NetworkOnDem
         # sealed as `tengen.endgame.sealed` means it: a region the network found needs pass-alive walls
         budget = ExhaustiveConfig(max_nodes=auto_solver_nodes(), seconds=None,
                                   require_benson=region.source != "mask")
-        result = _solve_exhaustively(board, region, None, i, len(regions), budget)
+        solved_note = Note("method", "sealed: solved exactly by the exhaustive solver")  # said only of a value
+        result = _solve_exhaustively(board, region, None, i, len(regions), budget, first_notes=[solved_note])
         if result.method == "exhaustive":  # a value; every failed solve is `unsolved` (declined says why)
-            result.notes.insert(0, Note("method", "sealed: solved exactly by the exhaustive solver"))
             results[i] = result
         elif result.declined and (region.source == "mask" or not result.declined.startswith("region not sealed")):
             declined[i] = result.declined  # a user's mask, or a sealed region the solver could not value
@@ -214,24 +216,21 @@ def _analyze_auto(board: Board, regions: Sequence[Region], network: NetworkOnDem
             raise NeedsNetwork(f"{len(rest)} region(s) need the network (not sealed, or too large to solve "
                                "exactly)" + (f" ({why})" if why else "")) from None
         tree_predictor = options.move_predictor()
+        why_of = {regions[i].id: why for i, why in declined.items()}
         grown = iter(_grow_regions(board, rest, evaluator, replace(options, predictor=tree_predictor),
-                                   None, progress))
+                                   None, progress, declined=why_of))
         results = [result if result is not None else next(grown) for result in results]
-        for i, why in declined.items():
-            results[i].declined = why
-            results[i].notes.insert(0, Note("method", f"answered by a grown tree ({tree_predictor}): the exact "
-                                            f"solver declined: {why}"))
     return results  # type: ignore[return-value]
 
 
-def _solve_exhaustively(board: Board, region: Region, progress, i: int, n: int, config=None) -> RegionResult:
+def _solve_exhaustively(board: Board, region: Region, progress, i: int, n: int, config=None,
+                        first_notes: Sequence[Note] = ()) -> RegionResult:
     if progress:
         progress("region", i, n)
     t0 = time.perf_counter()
     with phase("exact solver"):
-        result = cgt_bridge.solve_exhaustively(board, region, RegionResult(region), config)
-    result.seconds = time.perf_counter() - t0
-    return result
+        result = cgt_bridge.solve_exhaustively(board, region, RegionResult(region, notes=list(first_notes)), config)
+    return replace(result, seconds=time.perf_counter() - t0)
 
 
 # how a region is valued, by `AnalysisOptions.region_method`

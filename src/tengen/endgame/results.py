@@ -3,7 +3,7 @@ regions' names as boards and reports show them. Adapters (reports, GTP, JSON) re
 logic beyond what a reader derives from the values (move values in Go conventions, the board count)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Optional
 
 import numpy as np
@@ -34,9 +34,35 @@ def region_label(index: int) -> str:
     return name
 
 
+@dataclass(frozen=True)
+class LocalValue:
+    """What a region's local game is worth, as one method found it (a tree's CGT analysis, the exact solver)."""
+
+    count: Optional[float] = None  # mean of the local game (area), Black's side
+    temperature: Optional[float] = None  # area temperature
+    kind: str = UNSUPPORTED  # one of tengen.cgt.KINDS, UNSUPPORTED or UNSOLVED
+    game: object = None  # the local Game, or the thermograph where there is no plain game (a ko inside)
+    game_text: str = ""
+    thermograph_text: str = ""
+    cold_fight: str = ""
+    ko: Optional[KoChain] = None
+
+
+@dataclass(frozen=True)
+class BestPlay:
+    """Each colour's best first moves, principal lines and the temperature their first move leaves."""
+
+    best_black: tuple[Point, ...] = ()
+    best_white: tuple[Point, ...] = ()
+    principal_black: tuple[tuple[int, Move], ...] = ()
+    principal_white: tuple[tuple[int, Move], ...] = ()
+    follow_black: Optional[float] = None
+    follow_white: Optional[float] = None
+
+
 @dataclass
 class RegionResult:
-    """What a player wants to know about one local region."""
+    """What a player wants to know about one local region (built once from its parts: `from_parts`)."""
 
     region: Region
     count: Optional[float] = None  # mean of the local game (area), Black's side
@@ -63,6 +89,16 @@ class RegionResult:
     cold_fight: str = ""  # a number whose first moves are hot: what each side's best start comes to (else empty)
     ko: Optional[KoChain] = None  # the ko at the root (kind KO): its exits and taker, for orthodox play
     reused: bool = False  # taken from an earlier position's analysis of the same region (a game review)
+
+    @classmethod
+    def from_parts(cls, region: Region, value: LocalValue = LocalValue(), play: BestPlay = BestPlay(),
+                   **how) -> "RegionResult":
+        """The result of `region` from its value, its best play and how it was found (method, tree, notes,
+        evaluations, ...: the other fields by name)."""
+        parts = {f.name: getattr(value, f.name) for f in fields(value)}
+        parts.update({f.name: list(getattr(play, f.name)) if isinstance(getattr(play, f.name), tuple)
+                      else getattr(play, f.name) for f in fields(play)})
+        return cls(region, **parts, **how)
 
     @property
     def thermograph(self) -> Optional[Thermo]:
