@@ -45,6 +45,7 @@ class Job:
     started: Optional[float] = None
     finished: Optional[float] = None
     version: int = 0  # bumped at every change, so event streams know when to send
+    asked: dict = field(default_factory=dict)  # what the request asked that a result route needs (an analysis's region)
     cancel_requested: threading.Event = field(default_factory=threading.Event)
 
     @property

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
@@ -44,12 +44,15 @@ def analyses_router(state: WebState) -> APIRouter:
             from tengen.api import analyze
             from tengen.io.report import strict_json_report  # the JSON `tengen analyze --json` writes
 
-            analysis = analyze(board, region=points, evaluator=state.job_evaluator(job), options=options,
-                               progress=job.progress)
+            # the exact solver needs no network: none is loaded for it (a server with no network still solves)
+            job.check()
+            evaluator = None if req.predictor == "exhaustive" else state.job_evaluator(job)
+            analysis = analyze(board, region=points, evaluator=evaluator, options=options, progress=job.progress)
             job.check()
             return analysis, strict_json_report(analysis)
 
         job = state.jobs.submit(work, req.time_limit_s, kind="analysis")
+        job.asked["region"] = points
         return JobOut(**job.as_dict())
 
     finished_analysis = job_routes(router, state, "/api/analyses", "analysis",
@@ -87,6 +90,18 @@ def analyses_router(state: WebState) -> APIRouter:
         """A region's local variation tree (as in the analysis JSON; null for an exact solve)."""
         job = finished_analysis(job_id)
         return {"region": label, "tree": job.report["regions"][region_index(job, label)]["tree"]}
+
+    @router.get("/api/analyses/{job_id}/sgf", response_class=Response,
+                responses={200: {"content": {"application/x-go-sgf": {}}}})
+    def analysis_sgf(job_id: str) -> Response:
+        """The analysed position as a diagram SGF to download: setup stones, side to move, the region asked
+        for as SQ[], the analysis as `tengen analyze --sgf` writes it (values in the root comment, best
+        lines as variations); `tengen analyze FILE` reads it back to the same numbers."""
+        from tengen.web.diagram import analysis_sgf as diagram_of
+
+        job = finished_analysis(job_id)
+        return Response(diagram_of(job.result, job.asked.get("region")), media_type="application/x-go-sgf",
+                        headers={"Content-Disposition": 'attachment; filename="diagram.sgf"'})
 
     @router.get("/api/analyses/{job_id}/recommended", response_model=RecommendedOut)
     def recommended(job_id: str) -> RecommendedOut:

@@ -1,11 +1,15 @@
 // tengen's page: open a record, step through it, see ownership, influence, the endgame regions with their
 // values, thermographs and local trees, and the recommended move; review the game's endgame (temperature
-// graph, mistakes, each move's regions on the board). Preact + Shudan, no build step.
+// graph, mistakes, each move's regions on the board); the workbench (workbench.js) sets up and solves a diagram.
+// Preact + Shudan, no build step.
 import { h, render } from "preact";
 import { useState, useEffect, useRef, useCallback } from "preact/hooks";
 import { Goban } from "@sabaki/shudan";
 
-const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+import { EXPLAIN, api, vertexOf, emptyMap, fmt, Explain, Progress, isRunning, colorName, Thermograph, LocalTree,
+  RegionTable, OtherLifeNotes, followJob } from "./common.js";
+import { TemperatureGraph, MistakeTable, ReviewedMove, reviewMarks } from "./review.js";
+import { Workbench } from "./workbench.js";
 // this page's id for the server (`/api/evaluate` lets a page's newer request supersede its older ones)
 const CLIENT_ID = Math.random().toString(36).slice(2, 12) || "page";
 const PAGE = 100;  // files per page of the folder's list (the server's PAGE_SIZE)
@@ -15,161 +19,6 @@ const BUDGETS = {
   default: { max_nodes: 800, max_total_nodes: 1000 },
   deep: { max_nodes: 2000, max_total_nodes: 5000 },
 };
-const EXPLAIN = {
-  count: "Count: what the region is worth to Black in points (area scoring) when both sides play it out well, " +
-    "averaged over who moves first. Negative: White's.",
-  temperature: "Temperature: how many points a move here gains (per move, compared with the other side playing " +
-    "here). Play the hottest region first.",
-  sente: "Sente: a move that threatens so much that the opponent must answer it; you keep the initiative.",
-  gote: "Gote: a move the opponent need not answer; afterwards the opponent plays elsewhere first.",
-  miai: "Miai value: what one move here is worth (temperature - 1 in area scoring).",
-  deiri: "Deiri value: the swing between the two sides' moves here (2 x miai for gote, miai for sente).",
-  follow: "Follow-up: the temperature left after each side's first move (0 or less: the move settles it).",
-  ownership: "Ownership: the network's guess of who ends up owning each point (dark: Black, light: White).",
-};
-
-async function api(path, options = {}) {
-  const init = { ...options };
-  if (options.json !== undefined) {
-    init.method = options.method || "POST";
-    init.headers = { "Content-Type": "application/json" };
-    init.body = JSON.stringify(options.json);
-  }
-  const response = await fetch(path, init);
-  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
-  return data;
-}
-
-function vertexOf(text, height) {
-  // a GTP vertex ("D4") as Shudan's [x, y] (y from the top), null for a pass or nonsense
-  if (!text || text.toLowerCase() === "pass") return null;
-  const x = LETTERS.indexOf(text[0].toUpperCase());
-  const y = height - parseInt(text.slice(1), 10);
-  return x < 0 || isNaN(y) ? null : [x, y];
-}
-
-const emptyMap = (w, hgt, value = null) => Array.from({ length: hgt }, () => Array(w).fill(value));
-const fmt = (x, d = 1) => (x === null || x === undefined ? "–" : typeof x === "string" ? x : x.toFixed(d));
-const kindText = (k) => ({ black_sente: "Black sente", white_sente: "White sente", gote: "gote", ko: "ko",
-  number: "settled (number)", infinitesimal: "infinitesimal", unbounded: "threat" }[k] || k);
-
-function Explain({ term, children }) {
-  return h("abbr", { title: EXPLAIN[term], "data-explain": term }, children || term);
-}
-
-function Progress({ job, onCancel, unit = "regions", prefix = "" }) {
-  // a job's progress bar, status and Cancel button; `prefix` keeps two jobs' test ids apart
-  if (!job) return null;
-  const id = (name) => (prefix ? `${prefix}-${name}` : name);
-  const pct = job.total ? Math.round((100 * job.done) / job.total) : job.status === "done" ? 100 : 5;
-  const count = job.total ? `${job.done}/${job.total} ${unit}` : job.status === "running" ? job.stage : "";
-  return h("div", { class: "actions", "data-testid": id("progress") },
-    h("div", { class: "progress", title: `${job.done}/${job.total} ${unit}` }, h("div", { style: { width: pct + "%" } })),
-    h("span", { class: "muted", "data-testid": id("job-status") }, `${job.status} ${count} ${job.seconds ? job.seconds.toFixed(1) + " s" : ""}`),
-    job.status === "running" || job.status === "queued" ? h("button", { onClick: onCancel, "data-testid": id("cancel") }, "Cancel") : null,
-    job.error ? h("span", { class: "warning" }, job.error) : null);
-}
-
-const isRunning = (job) => !!job && (job.status === "running" || job.status === "queued");
-const colorName = (c) => (c === "B" ? "Black" : "White");
-
-function ticks(lo, hi, count) {
-  // about `count` round values (1, 2 or 5 times a power of ten apart) from lo to hi
-  const raw = (hi - lo) / Math.max(1, count);
-  const power = 10 ** Math.floor(Math.log10(raw || 1));
-  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw) || raw;
-  const out = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Math.round(v * 1e6) / 1e6);
-  return out;
-}
-
-function TemperatureGraph({ review, current, onPick }) {
-  // the review's temperatures: the hottest before each move as a step line, each move's own region as a dot
-  // (Black's filled, White's open), mistakes ringed in red and numbered; a click on a column goes to that move
-  const moves = review.moves;
-  if (!moves.length) return h("p", { class: "muted" }, "no move reviewed");
-  const W = 600, H = 180, left = 30, right = 8, top = 14, bottom = 26;
-  const played = (m) => m.region_temperature ?? 0;  // 0: played outside every region
-  const values = moves.flatMap((m) => [m.hottest_temperature ?? 0, played(m)]);
-  const t1 = Math.max(1, ...values) * 1.15, t0 = Math.min(0, ...values);
-  const n0 = moves[0].move_number, n1 = moves[moves.length - 1].move_number;
-  const step = (W - left - right) / moves.length;
-  const x = (n) => left + (n - n0 + 0.5) * step;
-  const y = (t) => top + ((t1 - t) / (t1 - t0)) * (H - top - bottom);
-  const hottest = moves.map((m, i) => `${i ? "L" : "M"}${(x(m.move_number) - step / 2).toFixed(1)},` +
-    `${y(m.hottest_temperature ?? 0).toFixed(1)} H${(x(m.move_number) + step / 2).toFixed(1)}`).join(" ");
-  const mistakes = new Set(review.mistakes);
-  const r = Math.max(2.5, Math.min(5, step / 3));
-  const dot = (m) => {
-    const bad = mistakes.has(m.move_number);
-    return h("circle", { key: `d${m.move_number}`, cx: x(m.move_number), cy: y(played(m)), r: bad ? r + 1.5 : r,
-      class: "dot" + (bad ? " mistake" : ""), "data-move": m.move_number, fill: m.color === "B" ? "#111" : "#fff",
-      stroke: bad ? "#c0392b" : "#111", "stroke-width": bad ? 2.5 : 1, onClick: () => onPick(m.move_number) });
-  };
-  const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "tempgraph", "data-testid": "temperature-graph",
-    role: "img", "aria-label": `temperatures of moves ${n0} to ${n1}` },
-    h("rect", { x: left, y: top, width: W - left - right, height: H - top - bottom, fill: "#fafafa", stroke: "#ccc" }),
-    ticks(t0, t1, 4).map((t) => [
-      h("line", { key: `gy${t}`, x1: left, x2: W - right, y1: y(t), y2: y(t), stroke: t ? "#eee" : "#ccc" }),
-      h("text", { key: `ty${t}`, x: left - 4, y: y(t) + 3, "text-anchor": "end" }, String(t))]),
-    ticks(n0, n1, 10).filter(Number.isInteger).map((n) => h("text", { key: `tx${n}`, x: x(n), y: H - bottom + 12,
-      "text-anchor": "middle" }, String(n))),
-    h("text", { x: W - right, y: H - 2, "text-anchor": "end" }, "move"),
-    current >= n0 && current <= n1 ? h("line", { x1: x(current), x2: x(current), y1: top, y2: H - bottom, stroke: "#2e86de",
-      "stroke-dasharray": "3 2", "data-testid": "graph-current" }) : null,
-    moves.map((m) => h("rect", { key: `c${m.move_number}`, class: "column", x: x(m.move_number) - step / 2, y: top, width: step,
-      height: H - top - bottom, onClick: () => onPick(m.move_number) },
-      h("title", null, `move ${m.move_number} ${m.color} ${m.move}: hottest ${fmt(m.hottest_temperature)}, played ${fmt(m.region_temperature)}`))),
-    h("path", { d: hottest, fill: "none", stroke: "#b03020", "stroke-width": 1.5, "data-testid": "graph-hottest" }),
-    moves.map(dot),
-    moves.filter((m) => mistakes.has(m.move_number)).map((m) => h("text", { key: `l${m.move_number}`, x: x(m.move_number),
-      y: y(played(m)) - r - 5, "text-anchor": "middle", class: "mistake-label" }, String(m.move_number))));
-  return h("div", null, svg,
-    h("div", { class: "legend" },
-      h("span", null, h("span", { class: "swatch step" }), "hottest temperature before the move"),
-      h("span", null, h("span", { class: "swatch dot black" }), h("span", { class: "swatch dot white" }),
-        "the temperature of the region each move was played in (0: outside every region)"),
-      h("span", null, h("span", { class: "swatch dot mistake" }), "a mistake (click a move to show it)")));
-}
-
-function MistakeTable({ review, current, onPick }) {
-  // the mistakes, largest loss first; a click shows the position after the move (the move as the last move)
-  if (!review.mistakes.length) return h("p", { class: "muted", "data-testid": "review-no-mistakes" }, "no mistake found");
-  const byNumber = new Map(review.moves.map((m) => [m.move_number, m]));
-  const head = ["move", "colour", "played", "loss", "network loss", "reason"];
-  return h("table", { class: "regions mistakes", "data-testid": "review-mistakes" },
-    h("thead", null, h("tr", null, head.map((c) => h("th", { key: c }, c)))),
-    h("tbody", null, review.mistakes.map((n) => byNumber.get(n)).map((m) => h("tr", {
-      key: m.move_number, class: "mistake" + (current === m.move_number ? " selected" : ""), "data-move": m.move_number,
-      onClick: () => onPick(m.move_number), title: "show this move on the board",
-    }, h("td", null, m.move_number), h("td", null, colorName(m.color)), h("td", null, m.move), h("td", null, fmt(m.loss)),
-      h("td", null, fmt(m.network_loss)), h("td", null, m.reason)))));
-}
-
-function ReviewedMove({ m }) {
-  // the move the board shows: what it lost and why, and the legend of the board's review marks
-  if (!m) return h("p", { class: "muted" }, "step to a reviewed move (or click the graph or a mistake) to see its regions on the board");
-  return h("div", { "data-testid": "review-move" },
-    h("div", null, h("b", null, `Move ${m.move_number}: ${colorName(m.color)} ${m.move}`),
-      ` — loss ${fmt(m.loss)} (network ${fmt(m.network_loss)}): ${m.reason}`),
-    h("div", { class: "legend" },
-      h("span", null, h("span", { class: "swatch hottest" }), m.hottest ? `hottest region before it (${m.hottest}, temperature ${fmt(m.hottest_temperature)})` : "no hot region before it"),
-      m.region ? h("span", null, h("span", { class: "swatch played" }), `the region it was played in (${m.region}, temperature ${fmt(m.region_temperature)})`) :
-        h("span", null, "played outside every region"),
-      h("span", null, h("span", { class: "swatch orthodox" }, "▲"), m.orthodox ? `the orthodox move ${m.orthodox}${m.orthodox === m.move ? " (the move played)" : ""}` : "no orthodox move"),
-      h("span", null, h("span", { class: "swatch last" }), `the move played (${m.move})`)));
-}
-
-function reviewMarks(m, W, H) {
-  // the board's marks for a reviewed move: the hottest region before it outlined (Shudan's selection), the
-  // region it was played in shaded (a heat mark the review's CSS draws as a translucent square), and the
-  // orthodox move's vertex (a triangle)
-  const vertices = (points) => points.map((p) => vertexOf(p, H)).filter(Boolean);
-  const heat = emptyMap(W, H);
-  vertices(m.region_points).forEach(([x, y]) => { heat[y][x] = { strength: 5 }; });
-  return { selected: vertices(m.hottest_points), heat, orthodox: vertexOf(m.orthodox, H) };
-}
 
 function KomiCurve({ curve, komi }) {
   if (!curve || !curve.length) return h("p", { class: "muted" }, "no win rate by komi from this network");
@@ -187,82 +36,6 @@ function KomiCurve({ curve, komi }) {
     h("text", { x: pad, y: H - 12 }, String(k0)), h("text", { x: W - 30, y: H - 12 }, String(k1)),
     h("text", { x: W / 2 - 40, y: H - 2 }, "komi (points to White)"),
     h("text", { x: 2, y: 14 }, "100%"), h("text", { x: 8, y: H - pad }, "0%"));
-}
-
-function Thermograph({ data }) {
-  if (!data) return null;
-  if (data.error) return h("p", { class: "muted" }, data.error);
-  const W = 300, H = 200, pad = 30;
-  const vals = [...data.left, ...data.right].map((p) => p[1]).concat(data.mean === null ? [] : [data.mean]);
-  let v0 = Math.min(...vals, 0) - 1, v1 = Math.max(...vals, 0) + 1;
-  // Winning Ways orientation: Black (positive) on the left
-  const x = (v) => pad + ((v1 - v) / (v1 - v0)) * (W - pad - 10);
-  const y = (t) => H - pad - (t / data.top) * (H - pad - 10);
-  const path = (pts) => pts.map(([t, v]) => `${x(v).toFixed(1)},${y(t).toFixed(1)}`).join(" ");
-  const T = data.temperature;
-  return h("svg", { width: W, height: H, "data-testid": "thermograph", role: "img", "aria-label": `thermograph of region ${data.region}` },
-    h("rect", { x: pad, y: 10, width: W - pad - 10, height: H - pad - 10, fill: "#fafafa", stroke: "#ccc" }),
-    data.left.length ? h("polyline", { points: path(data.left), fill: "none", stroke: "#111", "stroke-width": 2, "data-wall": "left" }) : null,
-    data.right.length ? h("polyline", { points: path(data.right), fill: "none", stroke: "#888", "stroke-width": 2, "data-wall": "right" }) : null,
-    data.mean !== null ? h("line", { x1: x(data.mean), x2: x(data.mean), y1: y(T && T > 0 ? T : 0), y2: y(data.top), stroke: "#c0392b", "stroke-width": 2, "data-wall": "mast" }) : null,
-    T !== null && T > 0 ? h("line", { x1: pad, x2: W - 10, y1: y(T), y2: y(T), stroke: "#2e86de", "stroke-dasharray": "4 3" }) : null,
-    T !== null && T > 0 ? h("text", { x: pad + 4, y: y(T) - 3 }, `temperature ${T}`) : null,
-    h("text", { x: pad, y: H - 16 }, fmt(v1)), h("text", { x: W - 30, y: H - 16 }, fmt(v0)),
-    h("text", { x: pad + 30, y: H - 3 }, "value (Black + on the left)"),
-    h("text", { x: 2, y: 20 }, "t"),
-    h("text", { x: W - 120, y: 24 }, `mean ${fmt(data.mean, 2)}, ${kindText(data.kind)}`));
-}
-
-function TreeNode({ name, node, path, depth, onPick, active }) {
-  const clickable = !name.endsWith("threat");
-  const here = path.join(",");
-  const label = h("span", { class: "node" + (active === here ? " active" : ""), "data-path": here,
-    onClick: (e) => { e.stopPropagation(); if (clickable) onPick(path); },
-    title: clickable ? "show this position on the board" : "a threat: no move to show" },
-    `${name}${node.value !== undefined ? ` = ${fmt(node.value, 2)}` : ""}${node.reason ? ` (${node.reason})` : ""}${node.threat ? ` ${node.threat}` : ""}`);
-  const kids = Object.entries(node.children || {});
-  if (!kids.length) return h("li", null, label);
-  return h("li", null, h("details", { open: depth < 2 }, h("summary", null, label),
-    h("ul", null, kids.map(([k, child]) => h(TreeNode, { key: k, name: k, node: child, path: [...path, k], depth: depth + 1, onPick, active })))));
-}
-
-function LocalTree({ tree, onPick, active }) {
-  if (!tree) return null;
-  if (!tree.tree) return h("p", { class: "muted" }, "solved exactly: no variation tree");
-  return h("div", { class: "tree", "data-testid": "tree" },
-    h("ul", null, h(TreeNode, { name: "root", node: tree.tree, path: [], depth: 0, onPick, active })));
-}
-
-function RegionTable({ report, hover, setHover, selected, onSelect }) {
-  if (!report.regions.length) return h("p", { class: "muted" }, "no undecided region: the position is settled");
-  const head = ["region", h(Explain, { term: "count" }), h(Explain, { term: "temperature" }), h(Explain, { term: "miai" }),
-    h(Explain, { term: "deiri" }), h("span", null, "type (", h(Explain, { term: "sente" }), " / ", h(Explain, { term: "gote" }), ")"),
-    "best B", "best W", h(Explain, { term: "follow" }, "follow-up B / W")];
-  return h("table", { class: "regions", "data-testid": "region-table" },
-    h("thead", null, h("tr", null, head.map((c, i) => h("th", { key: i }, c)))),
-    h("tbody", null, report.regions.flatMap((r) => [h("tr", {
-      key: r.id, class: "region" + (selected === r.id ? " selected" : ""), "data-region": r.id,
-      onMouseEnter: () => setHover(r.id), onMouseLeave: () => setHover(null), onClick: () => onSelect(r.id),
-    }, h("td", null, r.id), h("td", null, fmt(r.count, 2)), h("td", null, fmt(r.temperature, 2)),
-      h("td", null, fmt(r.miai_value, 2)), h("td", null, fmt(r.deiri_value, 2)), h("td", null, kindText(r.type)),
-      h("td", null, r.best_black.join(" ") || "–"), h("td", null, r.best_white.join(" ") || "–"),
-      h("td", null, `${fmt(r.follow_up_black, 1)} / ${fmt(r.follow_up_white, 1)}`)),
-      // a group the side to move decides: said in words, not folded into the count (tengen.life.notes)
-      ...lifeNotes(report, r).map((note, i) => h("tr", { key: `${r.id}-life-${i}`, class: "life-note" },
-        h("td", null, ""), h("td", { colSpan: 8, "data-testid": "life-note" }, "Life and death: ", note)))])));
-}
-
-function lifeNotes(report, region) {
-  // the critical groups' sentences that this region's notes carry
-  return (report.critical_groups || []).map((g) => g.note).filter((note) => (region.notes || []).includes(note));
-}
-
-function OtherLifeNotes({ report }) {
-  // critical groups outside every region (rare: the key move and the stones both lie in settled territory)
-  const said = new Set(report.regions.flatMap((r) => lifeNotes(report, r)));
-  const rest = (report.critical_groups || []).filter((g) => !said.has(g.note));
-  return rest.length ? h("ul", { class: "life-notes", "data-testid": "other-life-notes" },
-    rest.map((g, i) => h("li", { key: i }, "Life and death: ", g.note))) : null;
 }
 
 function App() {
@@ -289,6 +62,7 @@ function App() {
   const [treeLine, setTreeLine] = useState(null);
   const [base, setBase] = useState([]);
   const [budget, setBudget] = useState("default");  // a name of BUDGETS: `tengen analyze`'s tree budgets
+  const [mode, setMode] = useState("records");  // the record view, or the workbench (workbench.js)
   const [tab, setTab] = useState("position");  // the panel shown: the position's analysis, or the game's review
   const [reviewJob, setReviewJob] = useState(null);
   const [review, setReview] = useState(null);
@@ -368,11 +142,11 @@ function App() {
 
   // the key handler reads the latest render's state through a ref: an effect re-registered after each render
   // leaves a window (effects run after paint) where a quick second key press would see the previous move
-  const nav = useRef({ go, move, total });
-  nav.current = { go, move, total };
+  const nav = useRef({ go, move, total, mode });
+  nav.current = { go, move, total, mode };
   useEffect(() => {
     const onKey = (e) => {
-      if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+      if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) || nav.current.mode !== "records") return;
       const { go, move, total } = nav.current;
       if (e.key === "ArrowLeft") go(move - 1);
       else if (e.key === "ArrowRight") go(move + 1);
@@ -401,19 +175,13 @@ function App() {
       const started = await api("/api/analyses", { json: { record: record.id, move, line, ...BUDGETS[budget] } });
       setJob(started);
       setBase(line);
-      const es = new EventSource(`/api/analyses/${started.id}/events`);
-      source.current = es;
-      es.addEventListener("progress", (e) => setJob(JSON.parse(e.data)));
-      es.addEventListener("end", async (e) => {
-        es.close();
-        const final = JSON.parse(e.data);
+      source.current = followJob("analyses", started, setJob, async (final) => {
         setJob(final);
         if (final.status === "done") {
           setReport(await api(`/api/analyses/${final.id}/result`));
           setRec(await api(`/api/analyses/${final.id}/recommended`));
         }
       });
-      es.onerror = () => es.close();
     } catch (err) { fail(err); }
   };
   const cancel = () => job && api(`/api/analyses/${job.id}`, { method: "DELETE" }).then(setJob).catch(fail);
@@ -423,16 +191,10 @@ function App() {
     try {
       const started = await api("/api/reviews", { json: { record_id: record.id, from: "auto" } });
       setReviewJob(started);
-      const es = new EventSource(`/api/reviews/${started.id}/events`);
-      reviewSource.current = es;
-      es.addEventListener("progress", (e) => setReviewJob(JSON.parse(e.data)));
-      es.addEventListener("end", async (e) => {
-        es.close();
-        const final = JSON.parse(e.data);
+      reviewSource.current = followJob("reviews", started, setReviewJob, async (final) => {
         setReviewJob(final);
         if (final.status === "done") setReview(await api(`/api/reviews/${final.id}/result`));
       });
-      es.onerror = () => es.close();
     } catch (err) { fail(err); }
   };
   const cancelReview = () => reviewJob && api(`/api/reviews/${reviewJob.id}`, { method: "DELETE" }).then(setReviewJob).catch(fail);
@@ -507,6 +269,9 @@ function App() {
 
   return h("div", null,
     h("header", null, h("h1", null, "tengen"),
+      h("div", { class: "modes", role: "tablist" }, [["records", "Records"], ["workbench", "Workbench"]].map(([key, label]) =>
+        h("button", { key, role: "tab", "aria-selected": mode === key, class: "mode" + (mode === key ? " active" : ""),
+          "data-testid": `mode-${key}`, onClick: () => setMode(key) }, label))),
       listing && listing.folder ? h("span", { class: "files" },
         h("input", { type: "search", placeholder: "search the folder", value: fileSearch, "data-testid": "file-search",
           onInput: (e) => { setFileSearch(e.target.value); setFileOffset(0); } }),
@@ -521,7 +286,9 @@ function App() {
       h("textarea", { ref: paste, placeholder: "or paste SGF here", "data-testid": "paste" }),
       h("button", { onClick: openPaste, "data-testid": "paste-open" }, "Open pasted")),
     error ? h("div", { class: "error", "data-testid": "error", onClick: () => setError(null) }, error, " (click to dismiss)") : null,
-    !record ? h("main", null, h("p", null, "Open a game record (SGF) to start: pick a file, upload one, or paste it.")) :
+    h("div", { hidden: mode !== "workbench" }, h(Workbench, { active: mode === "workbench",
+      from: record && pos ? { pos, record, move } : null })),
+    mode !== "records" ? null : !record ? h("main", null, h("p", null, "Open a game record (SGF) to start: pick a file, upload one, or paste it.")) :
       h("main", null,
         h("div", { class: "boardcol" },
           h("div", { class: "nav" },

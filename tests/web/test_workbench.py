@@ -1,0 +1,212 @@
+"""The teacher's workbench (issue 59): set up a diagram on an empty board, mark its region with the brush,
+solve it exactly, read the table's count and temperature, step a principal line, download the SGF and read
+it back with `tengen analyze`: the same count and temperature; an illegal setup is refused. In a real
+browser as tests/web/test_browser.py drives it (its server, Chromium and markers: slow, skipped with its
+message where Playwright or Chromium is absent), and the new route by the API (the default suite)."""
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from conftest import ONE_DAME_SGF, CurveStandIn, wait_final
+from fastapi.testclient import TestClient  # noqa: E402  (conftest skips the module without fastapi)
+
+from tengen.web.app import create_app
+
+# a second-line hane-and-connect between two walls on a 9x9 board: Black A3-D3, A2-C2; White E3-J3, F2-J2;
+# the region D2 E2 and C1-F1 (6 points: 303 positions, solved in milliseconds): count 0, temperature 2, gote
+BLACK = ["A3", "B3", "C3", "D3", "A2", "B2", "C2"]
+WHITE = ["E3", "F3", "G3", "H3", "J3", "F2", "G2", "H2", "J2"]
+REGION = ["D2", "E2", "C1", "D1", "E1", "F1"]
+HANE_SGF = ("(;GM[1]FF[4]SZ[9]KM[0]RU[Chinese]AB[ag][bg][cg][dg][ah][bh][ch]AW[eg][fg][gg][hg][ig][fh][gh][hh][ih]"
+            "PL[B]SQ[dh][eh][ci][di][ei][fi])")
+LETTERS = "ABCDEFGHJ"
+
+
+def xy(vertex: str) -> tuple[int, int]:
+    """A GTP vertex on the 9x9 board as Shudan's (x, y), y from the top."""
+    return LETTERS.index(vertex[0]), 9 - int(vertex[1:])
+
+
+def cli_count_and_temperature(path, tmp_path) -> tuple[float, float]:
+    """`tengen analyze FILE --json OUT` on the file, the default predictor: its one region's count and temperature."""
+    from tengen.cli import main
+
+    out = tmp_path / "reanalysis.json"
+    assert main(["analyze", str(path), "--json", str(out), "--quiet"]) == 0
+    (region,) = json.loads(out.read_text())["regions"]
+    return region["count"], region["temperature"]
+
+
+# ------------------------------------------------------------------ the API: the diagram SGF of an analysis
+
+
+def _solve(client, sgf: str) -> str:
+    rid = client.post("/api/records/paste", json={"sgf": sgf}).json()["id"]
+    job = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "exhaustive"}).json()
+    assert wait_final(client, job["id"], 60)["status"] == "done"
+    return job["id"]
+
+
+def test_an_analysis_downloads_as_a_diagram_sgf_that_reads_back_the_same(tmp_path):
+    def no_network():
+        raise AssertionError("the exact solver loaded a network")
+
+    with TestClient(create_app(evaluator_factory=no_network)) as client:  # an exact solve needs no network
+        job_id = _solve(client, HANE_SGF)
+        (region,) = client.get(f"/api/analyses/{job_id}/result").json()["regions"]
+        r = client.get(f"/api/analyses/{job_id}/sgf")
+    assert (region["count"], region["temperature"], region["type"]) == (0.0, 2.0, "gote")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-go-sgf")
+    assert "attachment" in r.headers["content-disposition"]
+    text = r.text
+    assert "PL[B]" in text and "SQ[" in text and "tengen endgame analysis" in text  # the values in the comment
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(r.content)
+    assert cli_count_and_temperature(path, tmp_path) == (0.0, 2.0)
+
+
+class SlowStandIn(CurveStandIn):
+    def evaluate(self, boards, komi_sweep=None, opponent_policy=False):
+        time.sleep(0.3)
+        return super().evaluate(boards, komi_sweep=komi_sweep)
+
+
+def test_the_diagram_sgf_route_answers_json_errors():
+    from test_api import assert_error
+
+    with TestClient(create_app(evaluator=SlowStandIn())) as client:
+        assert_error(client.get("/api/analyses/nope/sgf"), 404)
+        rid = client.post("/api/records/paste", json={"sgf": ONE_DAME_SGF}).json()["id"]
+        job = client.post("/api/analyses", json={"record": rid}).json()  # the network's regions: slow
+        client.delete(f"/api/analyses/{job['id']}")
+        assert wait_final(client, job["id"])["status"] == "cancelled"
+        assert "cancelled" in assert_error(client.get(f"/api/analyses/{job['id']}/sgf"), 409)
+        # an impossible setup is refused by the record loader, with the chain named
+        bad = "(;GM[1]FF[4]SZ[9]AB[ba][ab]AW[aa]PL[B]SQ[ca])"
+        assert "White chain at A9 has no liberties" in assert_error(client.post("/api/records/paste", json={"sgf": bad}), 400)
+
+
+# ------------------------------------------------------------------ the page, in Chromium
+
+
+@pytest.fixture(scope="module")
+def web():
+    """tests/web/test_browser.py as a module: its server and Chromium (importing it skips this test, with its
+    message, where Playwright or Chromium is absent)."""
+    import test_browser
+
+    return test_browser
+
+
+@pytest.fixture(scope="module")
+def server(web, tmp_path_factory):
+    yield from web.serve(tmp_path_factory.mktemp("workbench"), CurveStandIn())
+
+
+@pytest.fixture(scope="module")
+def browser(web):
+    with web.playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=web.CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def open_workbench(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 820}, accept_downloads=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/")
+    page.get_by_test_id("mode-workbench").click()
+    page.wait_for_selector("[data-testid=wb-board] .shudan-goban")
+    return page, errors
+
+
+def vertex(page, name: str):
+    x, y = xy(name)
+    return page.locator(f"[data-testid=wb-board] .shudan-vertex[data-x='{x}'][data-y='{y}']")
+
+
+def drag(page, start: str, end: str) -> None:
+    """A brush stroke from one point to another."""
+    a, b = vertex(page, start).bounding_box(), vertex(page, end).bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=10)
+    page.mouse.up()
+
+
+def stones(page, sign: int) -> int:
+    return page.locator(f"[data-testid=wb-board] .shudan-vertex.shudan-sign_{sign}").count()
+
+
+@pytest.mark.slow
+def test_set_up_mark_solve_step_and_download(server, browser, web, tmp_path):
+    page, errors = open_workbench(server, browser)
+    expect = web.playwright_api.expect
+    page.keyboard.press("b")
+    for v in BLACK:
+        vertex(page, v).click()
+    page.keyboard.press("w")
+    for v in WHITE:
+        vertex(page, v).click()
+    assert (stones(page, 1), stones(page, -1)) == (7, 9)
+    # undo and redo: a stray stone taken back and put again, then taken back for good
+    vertex(page, "E5").click()
+    page.keyboard.press("z")
+    assert stones(page, -1) == 9
+    page.get_by_test_id("wb-redo").click()
+    assert stones(page, -1) == 10
+    page.get_by_test_id("wb-undo").click()
+    assert stones(page, -1) == 9
+    # the region: a click on D2 and E2, a stroke over C1-F1
+    page.keyboard.press("r")
+    vertex(page, "D2").click()
+    vertex(page, "E2").click()
+    drag(page, "C1", "F1")
+    expect(page.locator("[data-testid=wb-board] .shudan-vertex.shudan-selected")).to_have_count(6)
+    page.get_by_test_id("wb-solve").click()
+    expect(page.get_by_test_id("wb-job-status")).to_contain_text("done", timeout=30_000)
+    row = page.locator("[data-testid=wb-answer] [data-testid=region-table] tr.region")
+    expect(row).to_have_count(1)
+    cells = row.first.locator("td")
+    count, temperature = float(cells.nth(1).inner_text()), float(cells.nth(2).inner_text())
+    assert (count, temperature) == (0.0, 2.0)
+    expect(cells.nth(5)).to_have_text("gote")
+    expect(page.get_by_test_id("wb-line-black")).to_contain_text("B E1")
+    expect(page.get_by_test_id("wb-line-white")).to_contain_text("W D1")
+    expect(page.locator("[data-testid=wb-answer] [data-testid=thermograph] polyline")).to_have_count(2)
+    web.shot(page, "workbench.png")
+    # stepping Black's line: after its first move the board shows Black's stone on E1, numbered
+    page.locator("[data-testid=wb-line-black] button.move[data-k='1']").click()
+    expect(page.get_by_test_id("wb-stepping")).to_contain_text("after move 1")
+    expect(vertex(page, "E1")).to_have_class(re.compile(r"\bshudan-sign_1\b"))
+    page.get_by_test_id("wb-back").click()
+    expect(vertex(page, "E1")).to_have_class(re.compile(r"\bshudan-sign_0\b"))
+    # the download: read back by `tengen analyze`, the same count and temperature
+    with page.expect_download() as download:
+        page.get_by_test_id("wb-save").click()
+    path = tmp_path / "diagram.sgf"
+    download.value.save_as(path)
+    assert "SQ[" in path.read_text() and "tengen endgame analysis" in path.read_text()
+    assert cli_count_and_temperature(path, tmp_path) == (count, temperature)
+    assert not errors, errors
+
+
+@pytest.mark.slow
+def test_an_illegal_setup_or_no_region_is_refused(server, browser, web):
+    page, errors = open_workbench(server, browser)
+    expect = web.playwright_api.expect
+    page.get_by_test_id("wb-solve").click()  # nothing marked yet
+    expect(page.get_by_test_id("wb-message")).to_contain_text("mark the local region first")
+    page.keyboard.press("w")
+    vertex(page, "A1").click()
+    page.keyboard.press("b")
+    vertex(page, "B1").click()
+    vertex(page, "A2").click()  # White's A1 would have no liberty
+    expect(page.get_by_test_id("wb-message")).to_contain_text("without liberties")
+    expect(page.get_by_test_id("wb-message")).to_contain_text("White chain at A1")
+    assert (stones(page, 1), stones(page, -1)) == (1, 1)  # A2 stays empty
+    assert not errors, errors
