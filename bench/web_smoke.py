@@ -1,7 +1,10 @@
 """The web UI's smoke run: starts `tengen serve` on the bundled example with the default network, drives
 Debian's Chromium (Playwright) through open -> step -> overlays -> analysis (the quick budget) -> table ->
-thermograph -> tree click, saves docs/screenshots/*.png, and times the page load and the full analysis.
-Last line `flow: ok`. Usage: python bench/web_smoke.py [--port N] [--budget 40] [--chromium PATH]"""
+thermograph -> tree click, then the workbench (issue 59): a 10-point diagram set up on an empty 9x9 board,
+its region brushed, solved exactly; saves docs/screenshots/*.png, and times the page load, the full
+analysis and the workbench's solve (from Solve to the answer's row, no network). Last line
+`workbench_solve_seconds: X`. Usage: python bench/web_smoke.py [--port N] [--budget 40] [--chromium PATH]
+[--workbench-only]"""
 from __future__ import annotations
 
 import argparse
@@ -47,6 +50,87 @@ def shrink(png: Path) -> None:
     small.save(png, optimize=True)
 
 
+def record_flow(page, url: str, args, expect) -> None:
+    """Open the bundled example, step, overlays, the analysis at `args.budget`, the table, a thermograph, a tree
+    click; prints the page load and analysis times, saves ownership.png, analysis.png and region.png."""
+    t0 = time.monotonic()
+    page.goto(url + "/")
+    page.wait_for_selector("[data-testid=file-select]")
+    print(f"page load: {time.monotonic() - t0:.2f} s")
+    t0 = time.monotonic()
+    page.select_option("[data-testid=file-select]", "example.sgf")
+    page.wait_for_selector("[data-testid=board] .shudan-goban")
+    expect(page.get_by_test_id("evaluation")).to_contain_text("win rate", timeout=120_000)
+    print(f"record open + first evaluation: {time.monotonic() - t0:.2f} s")
+    page.get_by_test_id("prev").click()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("evaluation")).to_contain_text("win rate", timeout=120_000)
+    page.screenshot(path=str(SHOTS / "ownership.png"))
+    page.get_by_test_id("budget").select_option(args.budget)
+    t0 = time.monotonic()
+    page.get_by_test_id("analyze").click()
+    expect(page.get_by_test_id("job-status")).to_contain_text("done", timeout=args.timeout * 1000)
+    expect(page.get_by_test_id("recommended")).to_be_visible()
+    print(f"full analysis (budget {args.budget} nodes per tree): {time.monotonic() - t0:.1f} s")
+    rows = page.locator("[data-testid=region-table] tr.region")
+    print(f"regions: {rows.count()}; {page.get_by_test_id('recommended').inner_text()}")
+    page.screenshot(path=str(SHOTS / "analysis.png"))
+    if rows.count():
+        rows.first.hover()
+        rows.first.click()
+        page.wait_for_selector("[data-testid=region-detail]")
+        nodes = page.locator("[data-testid=tree] .node")
+        if nodes.count() > 1:
+            nodes.nth(1).click()
+            expect(page.get_by_test_id("back-to-game")).to_be_visible()
+        page.screenshot(path=str(SHOTS / "region.png"), full_page=True)
+
+
+# the workbench's 10-point diagram on a 9x9 board: Black A4-D4, A3-C3; White E4-J4, F3-J3; the region
+# D3 E3, A2-F2, D1 E1 (26,689 positions for the exact solver): count 0, temperature 3, Black sente
+WORKBENCH_STONES = {"b": "A4 B4 C4 D4 A3 B3 C3", "w": "E4 F4 G4 H4 J4 F3 G3 H3 J3"}
+WORKBENCH_REGION = {"clicks": ["D3", "E3"], "strokes": [("A2", "F2"), ("D1", "E1")]}
+
+
+def workbench_flow(page, url: str, expect) -> float:
+    """Set up the 10-point diagram in the workbench (clicks, brush strokes), solve it exactly, save
+    workbench.png; returns the seconds from Solve to the answer's row."""
+    page.goto(url + "/")
+    page.get_by_test_id("mode-workbench").click()
+    page.wait_for_selector("[data-testid=wb-board] .shudan-goban")
+
+    def vertex(name: str):
+        x, y = "ABCDEFGHJ".index(name[0]), 9 - int(name[1:])
+        return page.locator(f"[data-testid=wb-board] .shudan-vertex[data-x='{x}'][data-y='{y}']")
+
+    def centre(name: str) -> tuple[float, float]:
+        box = vertex(name).bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    for key, stones in WORKBENCH_STONES.items():
+        page.keyboard.press(key)
+        for name in stones.split():
+            vertex(name).click()
+    page.keyboard.press("r")
+    for name in WORKBENCH_REGION["clicks"]:
+        vertex(name).click()
+    for a, b in WORKBENCH_REGION["strokes"]:
+        page.mouse.move(*centre(a))
+        page.mouse.down()
+        page.mouse.move(*centre(b), steps=10)
+        page.mouse.up()
+    t0 = time.monotonic()
+    page.get_by_test_id("wb-solve").click()
+    row = page.locator("[data-testid=wb-answer] [data-testid=region-table] tr.region")
+    expect(row).to_have_count(1, timeout=120_000)
+    seconds = time.monotonic() - t0
+    print(f"workbench: {row.first.inner_text().split(chr(9))[:6]} (region, count, temperature, miai, deiri, type); "
+          f"job {page.get_by_test_id('wb-job-status').inner_text()} on the server")
+    expect(page.locator("[data-testid=wb-answer] [data-testid=thermograph]")).to_be_visible()
+    page.screenshot(path=str(SHOTS / "workbench.png"))
+    return seconds
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
@@ -54,6 +138,8 @@ def main() -> int:
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--model", default=None, help="PATH or tiny (default: the cached default network)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds allowed for the analysis")
+    parser.add_argument("--workbench-only", action="store_true",
+                        help="only the workbench's exact solve (no record, no network)")
     args = parser.parse_args()
     from playwright.sync_api import expect, sync_playwright
 
@@ -71,41 +157,13 @@ def main() -> int:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
-            t0 = time.monotonic()
-            page.goto(url + "/")
-            page.wait_for_selector("[data-testid=file-select]")
-            print(f"page load: {time.monotonic() - t0:.2f} s")
-            t0 = time.monotonic()
-            page.select_option("[data-testid=file-select]", "example.sgf")
-            page.wait_for_selector("[data-testid=board] .shudan-goban")
-            expect(page.get_by_test_id("evaluation")).to_contain_text("win rate", timeout=120_000)
-            print(f"record open + first evaluation: {time.monotonic() - t0:.2f} s")
-            page.get_by_test_id("prev").click()
-            page.keyboard.press("ArrowRight")
-            expect(page.get_by_test_id("evaluation")).to_contain_text("win rate", timeout=120_000)
-            page.screenshot(path=str(SHOTS / "ownership.png"))
-            page.get_by_test_id("budget").select_option(args.budget)
-            t0 = time.monotonic()
-            page.get_by_test_id("analyze").click()
-            expect(page.get_by_test_id("job-status")).to_contain_text("done", timeout=args.timeout * 1000)
-            expect(page.get_by_test_id("recommended")).to_be_visible()
-            print(f"full analysis (budget {args.budget} nodes per tree): {time.monotonic() - t0:.1f} s")
-            rows = page.locator("[data-testid=region-table] tr.region")
-            print(f"regions: {rows.count()}; {page.get_by_test_id('recommended').inner_text()}")
-            page.screenshot(path=str(SHOTS / "analysis.png"))
-            if rows.count():
-                rows.first.hover()
-                rows.first.click()
-                page.wait_for_selector("[data-testid=region-detail]")
-                nodes = page.locator("[data-testid=tree] .node")
-                if nodes.count() > 1:
-                    nodes.nth(1).click()
-                    expect(page.get_by_test_id("back-to-game")).to_be_visible()
-                page.screenshot(path=str(SHOTS / "region.png"), full_page=True)
+            if not args.workbench_only:
+                record_flow(page, url, args, expect)
+            solve_seconds = workbench_flow(page, url, expect)
             browser.close()
         if errors:
             raise SystemExit(f"page errors: {errors}")
-        for png in sorted(SHOTS.glob("*.png")):
+        for png in [SHOTS / "workbench.png"] if args.workbench_only else sorted(SHOTS.glob("*.png")):
             shrink(png)
             print(f"{png.relative_to(ROOT)}: {png.stat().st_size // 1024} kB")
     finally:
@@ -116,6 +174,7 @@ def main() -> int:
             server.kill()
             server.wait()
     print("flow: ok")
+    print(f"workbench_solve_seconds: {solve_seconds:.2f}")
     return 0
 
 

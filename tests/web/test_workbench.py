@@ -210,3 +210,26 @@ def test_an_illegal_setup_or_no_region_is_refused(server, browser, web):
     expect(page.get_by_test_id("wb-message")).to_contain_text("White chain at A1")
     assert (stones(page, 1), stones(page, -1)) == (1, 1)  # A2 stays empty
     assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def slow_server(web, tmp_path_factory):
+    """The server on the slowed stand-in (0.3 s an evaluation): a tree grown with it runs long enough to cancel."""
+    yield from web.serve(tmp_path_factory.mktemp("workbench_slow"), SlowStandIn())
+
+
+@pytest.mark.slow
+def test_a_region_too_large_is_declined_and_the_tree_method_offered(slow_server, browser, web):
+    page, errors = open_workbench(slow_server, browser)
+    expect = web.playwright_api.expect
+    page.keyboard.press("r")
+    for row in range(2, 10):  # 8 strokes of 9 points: 72, beyond the exact solver's 64
+        drag(page, f"A{row}", f"J{row}")
+    expect(page.locator("[data-testid=wb-board] .shudan-vertex.shudan-selected")).to_have_count(72)
+    page.get_by_test_id("wb-solve").click()
+    expect(page.get_by_test_id("wb-declined")).to_contain_text("too large: 72 points", timeout=30_000)
+    page.get_by_test_id("wb-try-auto").click()  # the tree method with the network, labelled so; then cancelled
+    expect(page.get_by_test_id("wb-answer")).to_contain_text("the tree method with the network: judged, not exact")
+    page.get_by_test_id("wb-cancel").click()
+    expect(page.get_by_test_id("wb-job-status")).to_contain_text("cancelled", timeout=30_000)
+    assert not errors, errors

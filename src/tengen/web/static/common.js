@@ -53,7 +53,7 @@ export function Progress({ job, onCancel, unit = "regions", prefix = "" }) {
   if (!job) return null;
   const id = (name) => (prefix ? `${prefix}-${name}` : name);
   const pct = job.status === "done" ? 100 : job.total ? Math.round((100 * job.done) / job.total) : 5;
-  const count = job.total ? `${job.done}/${job.total} ${unit}` : job.status === "running" ? job.stage : "";
+  const count = job.total ? `${job.status === "done" ? job.total : job.done}/${job.total} ${unit}` : job.status === "running" ? job.stage : "";
   return h("div", { class: "actions", "data-testid": id("progress") },
     h("div", { class: "progress", title: `${job.done}/${job.total} ${unit}` }, h("div", { style: { width: pct + "%" } })),
     h("span", { class: "muted", "data-testid": id("job-status") }, `${job.status} ${count} ${job.seconds ? job.seconds.toFixed(1) + " s" : ""}`),

@@ -215,7 +215,8 @@ export function Workbench({ active, from }) {
       shown ? h("div", { class: "muted", "data-testid": "wb-stepping" }, `${step.name} first, after move ${step.k} of ${step.moves.length}: `,
         h("button", { onClick: () => setStep(null), "data-testid": "wb-back" }, "back to the diagram")) :
         h("div", { class: "muted" }, `${colorName(d.toPlay)} to play; ${regionSize(d)} point(s) marked. Click a point to place the tool's stone ` +
-          "(the same colour again removes it); the region brush marks or unmarks the points you click or drag over.")),
+          "(the same colour again removes it); the region brush marks or unmarks the points you click or drag over.",
+          r ? " ▲ Black's best move, ■ White's best; click a move of a line to see the board after it." : "")),
     h("div", { class: "panel" },
       h("div", { class: "card" }, h("h2", null, "Solve"),
         h("div", { class: "actions" },
