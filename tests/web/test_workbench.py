@@ -233,3 +233,31 @@ def test_a_region_too_large_is_declined_and_the_tree_method_offered(slow_server,
     page.get_by_test_id("wb-cancel").click()
     expect(page.get_by_test_id("wb-job-status")).to_contain_text("cancelled", timeout=30_000)
     assert not errors, errors
+
+
+@pytest.mark.slow
+def test_a_new_diagram_from_a_records_position_and_its_unsolved_download(server, browser, web):
+    page, errors = open_workbench(server, browser)
+    expect = web.playwright_api.expect
+    page.get_by_test_id("mode-records").click()
+    page.get_by_test_id("paste").fill(ONE_DAME_SGF)
+    page.get_by_test_id("paste-open").click()
+    expect(page.get_by_test_id("move-number")).to_have_text("move 2 / 2")
+    page.get_by_test_id("mode-workbench").click()
+    page.select_option("[data-testid=wb-new-size]", "position")
+    page.get_by_test_id("wb-new").click()
+    expect(page.locator("[data-testid=wb-board] .shudan-vertex.shudan-sign_1")).to_have_count(13)  # B C4 played
+    page.select_option("[data-testid=wb-to-play]", "W")
+    with page.expect_download() as download:
+        page.get_by_test_id("wb-save").click()  # not solved: the diagram alone
+    text = open(download.value.path()).read()
+    assert text.startswith("(;GM[1]FF[4]CA[UTF-8]SZ[5]KM[0]") and "PL[W]" in text and "SQ" not in text
+    from tengen.go.colors import WHITE
+    from tengen.go.sgf import load_game_bytes
+
+    board = load_game_bytes(text.encode()).board_at(0)  # read back: the same stones, White to play
+    assert (int((board.array() == 1).sum()), int((board.array() == -1).sum()), board.to_play) == (13, 9, WHITE)
+    page.get_by_test_id("wb-undo").click()  # the side to move back, then the empty 9x9 board again
+    page.get_by_test_id("wb-undo").click()
+    expect(page.locator("[data-testid=wb-board] .shudan-vertex")).to_have_count(81)
+    assert not errors, errors

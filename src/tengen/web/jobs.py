@@ -86,8 +86,9 @@ class JobQueue:
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
 
-    def submit(self, work: Callable[[Job], tuple[Any, dict]], time_limit_s: float, kind: str = "analysis") -> Job:
-        """Queue `work` as a job of `kind`; QueueFull when `queue_limit` jobs already wait behind the running
+    def submit(self, work: Callable[[Job], tuple[Any, dict]], time_limit_s: float, kind: str = "analysis",
+               asked: Optional[dict] = None) -> Job:
+        """Queue `work` as a job of `kind` (`asked`: what its result routes need of the request); QueueFull when `queue_limit` jobs already wait behind the running
         ones (of every kind: analyses and reviews share the workers and the network); a cancelled job, even
         one still running to its next check, holds no place."""
         with self._lock:
@@ -96,7 +97,7 @@ class JobQueue:
             if len(active) >= self.workers and waiting >= self.queue_limit:
                 raise QueueFull(f"the job queue is full ({self.workers} running, {waiting} waiting); "
                                 "try again when one finishes")
-            job = Job(id=uuid.uuid4().hex[:16], time_limit_s=time_limit_s, kind=kind)
+            job = Job(id=uuid.uuid4().hex[:16], time_limit_s=time_limit_s, kind=kind, asked=dict(asked or {}))
             self._jobs[job.id] = job
             self._trim()
         self._pool.submit(self._run, job, work)

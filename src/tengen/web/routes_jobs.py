@@ -51,8 +51,7 @@ def analyses_router(state: WebState) -> APIRouter:
             job.check()
             return analysis, strict_json_report(analysis)
 
-        job = state.jobs.submit(work, req.time_limit_s, kind="analysis")
-        job.asked["region"] = points
+        job = state.jobs.submit(work, req.time_limit_s, kind="analysis", asked={"region": points})
         return JobOut(**job.as_dict())
 
     finished_analysis = job_routes(router, state, "/api/analyses", "analysis",

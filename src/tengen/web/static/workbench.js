@@ -49,6 +49,7 @@ function useSolver(setMessage) {
     setMessage(problem);
     if (problem) return;
     if (source.current) source.current.close();
+    if (run && isRunning(run.job)) api(`/api/analyses/${run.job.id}`, { method: "DELETE" }).catch(() => {});  // the last diagram's
     try {
       const record = await api("/api/records/paste", { json: { sgf: diagramSgf(diagram) } });
       const job = await api("/api/analyses", { json: { record: record.id, move: 0, predictor, time_limit_s: SOLVE_SECONDS } });
