@@ -14,8 +14,10 @@ reported for information.
     python bench/life_death.py [--suites ld_owl,owl] [--limit N] [--nodes N] [--problems N]
                                [--no-gnugo] [--with-network]
 
-Each suite's line is followed by the seconds per `dragon_status` answer of each tengen mode (the GTP answer
-alone, median and 95th percentile, on this machine's cores).
+Each suite's line is followed by the answers each tengen mode proved by df-pn (`tengen.life.proof`, tried
+first within the node budget; `tengen-life_basis` after each answer) and how many of those passed, then the
+seconds per `dragon_status` answer of each tengen mode (the GTP answer alone, median and 95th percentile, on
+this machine's cores).
 
 Last line: `ld_owl: N/190` (tests passed by tengen's network mode; N of the tests run when `--limit` cuts
 the suite).
@@ -48,9 +50,10 @@ SUITE_SIZES = {"ld_owl": 190, "owl": 261}
 
 
 def run_cases(client: GtpClient, cases: list[RegressionCase], timeout: float,
-              answer_seconds: list[float] | None = None) -> tuple[list[bool], float]:
+              answer_seconds: list[float] | None = None, bases: list[str] | None = None) -> tuple[list[bool], float]:
     """Each case's pass / fail through a GTP engine (loadsgf, then the command), and the seconds taken;
-    `answer_seconds` (when given) gets each dragon_status answer's own seconds (the command alone)."""
+    `answer_seconds` (when given) gets each dragon_status answer's own seconds (the command alone), `bases`
+    how each answer is known (tengen's `tengen-life_basis`: proved / judged / searched)."""
     start = time.perf_counter()
     passed = []
     for case in cases:
@@ -63,6 +66,8 @@ def run_cases(client: GtpClient, cases: list[RegressionCase], timeout: float,
         if answer_seconds is not None and case.command == "dragon_status":
             answer_seconds.append(time.perf_counter() - asked)
         passed.append(answer.ok and case.matches(answer.text))
+        if bases is not None:
+            bases.append(client.query("tengen-life_basis", timeout=timeout).text.strip())
     return passed, time.perf_counter() - start
 
 
@@ -139,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-gnugo", action="store_true", help="skip the GNU Go anchor")
     parser.add_argument("--with-network", action="store_true", help="KataGo's policy move as a second anchor")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per GTP answer (a hang guard)")
+    parser.add_argument("--modes", default="network,classic", help="tengen's modes to run: network, classic")
     args = parser.parse_args(argv)
     suites = [s for s in args.suites.split(",") if s and s != "none"]
     config = LifeConfig(max_nodes=args.nodes)
@@ -149,25 +155,31 @@ def main(argv: list[str] | None = None) -> int:
         suites = []
     gnugo = None if args.no_gnugo or find_gnugo() is None else GtpClient.gnugo(level=10, rules="japanese",
                                                                                timeout=args.timeout)
-    engines = {"network": GtpClient([sys.executable, "-m", "tengen", "gtp", "--player", "simple"], timeout=args.timeout),
-               "classic": GtpClient([sys.executable, "-m", "tengen", "gtp", "--player", "simple", "--evaluator",
-                                     "classic"], timeout=args.timeout)}
-    engines["classic"].send(f"tengen-life_budget {args.nodes}")
+    modes = [m for m in args.modes.split(",") if m in ("network", "classic")]
+    commands = {"network": [sys.executable, "-m", "tengen", "gtp", "--player", "simple"],
+                "classic": [sys.executable, "-m", "tengen", "gtp", "--player", "simple", "--evaluator", "classic"]}
+    engines = {mode: GtpClient(commands[mode], timeout=args.timeout) for mode in modes}
+    if "classic" in engines:
+        engines["classic"].send(f"tengen-life_budget {args.nodes}")  # the network mode keeps the default (20,000)
     try:
         for name in suites:
             cases = parse_suite(SUITES_DIR / f"{name}.tst")
             if args.limit:
                 cases = cases[: args.limit]
-            parts, network_passed, timings = [], 0, {}
+            parts, network_passed, timings, proved_line = [], 0, {}, []
             for mode, client in engines.items():
-                timings[mode] = []
-                ours, seconds = run_cases(client, cases, args.timeout, timings[mode])
+                timings[mode], bases = [], []
+                ours, seconds = run_cases(client, cases, args.timeout, timings[mode], bases)
+                proved = [ok for ok, basis in zip(ours, bases) if basis == "proved"]
                 parts.append(f"tengen {mode} {sum(ours)}/{len(cases)} in {seconds:.1f}s")
+                proved_line.append(f"tengen {mode} proved {len(proved)}/{len(cases)} "
+                                   f"({len(proved) / max(len(cases), 1):.1%}; passed among them {sum(proved)})")
                 network_passed = sum(ours) if mode == "network" else network_passed
             if gnugo is not None:
                 theirs, their_seconds = run_cases(gnugo, cases, args.timeout)
                 parts.append(f"GNU Go 3.8 {sum(theirs)}/{len(cases)} in {their_seconds:.1f}s")
             print(f"{name}: " + "; ".join(parts), flush=True)
+            print(f"{name} answers proved by df-pn: " + "; ".join(proved_line), flush=True)
             for mode, seconds in timings.items():
                 print(f"{name} seconds per dragon_status, tengen {mode}: {percentiles(seconds)} "
                       f"(the GTP answer alone, {os.cpu_count()} cores)", flush=True)

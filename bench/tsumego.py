@@ -11,9 +11,19 @@ move is one of the accepted first moves (sanderland's `SOL`; gogameguru: first m
 says "Correct"). The sample is each collection's first `--per-collection` problems by name (0: all 4,100,
 hours on a 2-core CPU); budgets are counts, so the figures do not depend on the machine.
 
-    python bench/tsumego.py [--per-collection 5] [--gogameguru 10] [--depth 2] [--frame] [--nodes 3000]
+    python bench/tsumego.py [--per-collection 5 | --sample 300] [--gogameguru 10] [--depth 2] [--frame]
+                            [--nodes 3000] [--proof-nodes 100000] [--no-network]
 
-Last line `tsumego_first_move: X`: network mode's accepted-first-move rate on the sanderland sample.
+Network mode tries the df-pn proof first (`tengen.life.tsumego_proof.solve_problem`: the network's key move
+checked by proof, then a proof from the position; `--proof-nodes 0`: off); `--no-network` runs the proof
+with the classic search as its fallback ("proof" mode) beside classic mode, without KataGo (a CPU run). Each
+mode's answers are counted proved (by df-pn, or by the rules at the network line's end) or judged, and
+proved-but-not-accepted ("proved, not accepted": the proof's model, a region with walls taken as safe and kos
+by komaster, or a second solution the file does not list). `--sample N`: N problems spread evenly over all
+4,100 (every collection and level, by name).
+
+Last line `tsumego_first_move: X, proved: P`: the first mode's accepted-first-move rate on the sanderland
+sample and its share of proved answers.
 """
 from __future__ import annotations
 
@@ -31,10 +41,12 @@ from tengen.io.tsumego_files import TSUMEGO_LEVELS, Problem, load_sgf_problem, s
 from tengen.life.search import LifeConfig  # noqa: E402
 from tengen.life.tsumego import TsumegoConfig, likeliest_in_box, solve_with_network, solve_with_search  # noqa: E402
 from tengen.life.frame import problem_box  # noqa: E402
+from tengen.life.tsumego_proof import ProofConfig, solve_problem  # noqa: E402
 
 ARCHIVE = shared_data_path("problems", "sanderland_tsumego.tar.xz", must_exist=False)
 GOGAMEGURU = shared_data_path("problems", "gogameguru_go-problems", "weekly-go-problems", must_exist=False)
-MODES = ("network", "classic", "policy (box)", "policy (board)")
+NETWORK_MODES = ("network", "classic", "policy (box)", "policy (board)")
+CPU_MODES = ("proof", "classic")
 
 
 def gogameguru_problems(per_level: int) -> list[Problem]:
@@ -52,9 +64,12 @@ def gogameguru_problems(per_level: int) -> list[Problem]:
     return out
 
 
-def solve_all(problems: list[Problem], evaluator, config: TsumegoConfig, life: LifeConfig, label: str) -> dict:
-    """Per group (level or collection) and mode: solved count; and seconds per mode."""
+def solve_all(problems: list[Problem], evaluator, config: TsumegoConfig, life: LifeConfig, label: str,
+              proof: ProofConfig | None = None) -> dict:
+    """Per group (level or collection) and mode: solved count, proved answers and proved answers not
+    accepted; and seconds per mode. Without an evaluator: the proof and classic modes only."""
     solved: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    proved: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     counts: dict[str, int] = defaultdict(int)
     seconds: dict[str, float] = defaultdict(float)
     for i, problem in enumerate(problems):
@@ -62,11 +77,26 @@ def solve_all(problems: list[Problem], evaluator, config: TsumegoConfig, life: L
         counts[group] += 1
         board = problem.board
         start = time.perf_counter()
-        solved[group]["network"] += solve_with_network(board, evaluator, config).move in problem.accepted
-        seconds["network"] += time.perf_counter() - start
+        if evaluator is None:
+            answer = solve_problem(board, None, proof=proof or ProofConfig(), life=life)
+            first = "proof"
+        else:
+            answer = (solve_problem(board, evaluator, config, proof=proof) if proof is not None
+                      else solve_with_network(board, evaluator, config))
+            first = "network"
+        right = answer.move in problem.accepted
+        solved[group][first] += right
+        is_proved = answer.proved and answer.method != "search"
+        proved[group][first] += is_proved
+        proved[group][first + " wrong"] += is_proved and not right
+        seconds[first] += time.perf_counter() - start
         start = time.perf_counter()
         solved[group]["classic"] += solve_with_search(board, life).move in problem.accepted
         seconds["classic"] += time.perf_counter() - start
+        if evaluator is None:
+            if (i + 1) % 25 == 0:
+                print(f"  {label}: {i + 1}/{len(problems)} problems", file=sys.stderr, flush=True)
+            continue
         start = time.perf_counter()
         evaluation = evaluator.evaluate([board])[0]
         box_move = likeliest_in_box(board, evaluation, problem_box(board), 1)
@@ -76,25 +106,33 @@ def solve_all(problems: list[Problem], evaluator, config: TsumegoConfig, life: L
         seconds["policy"] += time.perf_counter() - start
         if (i + 1) % 25 == 0:
             print(f"  {label}: {i + 1}/{len(problems)} problems", file=sys.stderr, flush=True)
-    return {"solved": solved, "counts": counts, "seconds": seconds}
+    return {"solved": solved, "proved": proved, "counts": counts, "seconds": seconds,
+            "modes": CPU_MODES if evaluator is None else NETWORK_MODES}
 
 
-def report(result: dict, total_label: str) -> float:
-    """Print one line per group and a total; network mode's rate over all."""
-    totals = defaultdict(int)
+def report(result: dict, total_label: str) -> tuple[float, float]:
+    """Print one line per group and a total; the first mode's rate over all and its proved share."""
+    modes, first = result["modes"], result["modes"][0]
+    totals: dict[str, int] = defaultdict(int)
+    proved: dict[str, int] = defaultdict(int)
     for group in sorted(result["counts"]):
         n = result["counts"][group]
-        parts = [f"{mode} {result['solved'][group][mode]}/{n}" for mode in MODES]
-        print(f"{group}: " + "; ".join(parts))
-        for mode in MODES:
+        parts = [f"{mode} {result['solved'][group][mode]}/{n}" for mode in modes]
+        g = result["proved"][group]
+        print(f"{group}: " + "; ".join(parts) + f"; {first} proved {g[first]}/{n} ({g[first + ' wrong']} proved, "
+              "not accepted)")
+        for mode in modes:
             totals[mode] += result["solved"][group][mode]
+        proved["all"] += g[first]
+        proved["wrong"] += g[first + " wrong"]
     n = sum(result["counts"].values())
     print(f"{total_label}: " + "; ".join(f"{mode} {totals[mode]}/{n} ({totals[mode] / max(n, 1):.1%})"
-                                          for mode in MODES))
+                                          for mode in modes)
+          + f"; {first} proved {proved['all']}/{n} ({proved['all'] / max(n, 1):.1%}; proved, not accepted: "
+            f"{proved['wrong']})")
     s = result["seconds"]
-    print(f"seconds per problem: network {s['network'] / max(n, 1):.2f}, classic {s['classic'] / max(n, 1):.2f}, "
-          f"policy {s['policy'] / max(n, 1):.2f}")
-    return totals["network"] / max(n, 1)
+    print("seconds per problem: " + ", ".join(f"{mode} {s[mode] / max(n, 1):.2f}" for mode in s))
+    return totals[first] / max(n, 1), proved["all"] / max(n, 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,28 +142,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, choices=(1, 2), default=2, help="network mode's plies")
     parser.add_argument("--frame", action="store_true", help="network mode fills the board outside the problem")
     parser.add_argument("--nodes", type=int, default=3000, help="classic search budget per search")
+    parser.add_argument("--sample", type=int, default=0,
+                        help="N sanderland problems spread evenly over every collection and level (instead of "
+                             "--per-collection)")
+    parser.add_argument("--proof-nodes", type=int, default=100_000,
+                        help="df-pn nodes per search, tried first (0: network mode without the proof)")
+    parser.add_argument("--no-network", action="store_true",
+                        help="the proof (classic search as its fallback) and classic modes only, no KataGo")
     args = parser.parse_args(argv)
     if not ARCHIVE.is_file():
         print(f"tsumego archive not found at {ARCHIVE}: skipped")
         print("tsumego_first_move: 0 (not run)")
         return 0
-    from tengen.api.evaluators import make_evaluator
+    evaluator = None
+    if not args.no_network:
+        from tengen.api.evaluators import make_evaluator
 
-    evaluator = make_evaluator("katago")
+        evaluator = make_evaluator("katago")
     config = TsumegoConfig(depth=args.depth, frame=args.frame)
     life = LifeConfig(max_nodes=args.nodes)
-    print(f"network mode: {config.depth} plies, {config.candidates} candidates, {config.expand} read deeper with "
-          f"{config.replies} replies and a pass, frame {'on' if config.frame else 'off'}; classic mode: "
-          f"{args.nodes} nodes per search; policy: KataGo's raw policy (default network)")
-    problems = list(sanderland_problems(ARCHIVE, TSUMEGO_LEVELS, args.per_collection))
-    print(f"sanderland: {len(problems)} problems ({args.per_collection or 'all'} per collection, levels "
-          f"{', '.join(TSUMEGO_LEVELS)})")
-    rate = report(solve_all(problems, evaluator, config, life, "sanderland"), "sanderland, all levels")
+    proof = ProofConfig(max_nodes=args.proof_nodes) if args.proof_nodes > 0 else None
+    print(f"network mode: {'off' if evaluator is None else 'on'}, {config.depth} plies, {config.candidates} "
+          f"candidates, {config.expand} read deeper with {config.replies} replies and a pass, frame "
+          f"{'on' if config.frame else 'off'}; df-pn proof first: "
+          f"{f'{args.proof_nodes} nodes per search' if proof else 'off'}; classic mode: {args.nodes} nodes per "
+          "search; policy: KataGo's raw policy (default network)")
+    if args.sample > 0:
+        everything = list(sanderland_problems(ARCHIVE, TSUMEGO_LEVELS, 0))
+        step = max(len(everything) / args.sample, 1.0)
+        problems = [everything[int(i * step)] for i in range(min(args.sample, len(everything)))]
+        how = f"a sample of {len(problems)} spread evenly over {len(everything)}"
+    else:
+        problems = list(sanderland_problems(ARCHIVE, TSUMEGO_LEVELS, args.per_collection))
+        how = f"{args.per_collection or 'all'} per collection"
+    print(f"sanderland: {len(problems)} problems ({how}, levels {', '.join(TSUMEGO_LEVELS)})")
+    rate, proved = report(solve_all(problems, evaluator, config, life, "sanderland", proof), "sanderland, all levels")
     if args.gogameguru > 0 and GOGAMEGURU.is_dir():
         weekly = gogameguru_problems(args.gogameguru)
         print(f"gogameguru: {len(weekly)} weekly problems ({args.gogameguru} per level)")
-        report(solve_all(weekly, evaluator, config, life, "gogameguru"), "gogameguru, all levels")
-    print(f"tsumego_first_move: {rate:.3f}")
+        report(solve_all(weekly, evaluator, config, life, "gogameguru", proof), "gogameguru, all levels")
+    print(f"tsumego_first_move: {rate:.3f}, proved: {proved:.3f}")
     return 0
 
 

@@ -258,3 +258,26 @@ def test_random_inputs_never_crash_the_c_search():
             continue
         assert winner in (-1, 0, 1) and nodes >= 1 and 0 <= end <= 3 and 0 <= flags <= 7
         assert all(m == -1 or (0 <= m < w * h and region[m]) for m in line)
+
+
+# White's pass-alive corner and its stone E6 ((3, 4)) in atari, linked by the liberty D6: capturing the stone
+# does not kill the group
+GROUP_WITH_A_CUTTING_STONE = """
+. O . O X . . . .
+O O O O X . . . .
+X X X O X . . . .
+. . X . O X . . .
+. . . . X . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_the_group_is_its_dragon_so_taking_one_stone_does_not_kill_it():
+    board = board_from_diagram(GROUP_WITH_A_CUTTING_STONE)
+    whole = prove(board, (3, 4), first=BLACK)
+    assert (whole.status, whole.proved, whole.code) == ("alive", True, 0)
+    alone = prove(board, (3, 4), first=BLACK, group=[(3, 4)])
+    assert (alone.status, alone.proved, alone.code, alone.move) == ("dead", True, 1, (3, 3))

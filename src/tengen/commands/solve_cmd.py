@@ -8,13 +8,17 @@ import json
 
 from tengen.commands.base import CliError, command
 
+DEFAULT_PROOF_NODES = 100_000  # df-pn nodes per search (`tengen.life.proof`); a problem runs a few searches
+
 
 ABOUT = ("a life-and-death problem (an SGF problem, or a sanderland/tsumego JSON file): the key move for the side "
-         "to move, the group at stake and its status after best play (proved where the rules decide it at the "
-         "line's end: captured or pass-alive; otherwise judged by the network's ownership, and said so), the "
-         "principal line, the positions evaluated, and whether the answer is among the file's accepted first "
-         "moves. The network reads the problem's box two plies deep (`--frame` fills the rest of the board first); "
-         "`--evaluator classic` uses tengen's search without a network. `python bench/tsumego.py` measures it")
+         "to move, the group at stake and its status after best play, the principal line, the positions "
+         "evaluated, and whether the answer is among the file's accepted first moves. The df-pn proof search "
+         "(`--proof-nodes`) is tried first on the group at stake and answers `proved` where it proves the side "
+         "to move's goal; otherwise the network reads the problem's box two plies deep (`--frame` fills the rest "
+         "of the board first; proved where the rules decide the line's end: captured or pass-alive, else judged "
+         "by its ownership, and said so); `--evaluator classic` uses tengen's search without a network. "
+         "`python bench/tsumego.py` measures it")
 
 
 @command("solve", "solve a life-and-death problem (SGF or sanderland JSON): key move, status, line", about=ABOUT)
@@ -30,6 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="fill the board outside the problem with settled stones first (a tsumego frame; "
                              "off by default: it read fewer sanderland problems right)")
     parser.add_argument("--nodes", type=int, default=3000, help="classic search budget per search (nodes)")
+    parser.add_argument("--proof-nodes", type=int, default=DEFAULT_PROOF_NODES,
+                        help="the df-pn proof search's budget per search, tried first in both modes (0: off)")
     parser.add_argument("--json", action="store_true", help="print the answer as one JSON object")
 
 
@@ -38,23 +44,32 @@ def run(args: argparse.Namespace) -> int:
     from tengen.go.coords import to_gtp
     from tengen.life.search import LifeConfig
     from tengen.life.tsumego import TsumegoConfig, solve_with_network, solve_with_search
+    from tengen.life.tsumego_proof import ProofConfig, solve_problem
 
     problem = _load(args.problem)
     board = problem.board
     if args.nodes < 1:
         raise CliError("--nodes must be at least 1")
+    if args.proof_nodes < 0:
+        raise CliError("--proof-nodes must be at least 0")
     if not any(board.get((r, c)) for r in range(board.height) for c in range(board.width)):
         raise CliError(f"{args.problem}: the problem has no stones")
+    proof = ProofConfig(max_nodes=args.proof_nodes) if args.proof_nodes else None
+    life = LifeConfig(max_nodes=args.nodes)
     if args.evaluator == "classic":
-        answer = solve_with_search(board, LifeConfig(max_nodes=args.nodes))
+        answer = solve_problem(board, None, proof=proof, life=life) if proof else solve_with_search(board, life)
         how = f"tengen's life-and-death search without a network, {args.nodes} nodes per search"
     else:
         from tengen.api.evaluators import make_evaluator
 
         config = TsumegoConfig(depth=args.depth, frame=args.frame)
-        answer = solve_with_network(board, make_evaluator("katago", model=args.model), config)
+        evaluator = make_evaluator("katago", model=args.model)
+        answer = (solve_problem(board, evaluator, config, proof=proof) if proof
+                  else solve_with_network(board, evaluator, config))
         how = (f"KataGo's policy and ownership, {config.depth} plies, {config.candidates} candidate moves, "
                f"{'the board outside the problem framed' if config.frame else 'no frame'}, margin {config.margin}")
+    if proof:
+        how = f"df-pn proof search first ({args.proof_nodes} nodes per search), then {how}"
 
     def vertex(point) -> str:
         return "pass" if point is None else to_gtp(point, board.height)
@@ -66,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
             "problem": problem.name, "to_play": side[board.to_play], "move": vertex(answer.move),
             "target": None if answer.target is None else vertex(answer.target),
             "goal": answer.goal if answer.target is not None else None, "status": answer.status,
-            "proved": answer.proved, "line": [vertex(m) for m in answer.line], "nodes": answer.nodes,
+            "proved": answer.proved, "answered_by": answer.method, "line": [vertex(m) for m in answer.line],
+            "nodes": answer.nodes,
             "accepted": sorted(vertex(p) for p in problem.accepted), "matches_solution": matches,
             "settings": how, "rules": _rules_text(board)}))
         return 0
@@ -76,15 +92,28 @@ def run(args: argparse.Namespace) -> int:
     if answer.target is not None:
         whose = side[answer.target_color]
         print(f"at stake: the {whose} group at {vertex(answer.target)} ({side[board.to_play]} to {answer.goal})")
-        basis = "proved by the rules" if answer.proved else "judged by the network, not proved"
-        print(f"status after best play: {answer.status} ({basis})")
+        print(f"status after best play: {answer.status} ({_basis(answer)})")
     colours = [side[board.to_play if i % 2 == 0 else -board.to_play][0] for i in range(len(answer.line))]
     print("line: " + " ".join(f"{c} {vertex(m)}" for c, m in zip(colours, answer.line)))
+    proved = answer.proved and answer.method != "search"  # the classic search reads a bounded tree: a judgement
+    print(f"answer: {'proved' if proved else 'judged'} (by {_METHODS[answer.method]})")
     print(f"positions evaluated: {answer.nodes}")
     if matches is not None:
         accepted = " ".join(sorted(vertex(p) for p in problem.accepted))
         print(f"the problem's solution: {accepted} ({'matches' if matches else 'differs'})")
     return 0
+
+
+_METHODS = {"proof": "the df-pn proof search", "network": "the network", "search": "tengen's search"}
+
+
+def _basis(answer) -> str:
+    """How the status is known, in words."""
+    if answer.method == "proof":
+        return "proved by the df-pn search over the problem's region" if answer.proved else "judged, not proved"
+    if answer.method == "search":
+        return "by tengen's search without a network"
+    return "proved by the rules" if answer.proved else "judged by the network, not proved"
 
 
 def _rules_text(board) -> str:

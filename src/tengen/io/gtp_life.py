@@ -1,5 +1,6 @@
 """GNU Go's life-and-death GTP commands: dragon_status, owl_attack, owl_defend (GNU Go's reply formats, so its
-regression suites run unchanged), judged by the network one move deep (`tengen.life.net`; a ko, with
+regression suites run unchanged), proved first by df-pn (`tengen.life.proof`, the search's node budget; an
+answer it does not prove falls through), else judged by the network one move deep (`tengen.life.net`; a ko, with
 GNU Go's codes 2 and 3, told by the search) when the engine has one for them (`network`), else by
 `tengen.life.search`'s search without a network;
 `tengen-life_budget` sets that search's node budget (and an optional seconds cap) per query."""
@@ -13,6 +14,7 @@ from tengen.go.coords import Point, to_gtp
 from tengen.io.gtp_base import GtpError, GtpHandler, nargs, vertex_arg
 from tengen.life.search import ALIVE, DEAD, KO, LifeConfig, LifeSearch, analyze_group
 from tengen.life.net import network_status, owl_answer, pass_alive
+from tengen.life.proof import ProofResult, prove
 
 
 class LifeCommands(GtpHandler):
@@ -23,6 +25,36 @@ class LifeCommands(GtpHandler):
         super().__init__(engine)
         self.life_config: LifeConfig = LifeConfig()
         self.network = network  # loads the evaluator the network mode judges with (None: the search)
+        self.last_basis = "none"  # how the last life answer is known: proved / judged / searched
+
+    def _proved(self, point: Point, attack: bool) -> Optional[ProofResult]:
+        """The df-pn proof with the attacker (or the defender) first within the search's budget, where it
+        is proved; else None."""
+        board = self.engine.board
+        first = -board.get(point) if attack else board.get(point)
+        try:
+            result = prove(board, point, max_nodes=self.life_config.max_nodes, seconds=self.life_config.seconds,
+                           first=first)
+        except ValueError:  # a region past the proof's limit
+            return None
+        proved = result.proved and result.code is not None
+        self.last_basis = "proved" if proved else ("judged" if self.network is not None else "searched")
+        return result if proved else None
+
+    def _proved_status(self, point: Point) -> Optional[tuple[str, int]]:
+        """dragon_status's answer by proof (alive, dead or critical ATTACK DEFENSE) and the nodes, or None."""
+        attack = self._proved(point, attack=True)
+        if attack is None:
+            return None
+        if attack.code == 0:
+            return "alive", attack.nodes
+        defence = self._proved(point, attack=False)
+        if defence is None:
+            return None
+        nodes = attack.nodes + defence.nodes
+        if defence.code == 0:
+            return "dead", nodes
+        return f"critical {self._gtp_move(attack.move)} {self._gtp_move(defence.move)}", nodes
 
     def _judged(self, args):
         """The network's status of the group at the argument (`tengen.life.net`)."""
@@ -51,6 +83,10 @@ class LifeCommands(GtpHandler):
 
     def cmd_dragon_status(self, args):
         """dragon_status VERTEX: alive, dead, critical ATTACK DEFENSE (ko included), or unknown."""
+        proved = self._proved_status(self._life_point(args))
+        if proved is not None:
+            self.last_basis = "proved"
+            return proved[0]
         if self.network is not None:
             result = self._judged(args)
         else:
@@ -61,13 +97,17 @@ class LifeCommands(GtpHandler):
 
     def cmd_tengen_dragon_status(self, args):
         """tengen-dragon_status VERTEX: dragon_status's answer, then how it is known and the work it took:
-        `proved` (pass-alive by Benson's algorithm: no move can kill it), `judged` (by the network, one move
-        deep) or `searched` (tengen's search without a network, within its candidate moves and budget),
+        `proved` (pass-alive by Benson's algorithm: no move can kill it, or by the df-pn proof), `judged` (by
+        the network, one move deep) or `searched` (tengen's search without a network, within its candidate
+        moves and budget),
         then `nodes N` (positions the network evaluated or the search visited)."""
         point = self._life_point(args)
         board = self.engine.board
         if pass_alive(board, point):
             return "alive proved nodes 0"
+        proved = self._proved_status(point)
+        if proved is not None:
+            return f"{proved[0]} proved nodes {proved[1]}"
         if self.network is not None:
             result, how = network_status(board, point, self.network()), "judged"
         else:
@@ -79,6 +119,9 @@ class LifeCommands(GtpHandler):
 
     def cmd_owl_attack(self, args):
         """owl_attack VERTEX: 0, or CODE MOVE (1 kills, 2 ko) with the attacker moving first."""
+        proved = self._proved(self._life_point(args), attack=True)
+        if proved is not None:
+            return f"{proved.code} {self._gtp_move(proved.move)}" if proved.code else "0"
         if self.network is not None:
             return self._owl(args, attack=True)
         answer = LifeSearch(self.engine.board, self._life_point(args), self.life_config).attack()
@@ -86,10 +129,19 @@ class LifeCommands(GtpHandler):
 
     def cmd_owl_defend(self, args):
         """owl_defend VERTEX: 0, or CODE MOVE (1 saves, 2 ko) with the defender moving first."""
+        proved = self._proved(self._life_point(args), attack=False)
+        if proved is not None:
+            return f"{proved.code} {self._gtp_move(proved.move)}" if proved.code else "0"
         if self.network is not None:
             return self._owl(args, attack=False)
         answer = LifeSearch(self.engine.board, self._life_point(args), self.life_config).defend()
         return _reply(answer.outcome, ALIVE, answer.move, self._gtp_move)
+
+    def cmd_tengen_life_basis(self, args):
+        """tengen-life_basis: how the last dragon_status / owl_attack / owl_defend answer is known: proved
+        (df-pn), judged (the network) or searched (the classic search); none before any."""
+        nargs(args, 0)
+        return self.last_basis
 
     def cmd_tengen_life_budget(self, args):
         """tengen-life_budget NODES [SECONDS]: the life-and-death search's budget per search."""

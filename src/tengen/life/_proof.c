@@ -62,7 +62,9 @@ typedef struct {
     uint8_t region[PF_CELLS];   /* 1: playable */
     int regpts[PF_MAX_REGION];
     int nreg;
-    int target, attacker, defender, komaster;
+    int target, attacker, defender, komaster;  /* target: a cell of the group's chain in atari (rescue) */
+    int group[PF_MAX_REGION];   /* the group's cells: it lives while a defender stone stands on one */
+    int ngroup;
     int escape_attacker;        /* an escaped target counts as the attacker's */
     uint64_t zob[PF_CELLS][3];
     uint64_t zob_side;
@@ -205,8 +207,9 @@ static int benson_alive(Search *s, const Pos *b) {
         nchains++;
         if (nchains > PF_MAX_REGION) return 0;
     }
-    int tc = chain_id[s->target];
-    if (tc < 0) return 0;
+    int any = 0;
+    for (int i = 0; i < s->ngroup; i++) if (chain_id[s->group[i]] >= 0) any = 1;
+    if (!any) return 0;
     /* regions: components of non-defender cells (empty or attacker) inside the board */
     int reg_start[PF_CELLS / 2 + 2], reg_len[PF_CELLS / 2 + 2];
     static __thread int reg_cells[PF_CELLS];
@@ -270,26 +273,60 @@ static int benson_alive(Search *s, const Pos *b) {
             if (chain_alive[c] && chain_vital[c] < 2) { chain_alive[c] = 0; changed = 1; }
         if (!changed) break;
     }
-    return chain_alive[tc];
+    for (int i = 0; i < s->ngroup; i++) {
+        int cid = chain_id[s->group[i]];
+        if (cid >= 0 && chain_alive[cid]) return 1;
+    }
+    return 0;
 }
 
-/* The terminal state of b: T_CAPTURED, T_BENSON, T_ESCAPED or T_NONE; `full` runs Benson too. */
+/* The terminal state of b: T_CAPTURED (no defender stone on the group's cells), T_ESCAPED (one of its
+ * chains has a liberty outside the region or holds a wall), T_BENSON (one is pass-alive; with `full`) or
+ * T_NONE. *target_libs, *eyes: of its chain with the most liberties; s->target is set to a cell of its
+ * chain when it has only one. */
 static int terminal(Search *s, const Pos *b, int full, int *target_libs, int *eyes) {
-    int libs, out, outlib, n, libcells[8];
+    int libs, out, outlib, n, libcells[8], best_libs = -1, nb[4], stones[PF_CELLS];
+    uint8_t done[PF_CELLS];
+    memset(done, 0, (size_t)s->stride * (s->h + 2));
     *target_libs = 0; *eyes = 0;
-    if (b->c[s->target] != s->defender) return T_CAPTURED;
-    chain_info(s, b, s->target, NULL, &n, &libs, &out, &outlib, libcells, 8);
-    *target_libs = libs;
-    if (out || outlib) return T_ESCAPED;
-    int nb[4];
-    for (int i = 0; i < libs && i < 8; i++) {
-        int q = libcells[i], eye = 1;
-        nbrs(s, q, nb);
-        for (int d = 0; d < DIRS_N; d++) if (b->c[nb[d]] != s->defender && b->c[nb[d]] != EDGE) eye = 0;
-        *eyes += eye;
+    for (int g = 0; g < s->ngroup; g++) {
+        int p = s->group[g];
+        if (b->c[p] != s->defender || done[p]) continue;
+        chain_info(s, b, p, stones, &n, &libs, &out, &outlib, libcells, 8);
+        if (out || outlib) return T_ESCAPED;
+        for (int i = 0; i < n; i++) done[stones[i]] = 1;
+        if (libs > best_libs) {
+            best_libs = libs;
+            s->target = p;
+            int e = 0;
+            for (int i = 0; i < libs && i < 8; i++) {
+                int q = libcells[i], eye = 1;
+                nbrs(s, q, nb);
+                for (int d = 0; d < DIRS_N; d++) if (b->c[nb[d]] != s->defender && b->c[nb[d]] != EDGE) eye = 0;
+                e += eye;
+            }
+            *eyes = e;
+        }
     }
-    if (full && libs >= 2 && benson_alive(s, b)) return T_BENSON;
+    if (best_libs < 0) return T_CAPTURED;
+    *target_libs = best_libs;
+    if (full && best_libs >= 2 && benson_alive(s, b)) return T_BENSON;
     return T_NONE;
+}
+
+/* Whether the group stands in one chain (the forced rescue applies only then). */
+static int group_one_chain(Search *s, const Pos *b) {
+    int first = -1;
+    for (int g = 0; g < s->ngroup; g++) if (b->c[s->group[g]] == s->defender) { first = s->group[g]; break; }
+    if (first < 0) return 0;
+    int stones[PF_CELLS], n, libs, out, outlib;
+    chain_info(s, b, first, stones, &n, &libs, &out, &outlib, NULL, 0);
+    for (int g = 0; g < s->ngroup; g++) {
+        int p = s->group[g];
+        if (b->c[p] != s->defender) continue;
+        if (s->mark[p] != s->gen) return 0;  /* chain_info marked its stones with s->gen */
+    }
+    return 1;
 }
 
 static Entry *tt_find(Search *s, uint64_t key) {
@@ -409,7 +446,7 @@ static void mid(Search *s, Pos *b, int depth, uint32_t thphi, uint32_t thdelta, 
     long long start_nodes = s->nodes;
     Child *kids = s->kids + (size_t)depth * (s->nreg + 1);
     int nk = 0, cand[PF_MAX_REGION + 1], ncand = 0;
-    if (mover == s->defender && libs == 1) {
+    if (mover == s->defender && libs == 1 && group_one_chain(s, b)) {
         ncand = rescue_moves(s, b, cand);
     } else {
         for (int k = 0; k < s->nreg; k++) if (b->c[s->regpts[k]] == EMPTY) cand[ncand++] = s->regpts[k];
@@ -488,7 +525,7 @@ static int principal_line(Search *s, const Pos *root, int *line, Pos *end) {
         Entry *e = tt_find(s, b.hash);
         if (!e || (e->phi != 0 && e->delta != 0)) break;
         int mover = b.tomove, cand[PF_MAX_REGION + 1], ncand = 0;
-        if (mover == s->defender && libs == 1) ncand = rescue_moves(s, &b, cand);
+        if (mover == s->defender && libs == 1 && group_one_chain(s, &b)) ncand = rescue_moves(s, &b, cand);
         else {
             for (int k = 0; k < s->nreg; k++) if (b.c[s->regpts[k]] == EMPTY) cand[ncand++] = s->regpts[k];
             if (mover == s->defender) cand[ncand++] = -1;
@@ -533,7 +570,10 @@ static int principal_line(Search *s, const Pos *root, int *line, Pos *end) {
 }
 
 /* solve(width, height, cells, region, target, attacker, to_move, komaster, escape_attacker, max_nodes,
- *       seconds, tt_bits) -> (result, nodes, line, end_reason, flags)
+ *       seconds, tt_bits[, group]) -> (result, nodes, line, end_reason, flags)
+ * group (optional, width*height bytes): the defender's stones, with the target's chain, that make the
+ * group: the attacker must leave no defender stone on any of their points; the defender lives where one
+ * of its chains there is pass-alive or escapes.
  * cells, region: bytes of width*height (row-major; cells 0 empty / 1 Black / 2 White; region 1 playable);
  * target a row-major index; colours 1 / 2. result 1: the attacker captures the target (proved), 0: it
  * cannot (proved, subject to flags), -1: the budget ran out. line: row-major moves, -1 a pass. end_reason:
@@ -544,14 +584,16 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     long long max_nodes;
     double seconds;
     Py_buffer cells, region;
-    if (!PyArg_ParseTuple(args, "iiy*y*iiiiiLdi", &w, &h, &cells, &region, &target, &attacker, &to_move,
-                          &komaster, &escape_attacker, &max_nodes, &seconds, &tt_bits))
+    Py_buffer group = {0};
+    if (!PyArg_ParseTuple(args, "iiy*y*iiiiiLdi|y*", &w, &h, &cells, &region, &target, &attacker, &to_move,
+                          &komaster, &escape_attacker, &max_nodes, &seconds, &tt_bits, &group))
         return NULL;
     PyObject *result = NULL;
     Search *s = NULL;
     const char *err = NULL;
     if (w < 1 || h < 1 || w > PF_MAX_SIDE || h > PF_MAX_SIDE) err = "board sides must be 1..25";
-    else if (cells.len != (Py_ssize_t)w * h || region.len != (Py_ssize_t)w * h) err = "cells and region must hold width*height bytes";
+    else if (cells.len != (Py_ssize_t)w * h || region.len != (Py_ssize_t)w * h
+             || (group.buf && group.len != (Py_ssize_t)w * h)) err = "cells, region and group must hold width*height bytes";
     else if (target < 0 || target >= w * h) err = "target off the board";
     else if ((attacker != BLACK && attacker != WHITE) || (to_move != BLACK && to_move != WHITE)
              || (komaster != BLACK && komaster != WHITE)) err = "colours must be 1 (Black) or 2 (White)";
@@ -580,6 +622,22 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s->escape_attacker = escape_attacker ? 1 : 0;
     if (!err && s->nreg == 0) err = "the region is empty";
     if (!err && root.c[s->target] != s->defender) err = "the target is not a stone of the defender";
+    if (!err) {
+        /* the group: the target's chain, and the defender's stones the group mask names */
+        int stones[PF_CELLS], n, libs, out, outlib;
+        chain_info(s, &root, s->target, stones, &n, &libs, &out, &outlib, NULL, 0);
+        for (int i = 0; i < n && s->ngroup < PF_MAX_REGION; i++) s->group[s->ngroup++] = stones[i];
+        const uint8_t *gb = group.buf;
+        for (int r = 0; gb && r < h; r++)
+            for (int c = 0; c < w; c++) {
+                int p = (r + 1) * s->stride + c + 1, dup = 0;
+                if (!gb[r * w + c] || root.c[p] != s->defender) continue;
+                for (int i = 0; i < s->ngroup; i++) if (s->group[i] == p) dup = 1;
+                if (dup) continue;
+                if (s->ngroup >= PF_MAX_REGION) { err = "the group holds more than 128 stones"; break; }
+                s->group[s->ngroup++] = p;
+            }
+    }
     if (err) { PyErr_SetString(PyExc_ValueError, err); goto done; }
     uint64_t seed = 0x74656e67656eull;
     for (int i = 0; i < PF_CELLS; i++) for (int c = 0; c < 3; c++) s->zob[i][c] = splitmix(&seed);
@@ -620,12 +678,13 @@ done:
     if (s) { free(s->tt); free(s->kids); free(s); }
     PyBuffer_Release(&cells);
     PyBuffer_Release(&region);
+    if (group.buf) PyBuffer_Release(&group);
     return result;
 }
 
 static PyMethodDef METHODS[] = {
     {"solve", py_solve, METH_VARARGS, "solve(width, height, cells, region, target, attacker, to_move, komaster, "
-     "escape_attacker, max_nodes, seconds, tt_bits) -> (result, nodes, line, end_reason, flags)"},
+     "escape_attacker, max_nodes, seconds, tt_bits[, group]) -> (result, nodes, line, end_reason, flags)"},
     {NULL, NULL, 0, NULL},
 };
 

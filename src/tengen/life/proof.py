@@ -11,8 +11,7 @@ or joined to a wall of its colour), the depth cap or a repetition on the path, o
 """
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Optional
 
 from tengen.go.board import Board
@@ -20,11 +19,12 @@ from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import Point, neighbours
 from tengen.life import _proof
 from tengen.life.frame import problem_box
+from tengen.life.net import dragon
 
 MAX_REGION = 128  # the C search's limit on the region's points
 DEFAULT_NODES = 20_000  # per search (at most two per side moving first, twice more to test an escape)
 TT_BITS = 18  # the transposition table: 2**18 entries of 24 bytes (6 MiB) per search
-SURROUNDINGS = 4  # steps from the target chain the default region reaches (fewer where it would pass 128)
+REACH = 2  # steps (Manhattan) from the target's dragon the default region reaches
 
 ATTACKER_WINS, DEFENDER_WINS, UNKNOWN = 1, 0, -1
 FLAG_ESCAPE, FLAG_DEPTH, FLAG_REPEAT = 1, 2, 4
@@ -58,6 +58,7 @@ class ProofResult:
     nodes: int
     ko_for: Optional[int] = None  # status ko: the colour that must win the ko
     basis: str = "proved"  # proved / escape judged / depth or repetition / budget
+    framed: bool = False  # the empty points outside the region were the attacker's (see `prove`)
 
     @property
     def attacking(self) -> bool:
@@ -65,15 +66,23 @@ class ProofResult:
 
 
 def prove(board: Board, target: Point, attacker: Optional[int] = None, region: Optional[Iterable[Point]] = None,
-          max_nodes: int = DEFAULT_NODES, seconds: Optional[float] = None, first: Optional[int] = None) -> ProofResult:
-    """The target chain's status with `first` (default: the board's side to move) moving first, by df-pn
-    within `region` (default: `default_region`); `max_nodes` and `seconds` bound each search."""
+          max_nodes: int = DEFAULT_NODES, seconds: Optional[float] = None, first: Optional[int] = None,
+          group: Optional[Iterable[Point]] = None, framed: bool = False) -> ProofResult:
+    """The status of the target's group with `first` (default: the board's side to move) moving first, by
+    df-pn within `region` (default: `default_region`); `max_nodes` and `seconds` bound each search. The
+    group (default: the target's dragon, `tengen.life.net.dragon`, in the region) is dead only when none
+    of its stones is left; it lives where one of its chains is pass-alive or escapes. `framed`: the empty
+    points outside the region count as the attacker's safe stones (a tsumego's frame: nothing escapes; a
+    proof is then a proof of the framed problem, `ProofResult.framed`)."""
     points = _checked(board, target, attacker, region, max_nodes, seconds)
     attacker = -board.get(target) if attacker is None else attacker
     first = board.to_play if first is None else first
     if first not in (BLACK, WHITE):
         raise ValueError("first must be Black (1) or White (-1)")
-    problem = _Problem(board, target, attacker, points, max_nodes, seconds)
+    inside = set(points)
+    stones = dragon(board, target) if group is None else set(group) | set(board.chain(target))
+    stones = {p for p in stones if p in inside and board.on_board(p) and board.get(p) == board.get(target)}
+    problem = _Problem(board, target, attacker, points, max_nodes, seconds, stones, framed)
     if first == attacker:
         code, search, nodes = attack_code(problem)
     else:
@@ -91,28 +100,34 @@ def defend(board: Board, target: Point, **kwargs) -> ProofResult:
     return prove(board, target, first=board.get(target) if board.on_board(target) else None, **kwargs)
 
 
-def default_region(board: Board, target: Point) -> list[Point]:
-    """The target's area: from the target chain through empty points and its colour's stones, inside the
-    problem's box (`tengen.life.frame.problem_box`, or the points within `SURROUNDINGS` steps of the target
-    chain where the box does not hold it or reaches 128 points), with the attacker's chains whose liberties
-    all lie in it (they can be captured); the attacker's other stones are walls. Fewer steps where the area
-    passes 128 points."""
+def default_region(board: Board, target: Point, reach: int = REACH) -> list[Point]:
+    """The target's area: from the target through empty points and its colour's stones, within `reach`
+    steps (Manhattan) of its dragon (`tengen.life.net.dragon`) and inside the problem's box
+    (`tengen.life.frame.problem_box`, where it holds the target), with the attacker's chains whose
+    liberties all lie in it (they can be captured); the attacker's other stones are walls. Fewer steps
+    where the area passes 128 points (at least the target's chain)."""
     chain = board.chain(target)
     if len(chain) > MAX_REGION:
         raise ValueError(f"the target chain alone holds more than {MAX_REGION} points")
-    containers = []
+    group = dragon(board, target)
     try:
         box = problem_box(board)
-        if target in box:
-            containers.append(set(box.points()))
+        inside = set(box.points()) if target in box else None
     except ValueError:
-        pass
-    containers += [_ball(board, chain, steps) for steps in range(2 * SURROUNDINGS, 0, -1)]
-    for container in containers:
-        area = _area(board, target, container | set(chain))
+        inside = None
+    for steps in range(reach, -1, -1):
+        near = {q for p in group for q in _diamond(board, p, steps)}
+        container = (near & inside if inside is not None else near) | set(chain)
+        area = _area(board, target, container)
         if len(area) <= MAX_REGION:
             return sorted(area)
     return sorted(set(chain))
+
+
+def _diamond(board: Board, point: Point, steps: int) -> list[Point]:
+    r0, c0 = point
+    return [(r, c) for r in range(max(0, r0 - steps), min(board.height, r0 + steps + 1))
+            for c in range(max(0, c0 - steps), min(board.width, c0 + steps + 1)) if abs(r - r0) + abs(c - c0) <= steps]
 
 
 def _area(board: Board, target: Point, container: set[Point]) -> set[Point]:
@@ -151,7 +166,7 @@ class _Problem:
     """The arguments the C search takes, made once."""
 
     def __init__(self, board: Board, target: Point, attacker: int, points: list[Point], max_nodes: int,
-                 seconds: Optional[float]) -> None:
+                 seconds: Optional[float], group: set[Point], framed: bool = False) -> None:
         self.board, self.target, self.attacker = board, target, attacker
         self.width, self.height = board.width, board.height
         cells = bytearray(self.width * self.height)
@@ -162,7 +177,14 @@ class _Problem:
                 cells[r * self.width + c] = code[board.get((r, c))]
         for p in points:
             region[p[0] * self.width + p[1]] = 1
-        self.cells, self.region = bytes(cells), bytes(region)
+        self.framed = framed
+        for i in range(len(cells)):
+            if framed and not region[i] and cells[i] == 0:
+                cells[i] = code[attacker]
+        stones = bytearray(self.width * self.height)
+        for p in group:
+            stones[p[0] * self.width + p[1]] = 1
+        self.cells, self.region, self.group = bytes(cells), bytes(region), bytes(stones)
         self.max_nodes, self.seconds = max_nodes, seconds
 
     def colour(self, color: int) -> int:
@@ -187,51 +209,41 @@ class _Problem:
         index = self.target[0] * self.width + self.target[1]
         return _proof.solve(self.width, self.height, self.cells, self.region, index, self.colour(self.attacker),
                             self.colour(first), self.colour(komaster), int(escape_attacker), self.max_nodes,
-                            float(self.seconds or 0.0), TT_BITS)
+                            float(self.seconds or 0.0), TT_BITS, self.group)
 
 
 def attack_code(problem: _Problem) -> tuple[Optional[int], Search, int]:
     """GNU Go's attack code with the attacker first (1, 2 ko, 0; None unknown), the deciding search, nodes."""
-    a, d = problem.attacker, -problem.attacker
-    strict = problem.search(a, komaster=d)
-    if strict.winner == ATTACKER_WINS:
-        return 1, strict, strict.nodes
-    if strict.winner == UNKNOWN:
-        return None, strict, strict.nodes
-    with_ko = problem.search(a, komaster=a)
-    nodes = strict.nodes + with_ko.nodes
-    if with_ko.winner == ATTACKER_WINS:
-        return 2, _Search_with(with_ko, proved=strict.proved), nodes
-    if with_ko.winner == UNKNOWN:
-        return None, with_ko, nodes
-    return 0, with_ko, nodes
+    return _code(problem, problem.attacker, ATTACKER_WINS)
 
 
 def defence_code(problem: _Problem) -> tuple[Optional[int], Search, int]:
     """GNU Go's defence code with the defender first (1, 2 ko, 0; None unknown), the deciding search, nodes."""
-    a, d = problem.attacker, -problem.attacker
-    strict = problem.search(d, komaster=a)
-    if strict.winner == DEFENDER_WINS:
+    return _code(problem, -problem.attacker, DEFENDER_WINS)
+
+
+def _code(problem: _Problem, first: int, goal: int) -> tuple[Optional[int], Search, int]:
+    """1 where `first` reaches `goal` with its opponent as komaster, 2 where only as komaster itself (a ko:
+    proved only where the first search is), 0 where not even then; None where a budget ran out."""
+    strict = problem.search(first, komaster=-first)
+    if strict.winner == goal:
         return 1, strict, strict.nodes
     if strict.winner == UNKNOWN:
         return None, strict, strict.nodes
-    with_ko = problem.search(d, komaster=d)
+    with_ko = problem.search(first, komaster=first)
     nodes = strict.nodes + with_ko.nodes
-    if with_ko.winner == DEFENDER_WINS:
-        return 2, _Search_with(with_ko, proved=with_ko.proved and strict.proved), nodes
+    if with_ko.winner == goal:
+        return 2, replace(with_ko, proved=with_ko.proved and strict.proved), nodes
     if with_ko.winner == UNKNOWN:
         return None, with_ko, nodes
     return 0, with_ko, nodes
-
-
-def _Search_with(search: Search, proved: bool) -> Search:
-    return Search(search.winner, search.proved and proved, search.line, search.nodes, search.end)
 
 
 def _result(problem: _Problem, first: int, code: Optional[int], search: Search, nodes: int) -> ProofResult:
     attacker = problem.attacker
     if code is None:
-        return ProofResult("unknown", False, first, attacker, None, None, search.line, nodes, basis="budget")
+        return ProofResult("unknown", False, first, attacker, None, None, search.line, nodes, basis="budget",
+                           framed=problem.framed)
     attacking = first == attacker
     if code == 2:
         status, ko_for = "ko", first
@@ -242,7 +254,8 @@ def _result(problem: _Problem, first: int, code: Optional[int], search: Search, 
     move = search.line[0] if search.line and code != 0 else None
     basis = "proved" if search.proved else ("escape judged" if search.end == 3 or status in ("alive", "seki", "ko")
                                             else "depth or repetition")
-    return ProofResult(status, search.proved, first, attacker, code, move, search.line, nodes, ko_for, basis)
+    return ProofResult(status, search.proved, first, attacker, code, move, search.line, nodes, ko_for, basis,
+                       problem.framed)
 
 
 def _looks_like_seki(problem: _Problem, first: int, search: Search) -> bool:
@@ -274,20 +287,6 @@ def _looks_like_seki(problem: _Problem, first: int, search: Search) -> bool:
         if set(chain) <= region and len(theirs) <= 2 and libs & theirs:
             return True
     return False
-
-
-def _ball(board: Board, chain: list[Point], steps: int) -> set[Point]:
-    seen = set(chain)
-    frontier = deque((p, 0) for p in chain)
-    while frontier:
-        p, d = frontier.popleft()
-        if d == steps:
-            continue
-        for q in neighbours(p, board.height, board.width):
-            if q not in seen:
-                seen.add(q)
-                frontier.append((q, d + 1))
-    return seen
 
 
 def _checked(board: Board, target, attacker, region, max_nodes, seconds) -> list[Point]:

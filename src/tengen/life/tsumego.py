@@ -12,7 +12,8 @@ move (`extend` plies at most) until the group's fate is clear. The group at stak
 ownership the side to move changes most (its ownership with either side to move first); its status after
 the principal line is proved where the rules decide it (captured; pass-alive by Benson) and otherwise
 judged from its ownership with `margin`. Classic mode (`solve_with_search`): `tengen.life.search`'s search
-without a network, killing the opponent's weakest chain or saving the solver's own.
+without a network, killing the opponent's weakest chain or saving the solver's own. `tengen.life.tsumego_proof`
+puts the df-pn proof (`tengen.life.proof`) before either.
 """
 from __future__ import annotations
 
@@ -73,6 +74,7 @@ class TsumegoAnswer:
     attacker: int  # the frame's guess of the side that surrounds
     mover: int  # the side that solves (to move in the problem)
     candidates: tuple[tuple[Point, float], ...] = field(default=())  # root moves with their values
+    method: str = "network"  # what answered: network, search (classic) or proof (`tengen.life.tsumego_proof`)
 
     @property
     def goal(self) -> str:
@@ -175,13 +177,13 @@ def solve_with_search(board: Board, config: LifeConfig = LifeConfig()) -> Tsumeg
             if answer.outcome == goal and answer.move is not None:
                 status = "dead" if goal == DEAD else "alive"
                 return TsumegoAnswer(answer.move, point, color, status, True, (answer.move,), nodes, attacker,
-                                     mover)
+                                     mover, method="search")
             if answer.outcome == KO and answer.move is not None and fallback is None:
                 fallback = (answer.move, point, color)
     if fallback is not None:
         return TsumegoAnswer(fallback[0], fallback[1], fallback[2], "ko", True, (fallback[0],), nodes, attacker,
-                             mover)
-    return TsumegoAnswer(None, None, EMPTY, "unsettled", False, (None,), nodes, attacker, mover)
+                             mover, method="search")
+    return TsumegoAnswer(None, None, EMPTY, "unsettled", False, (None,), nodes, attacker, mover, method="search")
 
 
 def _answer(position: Board, target: Optional[Point], attacker: int, move: Optional[Point], line: tuple, first,

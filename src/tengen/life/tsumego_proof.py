@@ -1,0 +1,131 @@
+"""Solving a problem by proof first: the df-pn search (`tengen.life.proof`) on the group at stake, with the
+network mode's (or the classic search's) answer as the fallback where the proof search finds nothing for the
+side to move within its budget; a fallback is a judgement and says so (`proved` False).
+
+The group at stake: the network mode's where an evaluator is given, then the defender's largest chains in
+the problem's box (the defender: the side `tengen.life.frame.guess_attacker` does not name), then the
+attacker's largest. The first of them for which the side to move's goal (kill or live) succeeds,
+unconditionally or by a ko, with a move, and proved, answers (an answer resting on an escape from the region
+is no better than the network's judgement, which answers then).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from tengen.go.board import Board
+from tengen.go.coords import Point
+from tengen.life.frame import guess_attacker, problem_box
+from tengen.life.proof import DEFAULT_NODES, ProofResult, prove
+from tengen.life.search import LifeConfig
+from tengen.life.tsumego import TsumegoAnswer, TsumegoConfig, solve_with_network, solve_with_search
+
+
+@dataclass(frozen=True)
+class ProofConfig:
+    """The proof search's budget for one problem (counts; `seconds` an optional cap)."""
+
+    max_nodes: int = DEFAULT_NODES  # per df-pn search (a prove() runs two to four)
+    seconds: Optional[float] = None
+    defender_chains: int = 1  # the defender's largest chains tried as the group at stake (a smaller one is rarely the group)
+    attacker_chains: int = 1  # then the attacker's
+    framed: bool = False  # the points outside the region taken as the attacker's (a proof of the framed problem)
+
+    def __post_init__(self) -> None:
+        if self.max_nodes < 1:
+            raise ValueError("max_nodes must be at least 1")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError("seconds must be positive")
+
+
+def solve_problem(board: Board, evaluator=None, config: TsumegoConfig = TsumegoConfig(),
+                  proof: ProofConfig = ProofConfig(), life: LifeConfig = LifeConfig()) -> TsumegoAnswer:
+    """The problem's answer, proved where the df-pn search can: with an evaluator, the network mode's key
+    move checked by proof first (proved: that answer, method `network`, `proved` True); then a proof from
+    the position (method `proof`); else the network mode's answer (judged) or, without an evaluator, the
+    classic search's. `nodes` counts all of them."""
+    fallback = solve_with_network(board, evaluator, config) if evaluator is not None else None
+    nodes = 0
+    if fallback is not None and fallback.target is not None and fallback.move is not None:
+        checked, nodes = check_move(board, fallback.target, fallback.move, proof)
+        if checked is not None:
+            return replace(fallback, status=checked.status, proved=True, line=(fallback.move, *checked.line),
+                           nodes=fallback.nodes + nodes)
+    first = [fallback.target] if fallback is not None and fallback.target is not None else []
+    answer, more = prove_problem(board, first + at_stake(board, proof), proof)
+    nodes += more
+    if answer is not None:
+        return replace(answer, nodes=answer.nodes + nodes - more + (fallback.nodes if fallback is not None else 0),
+                       candidates=fallback.candidates if fallback is not None else ())
+    if fallback is None:
+        fallback = solve_with_search(board, life)
+    return replace(fallback, nodes=fallback.nodes + nodes)
+
+
+def check_move(board: Board, target: Point, move: Point, proof: ProofConfig = ProofConfig()
+               ) -> tuple[Optional[ProofResult], int]:
+    """The proof, with the opponent to move after `move`, that the side to move reaches its goal on the
+    target's group by it (kill: the attack holds, unconditionally or by a ko; live: the defence holds),
+    or None; and the nodes searched."""
+    mover = board.to_play
+    after = board.copy()
+    try:
+        after.play(mover, move)
+    except Exception:  # an illegal key move proves nothing
+        return None, 0
+    if after.get(target) != board.get(target):
+        return (None, 0) if board.get(target) == mover else (_captured(board, mover), 0)
+    try:
+        result = prove(after, target, max_nodes=proof.max_nodes, seconds=proof.seconds, first=-mover,
+                       framed=proof.framed)
+    except ValueError:
+        return None, 0
+    killing = board.get(target) != mover
+    holds = result.status in (("dead", "ko") if killing else ("alive", "seki", "ko"))
+    return (result if result.proved and holds else None), result.nodes
+
+
+def _captured(board: Board, mover: int) -> ProofResult:
+    """The key move captured the target: dead, by the rules."""
+    return ProofResult("dead", True, -mover, mover, 1, None, (), 0)
+
+
+def at_stake(board: Board, proof: ProofConfig = ProofConfig()) -> list[Point]:
+    """Stones of the chains tried as the group at stake without a network (see the module doc)."""
+    try:
+        box = problem_box(board)
+    except ValueError:
+        return []
+    attacker = guess_attacker(board, box)
+    chains = {color: sorted((c for c in board.chains(color) if c[0] in box), key=lambda c: (-len(c), c[0]))
+              for color in (attacker, -attacker)}
+    return ([c[0] for c in chains[-attacker][: proof.defender_chains]]
+            + [c[0] for c in chains[attacker][: proof.attacker_chains]])
+
+
+def prove_problem(board: Board, targets: list[Point], proof: ProofConfig = ProofConfig()
+                  ) -> tuple[Optional[TsumegoAnswer], int]:
+    """The first target whose proof proves the side to move's goal with a move, as an answer (None: none
+    did), and the nodes searched."""
+    nodes, tried = 0, set()
+    mover = board.to_play
+    for target in targets:
+        chain = frozenset(board.chain(target))
+        if chain in tried:
+            continue
+        tried.add(chain)
+        try:
+            result = prove(board, target, max_nodes=proof.max_nodes, seconds=proof.seconds, first=mover,
+                           framed=proof.framed)
+        except ValueError:  # a region past the search's limit: no proof for this one
+            continue
+        nodes += result.nodes
+        if result.proved and result.code in (1, 2) and result.move is not None:
+            return answer_from_proof(board, target, result, nodes), nodes
+    return None, nodes
+
+
+def answer_from_proof(board: Board, target: Point, result: ProofResult, nodes: int) -> TsumegoAnswer:
+    """A proof's result as `tengen solve`'s answer (method `proof`; proved as the result says)."""
+    return TsumegoAnswer(result.move, target, board.get(target), result.status, result.proved, result.line, nodes,
+                         attacker=result.attacker, mover=board.to_play, method="proof")
