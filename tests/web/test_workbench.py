@@ -86,7 +86,8 @@ def test_the_diagram_sgf_route_answers_json_errors():
         assert "cancelled" in assert_error(client.get(f"/api/analyses/{job['id']}/sgf"), 409)
         # an impossible setup is refused by the record loader, with the chain named
         bad = "(;GM[1]FF[4]SZ[9]AB[ba][ab]AW[aa]PL[B]SQ[ca])"
-        assert "White chain at A9 has no liberties" in assert_error(client.post("/api/records/paste", json={"sgf": bad}), 400)
+        refused = assert_error(client.post("/api/records/paste", json={"sgf": bad}), 400)
+    assert "White chain at A9 has no liberties" in refused
 
 
 # ------------------------------------------------------------------ the page, in Chromium
@@ -260,4 +261,25 @@ def test_a_new_diagram_from_a_records_position_and_its_unsolved_download(server,
     page.get_by_test_id("wb-undo").click()  # the side to move back, then the empty 9x9 board again
     page.get_by_test_id("wb-undo").click()
     expect(page.locator("[data-testid=wb-board] .shudan-vertex")).to_have_count(81)
+    assert not errors, errors
+
+
+@pytest.mark.slow
+def test_the_tree_method_answers_with_its_tree_and_a_node_is_shown(server, browser, web):
+    page, errors = open_workbench(server, browser)
+    expect = web.playwright_api.expect
+    page.keyboard.press("r")
+    for row in range(2, 10):
+        drag(page, f"A{row}", f"J{row}")
+    page.get_by_test_id("wb-solve").click()
+    page.get_by_test_id("wb-try-auto").click()
+    expect(page.get_by_test_id("wb-answer")).to_contain_text("the tree method with the network: judged, not exact")
+    expect(page.get_by_test_id("wb-by-tree")).to_contain_text("judged by the network, not proved", timeout=60_000)
+    node = page.locator("[data-testid=wb-tree] .node[data-path]").nth(1)  # the root's first child
+    path = node.get_attribute("data-path")
+    node.click()
+    expect(page.get_by_test_id("wb-stepping")).to_contain_text(f"the tree node {path}")
+    x, y = xy(path.split()[1])
+    expect(page.locator(f"[data-testid=wb-board] .shudan-vertex[data-x='{x}'][data-y='{y}']")).to_have_class(
+        re.compile(r"\bshudan-sign_(1|-1)\b"))
     assert not errors, errors

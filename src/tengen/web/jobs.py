@@ -88,9 +88,10 @@ class JobQueue:
 
     def submit(self, work: Callable[[Job], tuple[Any, dict]], time_limit_s: float, kind: str = "analysis",
                asked: Optional[dict] = None) -> Job:
-        """Queue `work` as a job of `kind` (`asked`: what its result routes need of the request); QueueFull when `queue_limit` jobs already wait behind the running
-        ones (of every kind: analyses and reviews share the workers and the network); a cancelled job, even
-        one still running to its next check, holds no place."""
+        """Queue `work` as a job of `kind` (`asked`: what its result routes need of the request); QueueFull
+        when `queue_limit` jobs already wait behind the running ones (of every kind: analyses and reviews
+        share the workers and the network); a cancelled job, even one still running to its next check, holds
+        no place."""
         with self._lock:
             active = [j for j in self._jobs.values() if not j.is_final and not j.cancel_requested.is_set()]
             waiting = max(0, len(active) - self.workers)

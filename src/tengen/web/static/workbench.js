@@ -6,7 +6,7 @@ import { h } from "preact";
 import { useState, useEffect, useRef } from "preact/hooks";
 import { Goban } from "@sabaki/shudan";
 
-import { api, emptyMap, vertexOf, Progress, isRunning, Thermograph, RegionTable, followJob, colorName } from "./common.js";
+import { api, emptyMap, vertexOf, Progress, isRunning, Thermograph, RegionTable, LocalTree, followJob, colorName } from "./common.js";
 import { SIGN, blankDiagram, diagramOfPosition, withStone, withRegion, placementProblem, setupProblem, diagramSgf,
   regionVertices, regionSize } from "./diagram.js";
 
@@ -103,8 +103,9 @@ function LineStepper({ name, moves, step, setStep }) {
 function Answer({ run, step, setStep, onTryAuto, onCancel }) {
   if (!run) return null;
   const r = run.report && run.report.regions[0];
-  const declined = r && (r.declined || r.type === "unsolved");
-  const byTree = r && r.method !== "exhaustive";
+  const unsolved = r && r.type === "unsolved";
+  const declined = r && run.predictor !== "auto" && (r.declined || unsolved);  // the exact solver's "no"
+  const byTree = r && !unsolved && r.method !== "exhaustive";
   return h("div", { class: "card", "data-testid": "wb-answer" },
     h("h2", null, run.predictor === "auto" ? "Answer (the tree method with the network: judged, not exact)" : "Answer (the exact solver)"),
     h(Progress, { job: run.job, onCancel, prefix: "wb" }),
@@ -114,11 +115,15 @@ function Answer({ run, step, setStep, onTryAuto, onCancel }) {
       run.predictor === "auto" ? null : h("button", { onClick: onTryAuto, "data-testid": "wb-try-auto",
         title: "grow the region's tree with the local-move network and score its leaves with the value network" },
         "Try the tree method with the network (auto: judged, not exact)")) : null,
-    r && !declined && byTree ? h("div", { class: "muted" }, `answered by ${r.method}: judged by the network, not proved`) : null,
-    r && !declined ? h("div", { "data-testid": "wb-lines" },
+    byTree ? h("div", { class: "muted", "data-testid": "wb-by-tree" }, `answered by a grown tree (${r.method}): judged by the network, not proved`) : null,
+    unsolved && run.predictor === "auto" ? h("div", { class: "warning" }, "The tree method found no value either (see the notes).") : null,
+    r && !unsolved ? h("div", { "data-testid": "wb-lines" },
       h(LineStepper, { name: "Black", moves: lineMoves(r.principal_black), step, setStep }),
       h(LineStepper, { name: "White", moves: lineMoves(r.principal_white), step, setStep })) : null,
     run.thermo ? h("div", null, h(Thermograph, { data: run.thermo })) : null,
+    r && r.tree ? h("div", { "data-testid": "wb-tree" }, h("h2", null, "local tree (click a node: the board shows it)"),
+      h(LocalTree, { tree: { tree: r.tree }, onPick: (path) => setStep({ name: "tree", moves: path, k: path.length }),
+        active: step && step.name === "tree" ? step.moves.join(",") : null })) : null,
     r ? h("ul", { class: "muted notes" }, r.notes.map((n, i) => h("li", { key: i }, n))) : null);
 }
 
@@ -213,7 +218,8 @@ export function Workbench({ active, from }) {
           onVertexMouseDown: (e, v) => { if (editing && tool === "region") { e.preventDefault(); startStroke(v); } },
           onVertexMouseEnter: (e, v) => { if (editing && brush.current !== null && e.buttons & 1) amend((now) => withRegion(now, v, brush.current)); } })),
       message ? h("div", { class: "error", "data-testid": "wb-message", onClick: () => setMessage(null) }, message) : null,
-      shown ? h("div", { class: "muted", "data-testid": "wb-stepping" }, `${step.name} first, after move ${step.k} of ${step.moves.length}: `,
+      shown ? h("div", { class: "muted", "data-testid": "wb-stepping" }, step.name === "tree" ? `the tree node ${step.moves.join(", ") || "root"}: `
+        : `${step.name} first, after move ${step.k} of ${step.moves.length}: `,
         h("button", { onClick: () => setStep(null), "data-testid": "wb-back" }, "back to the diagram")) :
         h("div", { class: "muted" }, `${colorName(d.toPlay)} to play; ${regionSize(d)} point(s) marked. Click a point to place the tool's stone ` +
           "(the same colour again removes it); the region brush marks or unmarks the points you click or drag over.",
