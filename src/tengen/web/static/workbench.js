@@ -172,8 +172,9 @@ export function Workbench({ active, from }) {
   useEffect(() => setStep(null), [d, run]);
 
   const place = (v) => {
-    const sign = SIGN[tool];
-    const next = withStone(d, v, d.stones[v[1]][v[0]] === sign ? 0 : sign);  // the same colour again removes it
+    const sign = SIGN[tool], here = d.stones[v[1]][v[0]];
+    if (!sign && !here) return;  // erasing an empty point: no undo step
+    const next = withStone(d, v, here === sign ? 0 : sign);  // the same colour again removes it
     const problem = sign ? placementProblem(next, v) : null;
     setMessage(problem);
     if (!problem) commit(next);
