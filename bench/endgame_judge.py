@@ -59,8 +59,9 @@ WITHIN = 0.5
 # which analysis gave tengen's moves: a new label (when the analysis changes) recomputes tengen's and the
 # orthodox move of every stored position (the other candidates and every judgement are kept); the report
 # shows earlier labels' tengen beside the current one, on the same positions
-TENGEN_LABEL = "move check by a 32-visit search"
-EARLIER_LABELS = {None: "move check by the network one move later"}
+TENGEN_LABEL = "move check by 32-visit searches of the network's 3 likeliest moves, half a point"
+EARLIER_LABELS = {None: "move check by the network one move later",
+                  "move check by a 32-visit search": "move check by a 32-visit search of the policy move, 1 point"}
 
 
 def draw(count: int, seed: int) -> list[tuple[str, str, float]]:
@@ -199,7 +200,9 @@ def margin_sweep(positions: list[dict], judged: dict, visits: int, margins=(0.0,
     if not rows:
         return
     text = ", ".join(f"{m:g}: {statistics.mean(p if d > m else o for d, o, p in rows):.2f}" for m in margins)
-    print(f"tengen's mean loss by the move check's margin (on {len(rows)} positions where the check ran): {text}")
+    print(f"tengen's mean loss by the move check's margin (on {len(rows)} positions where the check ran): {text} "
+          f"(the orthodox move alone {statistics.mean(o for _, o, _ in rows):.2f}, the policy move alone "
+          f"{statistics.mean(p for _, _, p in rows):.2f})")
 
 
 def report(positions: list[dict], judged: dict, visits: int) -> int:

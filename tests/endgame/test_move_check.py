@@ -141,6 +141,7 @@ def test_the_check_by_search_overrules_the_self_atari_and_says_how_it_looked():
     check = analysis.move_check
     assert check.orthodox == from_gtp("F1", h, w) and check.overruled and check.margin == SEARCH_MARGIN
     assert check.how == "by a 8-visit search after each" and check.how in analysis.recommended_reason
+    assert check.alternatives == 3 and analysis.recommended_reason.startswith("the best of the network's 3 likeliest moves")
     assert analysis.recommended == (BLACK, from_gtp("C1", h, w))
     assert analysis.settings["move_check_visits"] == STANDIN_OPTIONS.move_check_visits
     assert f"--move-check-visits {STANDIN_OPTIONS.move_check_visits}" in text_report(analysis)

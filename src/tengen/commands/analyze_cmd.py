@@ -31,10 +31,11 @@ ABOUT = ("endgame analysis (`--device`: where every network of the analysis runs
          "auto`, the default) where it is sure how each region point rounds, and by KataGo where it is not "
          "(`--leaf-confidence`; `--leaves network`: KataGo for every leaf, the earlier default). Local trees are "
          "budgeted (800 nodes per tree, 1000 per position by default); lower budgets are faster and shallower, and "
-         "a cut tree is flagged in the output. On a whole board the orthodox move is checked against the network's "
-         "policy move by a 32-visit search after each (`--move-check-visits`) and replaced by it when it loses more "
-         "than 1 point by the searches (0 visits: by the network one move ahead, when it loses more than "
-         "`--move-check` points, 3 by default; the report says so and why). The table says where each region lies (its box, and a map of the board in region "
+         "a cut tree is flagged in the output. On a whole board, where the network's first choice differs, the "
+         "orthodox move is checked against the network's 3 likeliest moves by a 32-visit search after each "
+         "(`--move-check-visits`) and replaced by the best of them when it loses more than half a point by the "
+         "searches (0 visits: against the policy move by the network one move ahead, replaced when it loses more "
+         "than `--move-check` points, 3 by default; the report says so and why). The table says where each region lies (its box, and a map of the board in region "
          "letters) and what the numbers assume (rules and where they come from, komi, every setting by its flag; "
          "`--rules japanese` overrides a record's rules, records without RU are read as Chinese and say so); A "
          "group the side to move decides is said in words, not folded into a count: the (by default 2) groups "
@@ -88,10 +89,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--move-check", type=finite_float, default=DEFAULT_MARGIN, metavar="POINTS",
                         help="on a whole board, recommend the network's policy move instead of the orthodox one when "
                              f"the orthodox move is worse by more than POINTS one move later (default {DEFAULT_MARGIN:g}; a negative "
-                             "value turns the check off); with a search look (--move-check-visits) the margin is 1 point")
+                             "value turns the check off); with a search look (--move-check-visits) the margin is half a point")
     parser.add_argument("--move-check-visits", type=int, default=32, metavar="N",
-                        help="the move check's look: an MCTS of N visits over the network after each of the orthodox "
-                             "and the policy move (default 32; 0: the network's score one move later)")
+                        help="the move check's look: an MCTS of N visits over the network after the orthodox move "
+                             "and after each of the network's 3 likeliest moves (default 32; 0: the network's score "
+                             "one move later, against its first choice)")
     parser.add_argument("--life-groups", type=int, default=2, metavar="N",
                         help="on a whole board, read the N groups whose life swings most with the side to move "
                              "(the network, one move deep) and say which are critical (default 2; 0: none)")

@@ -28,6 +28,7 @@ class MoveLook(Protocol):
 
     how: str
     margin: float  # points by which the policy move must be ahead to overrule the orthodox one
+    alternatives: int  # how many of the network's likeliest moves are compared with the orthodox one
 
     def leads_after(self, board: Board, moves: Sequence[Point]) -> list[float]:
         ...
@@ -37,6 +38,7 @@ class NetworkLook:
     """The network's score lead one move later (one evaluation per move, one batch)."""
 
     how = "one move later"
+    alternatives = 1
 
     def __init__(self, evaluator, margin: float = DEFAULT_MARGIN):
         self.evaluator, self.margin = evaluator, margin
@@ -56,6 +58,7 @@ class MoveCheck:
     margin: float
     judge: str = "network"  # what the report calls the evaluator that looked (its `display_name`)
     how: str = "one move later"  # the look (`MoveLook.how`)
+    alternatives: int = 1  # the network's likeliest moves compared: `policy` is the best of them by the look
 
     @property
     def loss(self) -> float:
@@ -72,7 +75,9 @@ class MoveCheck:
                 f"board {self.how}; this region's values do not see it")
 
     def reason(self, height: int, orthodox_reason: str) -> str:
-        return (f"the {self.judge}'s policy move: the orthodox {to_gtp(self.orthodox, height)} ({orthodox_reason}) "
+        which = ("the {j}'s policy move" if self.alternatives == 1 else
+                 f"the best of the {{j}}'s {self.alternatives} likeliest moves").format(j=self.judge)
+        return (f"{which}: the orthodox {to_gtp(self.orthodox, height)} ({orthodox_reason}) "
                 f"is {self.loss:.1f} points worse {self.how} (a consequence outside the regions, or a misread region)")
 
 
@@ -88,12 +93,15 @@ def check_move(board: Board, evaluator, move: Move, margin: float = DEFAULT_MARG
     `move` is illegal here; `judge` is what reports call the evaluator."""
     if move is None or not board.is_legal(board.to_play, move):
         return None
-    best = policy_move(board, evaluator)
-    if best is None or best == move:
-        return None
     look = look or NetworkLook(evaluator, margin)
-    ours, theirs = look.leads_after(board, (move, best))
-    return MoveCheck(move, best, ours, theirs, look.margin, judge, look.how)
+    likeliest = [p for p, _ in evaluator.evaluate([board])[0].top_moves(look.alternatives + 1)]
+    if not likeliest or likeliest[0] is None or likeliest[0] == move:
+        return None  # the network's first choice is a pass, or agrees
+    others = [p for p in likeliest if p is not None and p != move and board.is_legal(board.to_play, p)]
+    others = others[:look.alternatives]
+    ours, *theirs = look.leads_after(board, [move, *others])
+    best = max(range(len(others)), key=lambda i: theirs[i])
+    return MoveCheck(move, others[best], ours, theirs[best], look.margin, judge, look.how, look.alternatives)
 
 
 def scores_after(board: Board, evaluator, points: Sequence[Point]) -> list[float]:

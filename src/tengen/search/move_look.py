@@ -1,7 +1,7 @@
 """The orthodox move checked by search (`tengen.endgame.move_check.MoveLook`): each candidate's score lead
 for the mover by a fresh MCTS of `visits` from the position after it (`tengen.search.mcts`, PUCT over the
-analysis's evaluator, a fixed seed), so the recommended move is the orthodox one unless a search finds the
-network's policy move better by more than the margin."""
+analysis's evaluator, a fixed seed), so the recommended move is the orthodox one unless a search finds one
+of the network's likeliest moves (`alternatives`) better by more than the margin."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -11,15 +11,17 @@ from tengen.go.coords import Point
 from tengen.search.mcts import Search
 from tengen.search.results import SearchConfig
 
-DEFAULT_VISITS = 32  # per candidate: two candidates cost about 64 network evaluations
-SEARCH_MARGIN = 1.0  # points; a search of this size moves by about half a point between equal moves
+DEFAULT_VISITS = 32  # per candidate
+ALTERNATIVES = 3  # the network's likeliest moves compared with the orthodox one: four candidates, ~128 evaluations
+SEARCH_MARGIN = 0.5  # points; a search of this size moves by about half a point between equal moves
 
 
 class SearchLook:
     """`leads_after` by search: the root's score lead after each move, from the mover's side."""
 
-    def __init__(self, evaluator, visits: int = DEFAULT_VISITS, seed: int = 0, margin: float = SEARCH_MARGIN):
-        self.visits, self.margin = visits, margin
+    def __init__(self, evaluator, visits: int = DEFAULT_VISITS, seed: int = 0, margin: float = SEARCH_MARGIN,
+                 alternatives: int = ALTERNATIVES):
+        self.visits, self.margin, self.alternatives = visits, margin, alternatives
         self.how = f"by a {visits}-visit search after each"
         self._search = Search(evaluator, SearchConfig(visits=visits, seed=seed))
 
