@@ -12,8 +12,10 @@ ABOUT = ("the web UI at http://127.0.0.1:8000/ (`pip install -e '.[web]'`): open
          "arrow keys), ownership and influence overlays, the komi curve, and the endgame analysis as a cancellable "
          "job with a progress bar: regions coloured by temperature with their best moves, the region table (hover "
          "a row, the region lights up), each region's thermograph and local tree (click a node, the board shows "
-         "it), the recommended move and why; hover explanations of count, temperature, sente and gote. Screenshot: "
-         "[docs/screenshots/analysis.png](docs/screenshots/analysis.png)")
+         "it), the recommended move and why; hover explanations of count, temperature, sente and gote; the "
+         "workbench: set up a diagram, mark its region, solve it exactly (no network), step its lines, download it "
+         "as SGF. Screenshots: [docs/screenshots/analysis.png](docs/screenshots/analysis.png), "
+         "[docs/screenshots/workbench.png](docs/screenshots/workbench.png)")
 
 
 @command("serve", "the web UI: open a record, step through it, see its regions, values and thermographs", about=ABOUT)
