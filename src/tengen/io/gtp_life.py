@@ -1,8 +1,8 @@
 """GNU Go's life-and-death GTP commands: dragon_status, owl_attack, owl_defend (GNU Go's reply formats, so its
-regression suites run unchanged), proved first by df-pn (`tengen.life.proof`, the search's node budget; an
-answer it does not prove falls through), else judged by the network one move deep (`tengen.life.net`; a ko, with
+regression suites run unchanged), judged by the network one move deep (`tengen.life.net`; a ko, with
 GNU Go's codes 2 and 3, told by the search) when the engine has one for them (`network`), else by
-`tengen.life.search`'s search without a network;
+`tengen.life.search`'s search without a network, which the df-pn proof (`tengen.life.proof`, within the same
+node budget) answers first where it proves the answer;
 `tengen-life_budget` sets that search's node budget (and an optional seconds cap) per query."""
 from __future__ import annotations
 
@@ -29,7 +29,10 @@ class LifeCommands(GtpHandler):
 
     def _proved(self, point: Point, attack: bool) -> Optional[ProofResult]:
         """The df-pn proof with the attacker (or the defender) first within the search's budget, where it
-        is proved; else None."""
+        is proved; else None. Only without the network (whose answers and moves stay its own)."""
+        if self.network is not None:
+            self.last_basis = "judged"
+            return None
         board = self.engine.board
         first = -board.get(point) if attack else board.get(point)
         try:

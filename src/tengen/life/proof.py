@@ -24,7 +24,7 @@ from tengen.life.net import dragon
 MAX_REGION = 128  # the C search's limit on the region's points
 DEFAULT_NODES = 20_000  # per search (at most two per side moving first, twice more to test an escape)
 TT_BITS = 18  # the transposition table: 2**18 entries of 24 bytes (6 MiB) per search
-REACH = 2  # steps (Manhattan) from the target's dragon the default region reaches
+MAX_REACH = 6  # steps (Manhattan) from the target's dragon a default region reaches where the box is too large
 
 ATTACKER_WINS, DEFENDER_WINS, UNKNOWN = 1, 0, -1
 FLAG_ESCAPE, FLAG_DEPTH, FLAG_REPEAT = 1, 2, 4
@@ -100,12 +100,12 @@ def defend(board: Board, target: Point, **kwargs) -> ProofResult:
     return prove(board, target, first=board.get(target) if board.on_board(target) else None, **kwargs)
 
 
-def default_region(board: Board, target: Point, reach: int = REACH) -> list[Point]:
-    """The target's area: from the target through empty points and its colour's stones, within `reach`
-    steps (Manhattan) of its dragon (`tengen.life.net.dragon`) and inside the problem's box
-    (`tengen.life.frame.problem_box`, where it holds the target), with the attacker's chains whose
-    liberties all lie in it (they can be captured); the attacker's other stones are walls. Fewer steps
-    where the area passes 128 points (at least the target's chain)."""
+def default_region(board: Board, target: Point, reach: Optional[int] = None) -> list[Point]:
+    """The target's area: from the target through empty points and its colour's stones, inside the
+    problem's box (`tengen.life.frame.problem_box`, where it holds the target) and, where `reach` is given
+    or the area would pass 128 points, within that many steps (Manhattan; 6 down to 0) of its dragon
+    (`tengen.life.net.dragon`), with the attacker's chains whose liberties all lie in it (they can be
+    captured); the attacker's other stones are walls."""
     chain = board.chain(target)
     if len(chain) > MAX_REGION:
         raise ValueError(f"the target chain alone holds more than {MAX_REGION} points")
@@ -115,8 +115,12 @@ def default_region(board: Board, target: Point, reach: int = REACH) -> list[Poin
         inside = set(box.points()) if target in box else None
     except ValueError:
         inside = None
-    for steps in range(reach, -1, -1):
-        near = {q for p in group for q in _diamond(board, p, steps)}
+    steps_tried = [None] if reach is None else []
+    steps_tried += list(range(reach if reach is not None else MAX_REACH, -1, -1))
+    for steps in steps_tried:
+        if steps is None and inside is None:
+            continue
+        near = inside if steps is None else {q for p in group for q in _diamond(board, p, steps)}
         container = (near & inside if inside is not None else near) | set(chain)
         area = _area(board, target, container)
         if len(area) <= MAX_REGION:

@@ -1,12 +1,11 @@
-"""Solving a problem by proof first: the df-pn search (`tengen.life.proof`) on the group at stake, with the
-network mode's (or the classic search's) answer as the fallback where the proof search finds nothing for the
-side to move within its budget; a fallback is a judgement and says so (`proved` False).
+"""Solving a problem by proof: the df-pn search (`tengen.life.proof`) on the group at stake. With the
+network, its key move is checked by proof (proved, or judged as before); without it, a proof from the
+position answers where it proves the side to move's goal, the classic search otherwise (a judgement).
 
-The group at stake: the network mode's where an evaluator is given, then the defender's largest chains in
-the problem's box (the defender: the side `tengen.life.frame.guess_attacker` does not name), then the
-attacker's largest. The first of them for which the side to move's goal (kill or live) succeeds,
-unconditionally or by a ko, with a move, and proved, answers (an answer resting on an escape from the region
-is no better than the network's judgement, which answers then).
+The group at stake without a network: the defender's largest chains in the problem's box (the defender:
+the side `tengen.life.frame.guess_attacker` does not name), then the attacker's largest. The first of them
+for which the side to move's goal (kill or live) is proved, unconditionally or by a ko, with a move,
+answers (an answer resting on an escape from the region is no proof, and does not).
 """
 from __future__ import annotations
 
@@ -40,25 +39,23 @@ class ProofConfig:
 
 def solve_problem(board: Board, evaluator=None, config: TsumegoConfig = TsumegoConfig(),
                   proof: ProofConfig = ProofConfig(), life: LifeConfig = LifeConfig()) -> TsumegoAnswer:
-    """The problem's answer, proved where the df-pn search can: with an evaluator, the network mode's key
-    move checked by proof first (proved: that answer, method `network`, `proved` True); then a proof from
-    the position (method `proof`); else the network mode's answer (judged) or, without an evaluator, the
-    classic search's. `nodes` counts all of them."""
-    fallback = solve_with_network(board, evaluator, config) if evaluator is not None else None
-    nodes = 0
-    if fallback is not None and fallback.target is not None and fallback.move is not None:
-        checked, nodes = check_move(board, fallback.target, fallback.move, proof)
-        if checked is not None:
-            return replace(fallback, status=checked.status, proved=True, line=(fallback.move, *checked.line),
-                           nodes=fallback.nodes + nodes)
-    first = [fallback.target] if fallback is not None and fallback.target is not None else []
-    answer, more = prove_problem(board, first + at_stake(board, proof), proof)
-    nodes += more
+    """The problem's answer, proved where the df-pn search can. With an evaluator: the network mode's
+    answer, its key move checked by proof (proved: `proved` True, the proof's line after it; else judged
+    as before: the proof never replaces the network's move, measured less often accepted). Without one: a
+    proof from the position (method `proof`), else the classic search's answer. `nodes` counts all."""
+    if evaluator is not None:
+        answer = solve_with_network(board, evaluator, config)
+        if answer.target is None or answer.move is None:
+            return answer
+        checked, nodes = check_move(board, answer.target, answer.move, proof)
+        if checked is None:
+            return replace(answer, nodes=answer.nodes + nodes)
+        return replace(answer, status=checked.status, proved=True, line=(answer.move, *checked.line),
+                       nodes=answer.nodes + nodes, method="proof")
+    answer, nodes = prove_problem(board, at_stake(board, proof), proof)
     if answer is not None:
-        return replace(answer, nodes=answer.nodes + nodes - more + (fallback.nodes if fallback is not None else 0),
-                       candidates=fallback.candidates if fallback is not None else ())
-    if fallback is None:
-        fallback = solve_with_search(board, life)
+        return answer
+    fallback = solve_with_search(board, life)
     return replace(fallback, nodes=fallback.nodes + nodes)
 
 
