@@ -264,7 +264,10 @@ def main() -> int:
             print(f"skipped: the game archives are not under {GAMES}; the stored results follow", file=sys.stderr)
         else:
             compute(args, stored, judged, positions_file, judged_file)
-    current = list(stored.values())[:args.positions]  # in the draw's order
+    current = [p for p in stored.values() if p.get("label") == TENGEN_LABEL][:args.positions]  # the draw's order
+    if len(current) < len(stored):
+        print(f"positions stored under an earlier analysis only (left out until recomputed): "
+              f"{len(stored) - len(current)}")
     earlier(lines, current, judged, args.visits)
     margin_sweep(current, judged, args.visits)
     return report(current, judged, args.visits)
