@@ -281,3 +281,81 @@ def test_the_group_is_its_dragon_so_taking_one_stone_does_not_kill_it():
     assert (whole.status, whole.proved, whole.code) == ("alive", True, 0)
     alone = prove(board, (3, 4), first=BLACK, group=[(3, 4)])
     assert (alone.status, alone.proved, alone.code, alone.move) == ("dead", True, 1, (3, 3))
+
+
+def _chain(cells, w, h, p):
+    color, seen, todo, libs = cells[p], {p}, [p], set()
+    while todo:
+        q = todo.pop()
+        r, c = divmod(q, w)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= rr < h and 0 <= cc < w:
+                n = rr * w + cc
+                if cells[n] == 0:
+                    libs.add(n)
+                elif cells[n] == color and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+    return seen, libs
+
+
+def _play(cells, w, h, p, color, komaster):
+    """The local game's move on a whole-board region (the C search's rules): None where illegal."""
+    cells = list(cells)
+    cells[p] = color
+    r, c = divmod(p, w)
+    taken = 0
+    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        n = rr * w + cc
+        if 0 <= rr < h and 0 <= cc < w and cells[n] == 3 - color:
+            stones, libs = _chain(cells, w, h, n)
+            if not libs:
+                taken += len(stones)
+                for s in stones:
+                    cells[s] = 0
+    stones, libs = _chain(cells, w, h, p)
+    if not libs or (taken == 1 and len(stones) == 1 and len(libs) == 1 and color != komaster):
+        return None
+    return tuple(cells)
+
+
+def _attacker_wins(cells, w, h, target, attacker, mover, komaster, path):
+    """Exhaustive minimax: the attacker never passes, the defender may; a repeated position is the
+    defender's."""
+    if cells[target] != 3 - attacker:
+        return True
+    key = (cells, mover)
+    if key in path:
+        return False
+    path = path | {key}
+    moves = [p for p in range(w * h) if cells[p] == 0]
+    results = []
+    for p in moves:
+        after = _play(cells, w, h, p, mover, komaster)
+        if after is not None:
+            results.append(_attacker_wins(after, w, h, target, attacker, 3 - mover, komaster, path))
+            if results[-1] == (mover == attacker):
+                return results[-1]
+    if mover != attacker:
+        results.append(_attacker_wins(cells, w, h, target, attacker, attacker, komaster, path))
+    return any(results) if mover == attacker else all(results)
+
+
+def test_the_search_agrees_with_exhaustive_minimax_on_tiny_boards():
+    rng = random.Random(26)
+    checked = 0
+    for _ in range(120):
+        w, h = rng.choice(((2, 3), (3, 2), (1, 5), (2, 2)))
+        cells = tuple(rng.choice((0, 0, 1, 2)) for _ in range(w * h))
+        stones = [i for i, v in enumerate(cells) if v]
+        if not stones or any(not _chain(cells, w, h, s)[1] for s in stones):
+            continue
+        target = rng.choice(stones)
+        attacker, mover, komaster = 3 - cells[target], rng.choice((1, 2)), rng.choice((1, 2))
+        winner, _, _, _, flags = _proof.solve(w, h, bytes(cells), b"\1" * (w * h), target, attacker, mover, komaster,
+                                              0, 200_000, 0.0, 12)
+        if winner == -1 or flags & 6:  # the budget, the depth cap or a repetition: no claim to check
+            continue
+        assert bool(winner) == _attacker_wins(cells, w, h, target, attacker, mover, komaster, frozenset()), cells
+        checked += 1
+    assert checked >= 40

@@ -19,7 +19,8 @@
  * Transposition table: 2^tt_bits entries in buckets of 4 (least work replaced), keyed by a Zobrist hash of
  * the stones and the side to move. Proof numbers start from the target's liberties and single-point eyes;
  * with the target in atari the defender's moves are only those that can save it (the liberty, captures of an
- * adjacent chain). Plain C; Python's API only in the boundary function at the end. */
+ * adjacent chain), where the attacker is komaster (else a move that turns the capture into a ko capture the
+ * attacker may not make saves it too: found by the exhaustive cross-check in the tests). Plain C; Python's API only in the boundary function at the end. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -446,7 +447,7 @@ static void mid(Search *s, Pos *b, int depth, uint32_t thphi, uint32_t thdelta, 
     long long start_nodes = s->nodes;
     Child *kids = s->kids + (size_t)depth * (s->nreg + 1);
     int nk = 0, cand[PF_MAX_REGION + 1], ncand = 0;
-    if (mover == s->defender && libs == 1 && group_one_chain(s, b)) {
+    if (mover == s->defender && libs == 1 && s->komaster == s->attacker && group_one_chain(s, b)) {
         ncand = rescue_moves(s, b, cand);
     } else {
         for (int k = 0; k < s->nreg; k++) if (b->c[s->regpts[k]] == EMPTY) cand[ncand++] = s->regpts[k];
@@ -525,7 +526,8 @@ static int principal_line(Search *s, const Pos *root, int *line, Pos *end) {
         Entry *e = tt_find(s, b.hash);
         if (!e || (e->phi != 0 && e->delta != 0)) break;
         int mover = b.tomove, cand[PF_MAX_REGION + 1], ncand = 0;
-        if (mover == s->defender && libs == 1 && group_one_chain(s, &b)) ncand = rescue_moves(s, &b, cand);
+        if (mover == s->defender && libs == 1 && s->komaster == s->attacker && group_one_chain(s, &b))
+            ncand = rescue_moves(s, &b, cand);
         else {
             for (int k = 0; k < s->nreg; k++) if (b.c[s->regpts[k]] == EMPTY) cand[ncand++] = s->regpts[k];
             if (mover == s->defender) cand[ncand++] = -1;
