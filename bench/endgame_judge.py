@@ -170,17 +170,25 @@ def candidates(key: str, game, move: int, board, evaluator, known: dict | None =
 
 
 def judge(board, vertex: str, search, visits: int) -> dict:
-    """The search's score lead and win rate for the mover after it plays `vertex` (None when illegal)."""
+    """The search's score lead and win rate for the mover after it plays `vertex` (legal False when illegal)."""
+    from tengen.search.move_look import search_after
+
     point = None if vertex == "PASS" else from_gtp(vertex, board.height, board.width)
-    mover = board.to_play
-    after = board.copy()
-    if point is not None and not after.is_legal(mover, point):
+    if point is not None and not board.is_legal(board.to_play, point):
         return {"legal": False}
-    after.play(mover, point)
-    search.clear()
-    result = search.run(after, visits=visits)
+    result = search_after(search, board, point, visits)
     return {"legal": True, "lead": round(-result.score_lead, 3), "winrate": round(1 - result.winrate, 4),
             "visits": result.visits}
+
+
+def judged_once(key: str, board, vertex: str, search, visits: int, judged: dict, judged_file: Path) -> dict:
+    """The judgement of `vertex` at position `key`: the stored one, else judged now and appended to the file."""
+    found = judged.get((key, vertex, visits))
+    if found is None:
+        found = {"key": key, "move": vertex, "visits_asked": visits, **judge(board, vertex, search, visits)}
+        judged[(key, vertex, visits)] = found
+        append_line(judged_file, json.dumps(found, sort_keys=True))
+    return found
 
 
 def margin_sweep(positions: list[dict], judged: dict, visits: int, margins=(0.0, 0.5, 1.0, 2.0, 3.0)) -> None:
@@ -318,11 +326,7 @@ def compute(args, stored: dict, judged: dict, positions_file: Path, judged_file:
             append_line(positions_file, json.dumps(stored[key], sort_keys=True))
         pos = stored[key]
         for vertex in sorted(set(pos["moves"].values())):
-            if (key, vertex, args.visits) in judged:
-                continue
-            found = {"key": key, "move": vertex, "visits_asked": args.visits, **judge(board, vertex, search, args.visits)}
-            judged[(key, vertex, args.visits)] = found
-            append_line(judged_file, json.dumps(found, sort_keys=True))
+            judged_once(key, board, vertex, search, args.visits, judged, judged_file)
         moves = " ".join(f"{e} {pos['moves'][e]}" for e in ENGINES)
         print(f"{key}: {moves} (tengen {pos['tengen_seconds']} s)", flush=True)
 

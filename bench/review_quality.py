@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame_cost import GAMES, records  # noqa: E402
 
-from endgame_judge import judge, read_jsonl  # noqa: E402
+from endgame_judge import judged_once, read_jsonl  # noqa: E402
 
 from tengen.api import default_evaluator  # noqa: E402
 from tengen.files import append_line  # noqa: E402
@@ -147,11 +147,7 @@ def search_loss(game, m, evaluator, search, visits: int, judged: dict, judged_fi
         moves.add(to_gtp(m.orthodox, board.height).upper())
     leads = {}
     for vertex in sorted(moves):
-        found = judged.get((key, vertex, visits))
-        if found is None:
-            found = {"key": key, "move": vertex, "visits_asked": visits, **judge(board, vertex, search, visits)}
-            judged[(key, vertex, visits)] = found
-            append_line(judged_file, json.dumps(found, sort_keys=True))
+        found = judged_once(key, board, vertex, search, visits, judged, judged_file)
         if found.get("legal"):
             leads[vertex] = found["lead"]
     return max(leads.values()) - leads[played] if played in leads else 0.0

@@ -7,7 +7,8 @@ the JSON protocol, the web and the game review all call `analyze_board`):
     regions     the marked region, or the undecided points of the ownership as regions
     local games each region's value by the options' region method (`local_games.REGION_METHODS`)
     values      the board count, the unsure walls' notes, the orthodox whole-board move
-    move check  the network's one-move look at the orthodox move (a whole board)
+    move check  the orthodox move against the network's likeliest moves, by a search after each where the
+                caller gives one (`tengen.analyze` does), else by the network one move later (a whole board)
     life        the groups whose life the side to move decides, said in words (a whole board)
 
 Each stage is a plain function of one `_Run` (what the stages read and write), named in `STAGES`; the

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from tengen.go.board import Board
-from tengen.go.coords import Point
+from tengen.go.coords import Move, Point
 from tengen.search.mcts import Search
-from tengen.search.results import SearchConfig
+from tengen.search.results import SearchConfig, SearchResult
 
 DEFAULT_VISITS = 32  # per candidate
 ALTERNATIVES = 3  # the network's likeliest moves compared with the orthodox one: four candidates, ~128 evaluations
@@ -26,10 +26,14 @@ class SearchLook:
         self._search = Search(evaluator, SearchConfig(visits=visits, seed=seed))
 
     def leads_after(self, board: Board, moves: Sequence[Point]) -> list[float]:
-        leads = []
-        for move in moves:
-            after = board.copy()
-            after.play(board.to_play, move)
-            self._search.clear()
-            leads.append(-self._search.run(after, visits=self.visits).score_lead)  # the opponent moves next
-        return leads
+        # the opponent moves next: its lead, negated, is the mover's
+        return [-search_after(self._search, board, move, self.visits).score_lead for move in moves]
+
+
+def search_after(search: Search, board: Board, move: Move, visits: int) -> SearchResult:
+    """A fresh search of `visits` from the position after the side to play plays `move` (None: a pass);
+    its values are the opponent's, who moves next."""
+    after = board.copy()
+    after.play(board.to_play, move)
+    search.clear()
+    return search.run(after, visits=visits)
