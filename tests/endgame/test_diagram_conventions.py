@@ -266,6 +266,54 @@ def test_reaching_the_opponents_outside_territory_is_a_threat():
     assert (result.count, result.temperature, result.kind) == (0, 2, "black_sente")
 
 
+# A corner fight whose liberties run out of the marked points (the course book's 01/11, on a 10x10 board):
+# after Black's atari G10, White's connection F9 leaves White's chain D10-E9 with two liberties, D9 and D10;
+# Black's D9 then threatens, and White's extension D10 would run to C10 -- an outside point next to nobody's
+# territory. Given to its nearest stones (White's), C10 would make White's chain safe; the wider game plays
+# C10 and C9 too, and Black's capture there is what makes White give up three stones instead (book: gote 8).
+OUTSIDE_LIBERTY = """
+    . . . . O O . X . .
+    . . . . O . O X . .
+    . . O O X O O X . .
+    . . O X X X X X . .
+    . . . O . . . . . .
+    . . O . . . . . . .
+    . . . . . . . . . .
+    . . . . . . . . . .
+    . . . . . . . . . .
+    . . . . . . . . . .
+"""
+OUTSIDE_LIBERTY_REGION = "D8 D9 D10 E8 E9 E10 F8 F9 F10 G8 G9 G10 H8 H9 H10"
+
+
+def test_the_undecided_outside_points_of_a_fight_are_played_too():
+    board = board_of(OUTSIDE_LIBERTY)
+    marked = solve(board, OUTSIDE_LIBERTY_REGION)  # the marked points alone: C10 and C9 are White's walls
+    assert (marked.kind, marked.temperature) == ("black_sente", 2) and marked.opened == []
+    wider = LocalRegion(board, pts(board, OUTSIDE_LIBERTY_REGION), vouched=True, open_outside=True)
+    assert sorted(wider.opened) == sorted(pts(board, "C10 C9")) and wider.offset == 2  # both White's before
+    result = auto(board, OUTSIDE_LIBERTY_REGION)
+    assert (result.temperature, result.kind) == (5, "gote")
+    assert any("outside points played too" in n and "C10 C9" in n for n in result.notes)
+
+
+def test_outside_points_next_to_no_fight_stay_with_the_nearest_stones():
+    # the hane-connect's C1 and H1 touch no chain in play: the marked game is the whole game
+    board = board_of(OPEN_HANE_CONNECT)
+    wider = LocalRegion(board, pts(board, "D1 E1 F1 G1"), vouched=True, open_outside=True)
+    assert wider.opened == [] and wider.offset == 0
+
+
+def test_a_wider_game_too_large_falls_back_to_the_marked_points(monkeypatch):
+    import tengen.endgame.cgt_bridge as bridge
+
+    monkeypatch.setattr(bridge, "WIDER_GAME_NODES", 1_000)
+    board = board_of(OUTSIDE_LIBERTY)
+    result = auto(board, OUTSIDE_LIBERTY_REGION)
+    assert (result.temperature, result.kind) == (2, "black_sente")  # the marked game's value, and why
+    assert any("outside points C10 C9 given to the nearest stones" in n and "too large" in n for n in result.notes)
+
+
 def test_the_dev_set_misses_of_the_exact_game_are_explained_conventions():
     # bench/endgame_dev.py --predictor exhaustive: the exact game differs from three hand-made trees (and
     # their copies); each difference is a known convention, checked against the exact values

@@ -811,14 +811,15 @@ static void Search_dealloc(Search *s) {
 }
 
 static int Search_init(Search *s, PyObject *args, PyObject *kw) {
-    int n, suicide, moves_all, sacrifices, loop_passes, merge_settled = 1;
+    int n, suicide, moves_all, sacrifices, loop_passes, merge_settled = 1, offset = 0;
     PyObject *nb;
     unsigned long long wb, ww, bb, bw;
     long long max_nodes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "iOKKKKppiiLd|p", &n, &nb, &wb, &ww, &bb, &bw, &suicide, &moves_all, &sacrifices,
-                          &loop_passes, &max_nodes, &seconds, &merge_settled))
+    if (!PyArg_ParseTuple(args, "iOKKKKppiiLd|pi", &n, &nb, &wb, &ww, &bb, &bw, &suicide, &moves_all, &sacrifices,
+                          &loop_passes, &max_nodes, &seconds, &merge_settled, &offset))
         return -1;
+    if (offset < -64 || offset > 64) { PyErr_SetString(PyExc_ValueError, "offset: at most 64 points either way"); return -1; }
     if (n < 1 || n > 64) { PyErr_SetString(PyExc_ValueError, "the native solver takes regions of 1 to 64 points"); return -1; }
     if (!PyList_Check(nb) || PyList_GET_SIZE(nb) != n) { PyErr_SetString(PyExc_ValueError, "nb: a list of n masks"); return -1; }
     memset(&s->reg, 0, sizeof s->reg);
@@ -830,6 +831,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     }
     s->reg.wall[0] = wb; s->reg.wall[1] = ww; s->reg.breach[0] = bb; s->reg.breach[1] = bw;
     s->reg.suicide = suicide;
+    s->reg.offset = offset;
     region_tables(&s->reg);
     s->moves_all = moves_all; s->sacrifices = sacrifices; s->loop_passes = loop_passes; s->merge_settled = merge_settled;
     s->max_nodes = max_nodes; s->seconds = seconds;

@@ -14,6 +14,7 @@ typedef struct {
     uint64_t nb[64];
     uint64_t wall[2], breach[2];
     int suicide;
+    int offset;  /* added to every count: outside points the game plays, less what the marked game gave them */
     uint64_t table[8][256];  /* dilation by bytes: table[k][x] = neighbours of the points of x << 8k */
 } Region;
 
@@ -170,8 +171,8 @@ static void rules_analyze(const Region *r, uint64_t b, uint64_t w, Info *out) {
     }
     int sb = popcount(owned[0] | terr[0]), sw = popcount(owned[1] | terr[1]);
     out->owned[0] = owned[0]; out->owned[1] = owned[1]; out->territory[0] = terr[0]; out->territory[1] = terr[1];
-    out->settled = settled; out->count = count; out->open = open; out->stands = stands;
-    out->lo = sb - (r->n - sb); out->hi = (r->n - sw) - sw; out->unsafe = live_unsafe; out->threat = 0;
+    out->settled = settled; out->count = count + r->offset; out->open = open; out->stands = stands + r->offset;
+    out->lo = sb - (r->n - sb) + r->offset; out->hi = (r->n - sw) - sw + r->offset; out->unsafe = live_unsafe; out->threat = 0;
 }
 
 /* The canonical form of an unsettled position: dead areas and territory filled with their owner's stones.

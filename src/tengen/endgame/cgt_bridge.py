@@ -169,31 +169,56 @@ def _game_text(game: Game) -> str:
         return ""
 
 
+# positions the wider game of a user's mask (its undecided outside points played too) may take before the
+# marked points alone are solved instead: a count, so the choice never depends on the machine's load
+WIDER_GAME_NODES = 500_000
+
+
 def solve_exhaustively(board, region, result: Optional[RegionResult] = None, config=None) -> RegionResult:
     """The region's result from the exact solver, for a sealed region or a user's mask (`config`: an
     ExhaustiveConfig for the budgets; a user's mask always vouches for its surroundings: the marked
     diagram's conventions of `tengen.endgame.local_game`); `result`'s notes, when given, come first. A
+    user's mask is solved first as the wider game (the outside points next to its empty points whose owner
+    the open board leaves undecided played too, within WIDER_GAME_NODES positions), else as marked. A
     solve that gives no value (`solver_declined`: not sealed, too large, a ko or loop it cannot value, no
     position searched, an infinite count or temperature) is `unsolved` (kind UNSOLVED, no count) with the
     reason in `declined`."""
     from dataclasses import replace
 
-    from tengen.endgame.exhaustive import OK, ExhaustiveConfig, solve_region
-    from tengen.endgame.local_game import RegionNotSealed
+    from tengen.endgame.exhaustive import ExhaustiveConfig
 
     notes = list(result.notes) if result is not None else []
     # the analysis values a repetition that decides the value without repetitions (superko on the local line)
     config = replace(config or ExhaustiveConfig(), vouched=region.source == "mask", repetitions="superko")
+    if not config.vouched:
+        return _solve_once(board, region, notes, config)[0]
+    wider = replace(config, open_outside=True, max_nodes=min(config.max_nodes, WIDER_GAME_NODES))
+    answer, opened = _solve_once(board, region, notes, wider)
+    if not opened or answer.method == "exhaustive":
+        return answer
+    marked = _solve_once(board, region, notes, config)[0]
+    points = " ".join(to_gtp(q, board.height) for q in opened)
+    return replace(marked, seconds=marked.seconds + answer.seconds, notes=marked.notes + [Note("diagram", (
+        f"outside points {points} given to the nearest stones (the game that plays them too gave no value: "
+        f"{answer.declined or 'unsolved'})"))])
+
+
+def _solve_once(board, region, notes: list, config) -> tuple[RegionResult, list]:
+    """One exact solve of the region under `config`: the result, and the outside points it played too."""
+    from tengen.endgame.exhaustive import OK, solve_region
+    from tengen.endgame.local_game import RegionNotSealed
+
+    notes = list(notes)
     try:  # a user's mask vouches for its surroundings (local diagrams on an otherwise empty board)
         solved = solve_region(board, region.points, config)
     except RegionNotSealed as exc:
-        return _unsolved(region, notes, f"region not sealed: {exc}")
+        return _unsolved(region, notes, f"region not sealed: {exc}"), []
     notes += solved.notes
     if solved.status != OK:
-        return _unsolved(region, notes, f"{solved.status} ({solved.reason})", solved.seconds)
+        return _unsolved(region, notes, f"{solved.status} ({solved.reason})", solved.seconds), solved.opened
     why = solver_declined(solved, _root_threat(board, region, config) if _infinite(solved.mean) else False)
     if why:  # the value that was not given is not described either
-        return _unsolved(region, without_kind(notes, "repetition"), why, solved.seconds)
+        return _unsolved(region, without_kind(notes, "repetition"), why, solved.seconds), solved.opened
     # the essential-option game when it is a plain game; else the thermograph (a ko inside)
     value = LocalValue(count=float(solved.mean), temperature=float(solved.temperature), kind=solved.kind,
                        game=solved.game if solved.game is not None else solved.thermograph,
@@ -203,7 +228,7 @@ def solve_exhaustively(board, region, result: Optional[RegionResult] = None, con
                     tuple(solved.principal_white), _as_float(solved.follow_black), _as_float(solved.follow_white))
     # every line was played and counted by the rules core
     return RegionResult.from_parts(region, value, play, method="exhaustive", exact_rules=True, seconds=solved.seconds,
-                                   notes=notes + [Note("positions", f"exhaustive: {solved.nodes} positions")])
+                                   notes=notes + [Note("positions", f"exhaustive: {solved.nodes} positions")]), solved.opened
 
 
 def _infinite(x) -> bool:
@@ -215,7 +240,8 @@ def _root_threat(board, region, config) -> bool:
     from tengen.endgame.local_game import LocalRegion, RegionNotSealed
 
     try:
-        local = LocalRegion(board, region.points, config.require_benson, config.vouched)
+        local = LocalRegion(board, region.points, config.require_benson, config.vouched,
+                            open_outside=config.open_outside)
         return bool(local.analyze(local.start[BLACK], local.start[WHITE]).threat)
     except (RegionNotSealed, ValueError):
         return False

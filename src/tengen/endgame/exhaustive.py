@@ -67,6 +67,7 @@ class ExhaustiveConfig:
     loop_passes: int = 60  # iterations when valuing a loop from each extreme
     require_benson: bool = False  # raise RegionNotSealed when a wall stone is not Benson pass-alive
     vouched: bool = False  # a user's mask: an outside point in an open area belongs to the nearest stones' color
+    open_outside: bool = False  # with vouched: such outside points next to the region's empty points are played too
     count_essential: bool = False  # also count the positions the thermograph needs, and those that split
     merge_settled: bool = True  # native: positions differing only in settled parts searched once (exhaustive_native)
     engine: str = "auto"  # "native": the C search (`exhaustive_native`); "python": the readable one; "auto": native when built
@@ -101,6 +102,7 @@ class ExhaustiveResult:
     loop_dependent: bool = False  # a repetition decided it: valued with nobody winning it (bracket kept)
     bracket: Optional[tuple] = None  # (lowest, highest) thermograph records when unsupported
     parts: int = 1  # independent local games at the start (safe stones cut the region apart)
+    opened: list[Point] = field(default_factory=list)  # outside points played too (config.open_outside)
     nodes: int = 0
     essential_nodes: Optional[int] = None  # positions the thermograph needs (config.count_essential)
     split_nodes: Optional[int] = None  # positions searched that split into independent parts (same flag)
@@ -203,8 +205,8 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     """Solve the local game of `region` on `board` exhaustively (conventions: this module's and local_game's docstrings)."""
     config = config or ExhaustiveConfig()
     start = time.perf_counter()
-    local = LocalRegion(board, region, config.require_benson, config.vouched)
-    result = ExhaustiveResult(UNSUPPORTED, local.points, notes=list(local.notes))
+    local = LocalRegion(board, region, config.require_benson, config.vouched, open_outside=config.open_outside)
+    result = ExhaustiveResult(UNSUPPORTED, local.points, notes=list(local.notes), opened=list(local.opened))
     result.parts = local.independent_parts(local.start[BLACK], local.start[WHITE])
     if local.n > NATIVE_MAX_POINTS and config.engine != "python":
         result.status, result.kind = TOO_LARGE, TOO_LARGE

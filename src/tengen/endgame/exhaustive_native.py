@@ -104,7 +104,8 @@ class NativeSolver:
         self.seconds = seconds
         self._search = _solver.Search(local.n, list(local.nb), local.wall[BLACK], local.wall[-BLACK],
                                       local.breach[BLACK], local.breach[-BLACK], bool(local.suicide), moves == "all",
-                                      bool(sacrifices), loop_passes, max_nodes, seconds or 0.0, bool(merge_settled))
+                                      bool(sacrifices), loop_passes, max_nodes, seconds or 0.0, bool(merge_settled),
+                                      local.offset)
         self._records: dict[int, Thermo] = {}
         self._ids: dict[int, int] = {}  # id() of a Thermo handed out -> its record id
         self.tt = _Table(self)

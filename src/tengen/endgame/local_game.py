@@ -31,6 +31,10 @@ A marked diagram (`vouched=True`: a user's SQ[] mask, `source == "mask"`) is a l
   all: neutral, dame, owned by nobody and never filled: a region point next to it touches a wall of both
   colors (a chain there keeps that liberty, so it cannot be captured locally, and no area there is
   anyone's territory) and breaches nothing.
+- Outside points of a fight (`open_outside`, what the analysis tries first): an outside empty point next to
+  a region point that touches a chain in play, in an open outside area, is played too (the wider game);
+  the count stays over the marked points (`offset`: an opened point counts its gain over its nearest-stone
+  owner).
 - Seals: a safe chain (touching its own wall) reaching an empty outside point the opponent owns breaks
   into the opponent's territory: a ±inf threat leaf (the dev set's "threat leaves stand for forced
   replies"). If the start position is one, or a threat stays unanswered, the region has no value
@@ -80,11 +84,13 @@ class LocalRegion:
     """The region's points, adjacency and walls, and its starting stones, as bitmasks over point indices."""
 
     def __init__(self, board, region: Iterable[Point], require_benson: bool = False, vouched: bool = False,
-                 trust_enclosed_walls: bool = False):
+                 trust_enclosed_walls: bool = False, open_outside: bool = False):
         """Build the local game's spec (points, nb, wall, breach, start) from the board and the region.
         `vouched`: a user's mask (a marked diagram): the conventions of a marked diagram apply (module
         docstring: enclosed wall chains join the region, open outside areas go to the nearest stones' color
-        or are neutral). Otherwise the region must be sealed (RegionNotSealed names what is not)."""
+        or are neutral). Otherwise the region must be sealed (RegionNotSealed names what is not).
+        `open_outside` (with `vouched`): the outside empty points next to the region's empty points whose
+        area the open board leaves undecided are played too (`opened`, the wider local game)."""
         region = set(region)
         if not region:
             raise ValueError("empty region")
@@ -93,8 +99,12 @@ class LocalRegion:
         self.notes: list[Note] = []
         grid = board.array()
         life = unconditional_life(board)
+        self.opened: list[Point] = []  # outside points played too (open_outside)
+        self.offset = 0  # added to every count: minus what the marked game's owners give the opened points
         if vouched and not trust_enclosed_walls:
             region = self._join_enclosed_chains(board, grid, life, region)
+            if open_outside:
+                region = self._open_outside_points(board, grid, life, region)
         self.points: list[Point] = sorted(region)
         self.index = {p: i for i, p in enumerate(self.points)}
         self.n = len(self.points)
@@ -181,6 +191,41 @@ class LocalRegion:
                                    "capturable): " + " ".join(to_gtp(q, self.height) for q in sorted(joined))))
         return region
 
+    def _open_outside_points(self, board, grid, life, region: set[Point]) -> set[Point]:
+        """The region plus the outside empty neighbours of its empty points next to a chain in play (a
+        marked chain with no stone outside, not pass-alive) whose outside area is open (bordered by both
+        colors or none: the nearest-stone rule would only guess their owner), one ring: local play decides
+        who gets them (the liberty a fight inside runs out to, the one a cut needs)."""
+        self.index = {p: i for i, p in enumerate(sorted(region))}
+        in_play: dict[Point, bool] = {}
+
+        def chain_in_play(q: Point) -> bool:
+            if q not in in_play:
+                chain = board.chain(q)
+                flag = life[q] != grid[q] and all(r in region for r in chain)
+                in_play.update((r, flag) for r in chain)
+            return in_play[q]
+
+        added = set()
+        for p in sorted(region):
+            if int(grid[p]) != EMPTY or not any(q in region and int(grid[q]) != EMPTY and chain_in_play(q)
+                                                for q in neighbours(p, self.height, self.width)):
+                continue
+            for q in neighbours(p, self.height, self.width):
+                if q in region or q in added or int(grid[q]) != EMPTY or life[q] in (BLACK, WHITE):
+                    continue
+                if len(self._outside_area(grid, q, vouched=True)[1]) != 1:
+                    added.add(q)
+        self.opened = sorted(added)
+        # counted over the marked points as the marked game counts: an opened point's count is its gain
+        # over the owner the nearest-stone rule gives it there
+        self.offset = -sum(self._owner_of_outside(grid, life, q, vouched=True)[q] for q in self.opened)
+        if added:
+            self.notes.append(Note("diagram", "outside points played too (the open board leaves their owner "
+                                   "undecided; counted in the region): " +
+                                   " ".join(to_gtp(q, self.height) for q in self.opened)))
+        return region | added
+
     def _refuse_enclosed_walls(self, board, trusted: list[Point]) -> None:
         """A trusted wall chain whose liberties all lie inside the region is not a wall: local play decides
         its life (a tesuji diagram's weak group), which the local game, taking walls as safe, cannot see.
@@ -202,6 +247,18 @@ class LocalRegion:
         points), and to nobody (EMPTY: neutral, dame) when both are equally near or no stone is."""
         if life[start] in (BLACK, WHITE):
             return {start: int(life[start])}
+        seen, border = self._outside_area(grid, start, vouched)
+        if len(border) != 1 and vouched:
+            nearest = self._nearest_colors(grid, start)
+            return {start: nearest.pop() if len(nearest) == 1 else EMPTY}
+        if len(border) != 1:
+            raise RegionNotSealed(f"outside point {to_gtp(start, self.height)} borders {'both colors' if border else 'no stone'}")
+        owner = border.pop()
+        return {p: owner for p in seen}
+
+    def _outside_area(self, grid, start: Point, vouched: bool) -> tuple[set[Point], set[int]]:
+        """The outside empty area around `start` (not crossing the region) and the colors bordering it
+        (with `vouched`, the region's own stones border it too)."""
         seen, stack, border = {start}, [start], set()
         while stack:
             p = stack.pop()
@@ -217,13 +274,7 @@ class LocalRegion:
                     stack.append(q)
                 else:
                     border.add(c)
-        if len(border) != 1 and vouched:
-            nearest = self._nearest_colors(grid, start)
-            return {start: nearest.pop() if len(nearest) == 1 else EMPTY}
-        if len(border) != 1:
-            raise RegionNotSealed(f"outside point {to_gtp(start, self.height)} borders {'both colors' if border else 'no stone'}")
-        owner = border.pop()
-        return {p: owner for p in seen}
+        return seen, border
 
     def _nearest_colors(self, grid, start: Point) -> set[int]:
         """Colors of the stones nearest to `start` (outside stones and the region's starting stones),
@@ -402,8 +453,10 @@ class LocalRegion:
             open_points |= area
         # what can never change hands: safe stones, dead areas and territory (bordered by safe stones only)
         sure_b, sure_w = owned[BLACK] | territory[BLACK], owned[WHITE] | territory[WHITE]
-        bounds = (sure_b.bit_count() - (self.n - sure_b.bit_count()), (self.n - sure_w.bit_count()) - sure_w.bit_count())
-        return LocalAnalysis(settled, count, open_points, as_it_stands, bounds, live_unsafe, 0)
+        bounds = (sure_b.bit_count() - (self.n - sure_b.bit_count()) + self.offset,
+                  (self.n - sure_w.bit_count()) - sure_w.bit_count() + self.offset)
+        return LocalAnalysis(settled, count + self.offset, open_points, as_it_stands + self.offset, bounds,
+                             live_unsafe, 0)
 
     def pointless_sacrifice(self, b: int, w: int, color: int, i: int, nxt: tuple, info: "LocalAnalysis") -> bool:
         """A move into atari that captures nothing, whose chain touches neither the player's wall nor
