@@ -359,3 +359,17 @@ def test_the_search_agrees_with_exhaustive_minimax_on_tiny_boards():
         assert bool(winner) == _attacker_wins(cells, w, h, target, attacker, mover, komaster, frozenset()), cells
         checked += 1
     assert checked >= 40
+
+
+def test_a_weak_attacker_stone_on_the_areas_edge_is_capturable_not_a_wall():
+    """Ishigure 077 (sanderland): Black's (0, 14) has liberties (0, 13) and (0, 15); the second lies
+    outside White's area, and without it White's capture at (0, 15) was never searched (a wrong proof)."""
+    rows = ["..........XO..X....", "..........XO.OOXX..", "..........XO..XOX..", "..........XO.O.O.X.",
+            "..........XXXOO.OX.", ".............XX.X..", "...............X.X."]
+    from tengen.go.board import Board
+
+    board = Board(19)
+    board.setup(black=[(r, c) for r, row in enumerate(rows) for c, v in enumerate(row) if v == "X"],
+                white=[(r, c) for r, row in enumerate(rows) for c, v in enumerate(row) if v == "O"])
+    region = set(default_region(board, (0, 11)))
+    assert {(0, 14), (0, 15)} <= region

@@ -24,6 +24,7 @@ from tengen.life.net import dragon
 MAX_REGION = 128  # the C search's limit on the region's points
 DEFAULT_NODES = 20_000  # per search (at most two per side moving first, twice more to test an escape)
 TT_BITS = 18  # the transposition table: 2**18 entries of 24 bytes (6 MiB) per search
+WEAK_LIBERTIES = 2  # an attacker chain touching the area with this few liberties is capturable, not a wall
 MAX_REACH = 6  # steps (Manhattan) from the target's dragon a default region reaches where the box is too large
 
 ATTACKER_WINS, DEFENDER_WINS, UNKNOWN = 1, 0, -1
@@ -135,8 +136,10 @@ def _diamond(board: Board, point: Point, steps: int) -> list[Point]:
 
 
 def _area(board: Board, target: Point, container: set[Point]) -> set[Point]:
-    """The points reached from `target` within `container` through all but the attacker's stones, and the
-    attacker's chains inside it whose liberties all lie in what was reached (repeated until it holds)."""
+    """The points reached from `target` within `container` through all but the attacker's stones, the
+    attacker's chains inside it whose liberties all lie in what was reached, and the attacker's chains
+    touching it with at most `WEAK_LIBERTIES` liberties, all in `container`, with those liberties (else a
+    weak stone on the area's edge would be an uncapturable wall); repeated until it holds."""
     owner = board.get(target)
     area: set[Point] = set()
     frontier = [target]
@@ -157,10 +160,14 @@ def _area(board: Board, target: Point, container: set[Point]) -> set[Point]:
                 if board.get(q) != -owner or q in area:
                     continue
                 stones = board.chain(q)
-                if set(stones) <= container and set(board.chain_liberties(q)) <= area:
+                libs = set(board.chain_liberties(q))
+                if set(stones) <= container and libs <= area:
                     area |= set(stones)
                     frontier += [n for s in stones for n in neighbours(s, board.height, board.width)
                                  if n in container and n not in area and board.get(n) != -owner]
+                    grown = True
+                elif set(stones) <= container and len(libs) <= WEAK_LIBERTIES and libs <= container:
+                    area |= set(stones) | libs  # a weak stone the defender may capture: its liberties too
                     grown = True
         if not grown:
             return area
