@@ -68,6 +68,31 @@ def test_an_analysis_downloads_as_a_diagram_sgf_that_reads_back_the_same(tmp_pat
     assert cli_count_and_temperature(path, tmp_path) == (0.0, 2.0)
 
 
+def test_a_solved_region_downloads_as_a_png_of_its_diagram_and_thermograph():
+    import io
+
+    from PIL import Image
+    from test_api import assert_error
+
+    with TestClient(create_app(evaluator_factory=no_network)) as client:
+        job_id = _solve(client, HANE_SGF)
+        r = client.get(f"/api/analyses/{job_id}/png")
+        missing = client.get(f"/api/analyses/{job_id}/png?region=B")
+        unknown = client.get("/api/analyses/nope/png")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/png" and "region_A.png" in r.headers["content-disposition"]
+    image = Image.open(io.BytesIO(r.content)).convert("RGB")
+    assert image.width > 1.8 * image.height  # the thermograph beside the diagram (8.5 x 4 inches)
+    colours = image.getcolors(1 << 20)
+    board = sum(n for n, (red, green, blue) in colours if abs(red - 0xe8) < 8 and abs(green - 0xc0) < 8 and abs(blue - 0x7d) < 8)
+    assert board > 0.02 * image.width * image.height  # the board's wood is drawn
+    assert "no region 'B'" in assert_error(missing, 404)
+    assert_error(unknown, 404)
+
+
+def no_network():
+    raise AssertionError("the exact solver loaded a network")
+
+
 class SlowStandIn(CurveStandIn):
     def evaluate(self, boards, komi_sweep=None, opponent_policy=False):
         time.sleep(0.3)
@@ -143,10 +168,8 @@ def stones(page, sign: int) -> int:
     return page.locator(f"[data-testid=wb-board] .shudan-vertex.shudan-sign_{sign}").count()
 
 
-@pytest.mark.slow
-def test_set_up_mark_solve_step_and_download(server, browser, web, tmp_path):
-    page, errors = open_workbench(server, browser)
-    expect = web.playwright_api.expect
+def set_up_hane(page, expect) -> None:
+    """The hane-and-connect diagram set up in the page (clicks, undo and redo on the way), its region brushed."""
     page.keyboard.press("b")
     for v in BLACK:
         vertex(page, v).click()
@@ -168,6 +191,13 @@ def test_set_up_mark_solve_step_and_download(server, browser, web, tmp_path):
     vertex(page, "E2").click()
     drag(page, "C1", "F1")
     expect(page.locator("[data-testid=wb-board] .shudan-vertex.shudan-selected")).to_have_count(6)
+
+
+@pytest.mark.slow
+def test_set_up_mark_solve_step_and_download(server, browser, web, tmp_path):
+    page, errors = open_workbench(server, browser)
+    expect = web.playwright_api.expect
+    set_up_hane(page, expect)
     page.get_by_test_id("wb-solve").click()
     expect(page.get_by_test_id("wb-job-status")).to_contain_text("done", timeout=30_000)
     row = page.locator("[data-testid=wb-answer] [data-testid=region-table] tr.region")

@@ -115,10 +115,12 @@ ProgressCallback = Callable[[int, int], None]
 
 
 def review_game(game, evaluator, options: AnalysisOptions, start: Optional[int] = None, end: Optional[int] = None,
-                progress: Optional[ProgressCallback] = None, reuse: bool = True) -> GameReview:
+                progress: Optional[ProgressCallback] = None, reuse: bool = True,
+                on_analysis: Optional[Callable[[int, Analysis], None]] = None) -> GameReview:
     """Review moves `start`..`end` (1-based, inclusive; start None: `find_endgame_start`; end None: the last
     move). `reuse=False` analyzes every position afresh, as `tengen analyze` would one at a time (its own
-    evaluation cache, no region reused: the review bench's anchor)."""
+    evaluation cache, no region reused: the review bench's anchor). `on_analysis(moves_played, analysis)` is
+    given each position's analysis as it is made (the web quiz keeps what it needs of them)."""
     evaluator = cached(evaluator)
     total = len(game.moves)
     end = total if end is None else end
@@ -133,11 +135,15 @@ def review_game(game, evaluator, options: AnalysisOptions, start: Optional[int] 
     began = time.perf_counter()
     evaluations_before = evaluator.evaluations
     before, before_cost = _analyze(game, start - 1, evaluator, options, cache, reuse, None)
+    if on_analysis:
+        on_analysis(start - 1, before)
     reviews = []
     for number in range(start, end + 1):
         color, move = game.moves[number - 1]
         keep = _untouched(before, move) if reuse else None
         after, after_cost = _analyze(game, number, evaluator, options, cache, reuse, keep)
+        if on_analysis:
+            on_analysis(number, after)
         review = judge_move(number, color, move, before, after, game.height)
         review.evaluations, review.seconds = after_cost if number > start else _add(before_cost, after_cost)
         review.regions = len(before.regions)

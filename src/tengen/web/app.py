@@ -1,5 +1,5 @@
 """The web app (FastAPI): the page, the error contract, and the routers (`routes_records`,
-`routes_positions`, `routes_jobs`: analyses and reviews) over one shared `WebState`. Every bad input gets a JSON error object
+`routes_positions`, `routes_jobs`: analyses and reviews, `routes_quiz`, `routes_own_move`) over one shared `WebState`. Every bad input gets a JSON error object
 `{"error": one line, "status": code}` with a 4xx status; nothing answers with a traceback."""
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ from tengen.go.sgf import SgfError
 from tengen.web.files import FileRefused
 from tengen.web.jobs import QueueFull
 from tengen.web.routes_jobs import analyses_router, reviews_router
+from tengen.web.routes_own_move import own_move_router
 from tengen.web.routes_positions import positions_router
+from tengen.web.routes_quiz import quiz_router
 from tengen.web.routes_records import records_router
 from tengen.web.state import WebState
 
@@ -80,6 +82,7 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    for router in (records_router(state), positions_router(state), analyses_router(state), reviews_router(state)):
+    for router in (records_router(state), positions_router(state), analyses_router(state), reviews_router(state),
+                   quiz_router(state), own_move_router(state)):
         app.include_router(router)
     return app

@@ -46,6 +46,7 @@ class Job:
     finished: Optional[float] = None
     version: int = 0  # bumped at every change, so event streams know when to send
     asked: dict = field(default_factory=dict)  # what the request asked that a result route needs (an analysis's region)
+    kept: dict = field(default_factory=dict)  # what the work kept beside its result for later routes (a review's quiz)
     cancel_requested: threading.Event = field(default_factory=threading.Event)
 
     @property

@@ -8,7 +8,7 @@ import json
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from tengen.go.colors import BLACK
@@ -102,6 +102,19 @@ def analyses_router(state: WebState) -> APIRouter:
         return Response(diagram_of(job.result, job.asked.get("region")), media_type="application/x-go-sgf",
                         headers={"Content-Disposition": 'attachment; filename="diagram.sgf"'})
 
+    @router.get("/api/analyses/{job_id}/png", response_class=Response, responses={200: {"content": {"image/png": {}}}})
+    def analysis_png(job_id: str, region: str = Query(default="A", max_length=8)) -> Response:
+        """A region's picture to download (default the first, A): its diagram on the board beside its
+        thermograph, as `tengen analyze --plots` draws it (404 for a region without a value)."""
+        from tengen.web.picture import region_png
+
+        job = finished_analysis(job_id)
+        index = region_index(job, region)
+        if job.result.regions[index].game is None:
+            raise HTTPException(404, f"region {region} has no value to draw ({job.result.regions[index].kind})")
+        return Response(region_png(job.result, index), media_type="image/png",
+                        headers={"Content-Disposition": f'attachment; filename="region_{region}.png"'})
+
     @router.get("/api/analyses/{job_id}/recommended", response_model=RecommendedOut)
     def recommended(job_id: str) -> RecommendedOut:
         """The recommended move and why."""
@@ -126,22 +139,35 @@ def reviews_router(state: WebState) -> APIRouter:
         .../events (progress: moves reviewed of the range)."""
         game = state.game_of(req.record_id)
         start, end = review_range(game, req)
+        done_before = state.done_review(req.record_id, start, end)
+        if done_before is not None:  # the same record and moves reviewed already: its result, no new analysis
+            return JobOut(**done_before.as_dict())
         options = analysis_options()
 
         def work(job: Job) -> tuple[Any, dict]:
             from tengen.endgame.evalcache import cached
             from tengen.endgame.review import review_game
             from tengen.io.review_report import review_json
+            from tengen.web.quiz import quiz_position
 
             evaluator = cached(state.job_evaluator(job))  # one cache: the start's search and the review share it
             if start is None:
                 check_auto_range(game, evaluator, options, end, job)
+            quiz: list = []  # the quiz's positions, kept from the review's own analyses (before a reviewed move)
+
+            def keep(moves_played: int, analysis: Any) -> None:
+                position = quiz_position(analysis, moves_played) if moves_played < end else None
+                if position is not None:
+                    quiz.append(position)
+
             review = review_game(game, evaluator, options, start=start, end=end,
-                                 progress=lambda done, total: job.progress("move", done, total))
+                                 progress=lambda done, total: job.progress("move", done, total), on_analysis=keep)
             job.check()
+            job.kept.update(quiz=quiz, record=req.record_id)
             return review, review_json(review)
 
         job = state.jobs.submit(work, req.time_limit_s, kind="review")
+        state.remember_review(req.record_id, start, end, job.id)
         return JobOut(**job.as_dict())
 
     def review_range(game: Game, req: ReviewIn) -> tuple[Optional[int], int]:

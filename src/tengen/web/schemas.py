@@ -193,3 +193,21 @@ class RecommendedOut(BaseModel):
 
 
 AnyJson = dict[str, Any]
+
+
+MAX_QUIZ_REVIEWS = 16  # reviews one quiz round draws from
+
+
+class QuizAnswerIn(Strict):
+    """A quiz answer: the position (a review and the moves played before it) and the move clicked ("D4", "pass")."""
+
+    review: str = Field(min_length=1, max_length=64)
+    move: int = Field(strict=True, ge=0, le=MAX_MOVE_NUMBER)
+    play: str = Field(min_length=1, max_length=8)
+
+
+class OwnMoveIn(Strict):
+    """A move of the user's own inside a solved diagram's region ("D2"), by `color` (default: the side to move)."""
+
+    move: str = Field(min_length=2, max_length=4)
+    color: Optional[Literal["B", "W"]] = None

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 MAX_VARIATIONS = 200  # side lines listed per record
 VARIATION_MOVES = 50  # first moves listed per side line
+REVIEWS_KEPT = 256  # review jobs remembered by record and moves (their results live as long as the job queue keeps them)
 
 
 class GuardedEvaluator:
@@ -79,6 +80,21 @@ class WebState:
         self.in_flight_lock = threading.Lock()
         self._evaluator = evaluator
         self._factory = evaluator_factory or default_evaluator
+        self.reviews: dict[tuple, str] = {}  # (record, from, to) -> the review job started for it, newest last
+
+    def remember_review(self, record_id: str, start: Optional[int], end: int, job_id: str) -> None:
+        """Note the review job of these moves of this record (the newest REVIEWS_KEPT are kept)."""
+        key = (record_id, start, end)
+        self.reviews.pop(key, None)
+        self.reviews[key] = job_id
+        while len(self.reviews) > REVIEWS_KEPT:
+            self.reviews.pop(next(iter(self.reviews)))
+
+    def done_review(self, record_id: str, start: Optional[int], end: int) -> Optional[Job]:
+        """The finished review of these moves of this record, if it is still kept (None otherwise)."""
+        job_id = self.reviews.get((record_id, start, end))
+        job = None if job_id is None else self.jobs.get(job_id)
+        return job if job is not None and job.kind == "review" and job.status == "done" else None
 
     def shared_evaluator(self) -> Any:
         with self._load_lock:

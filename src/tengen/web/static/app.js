@@ -1,6 +1,7 @@
 // tengen's page: open a record, step through it, see ownership, influence, the endgame regions with their
 // values, thermographs and local trees, and the recommended move; review the game's endgame (temperature
-// graph, mistakes, each move's regions on the board); the workbench (workbench.js) sets up and solves a diagram.
+// graph, mistakes, each move's regions on the board); the workbench (workbench.js) sets up and solves a diagram;
+// the quiz (quiz.js) asks for the biggest move in positions drawn from the game's review.
 // Preact + Shudan, no build step.
 import { h, render } from "preact";
 import { useState, useEffect, useRef, useCallback } from "preact/hooks";
@@ -10,6 +11,7 @@ import { EXPLAIN, api, vertexOf, emptyMap, fmt, Explain, Progress, isRunning, co
   RegionTable, OtherLifeNotes, followJob } from "./common.js";
 import { TemperatureGraph, MistakeTable, ReviewedMove, reviewMarks } from "./review.js";
 import { Workbench } from "./workbench.js";
+import { Quiz } from "./quiz.js";
 // this page's id for the server (`/api/evaluate` lets a page's newer request supersede its older ones)
 const CLIENT_ID = Math.random().toString(36).slice(2, 12) || "page";
 const PAGE = 100;  // files per page of the folder's list (the server's PAGE_SIZE)
@@ -269,7 +271,7 @@ function App() {
 
   return h("div", null,
     h("header", null, h("h1", null, "tengen"),
-      h("div", { class: "modes", role: "tablist" }, [["records", "Records"], ["workbench", "Workbench"]].map(([key, label]) =>
+      h("div", { class: "modes", role: "tablist" }, [["records", "Records"], ["workbench", "Workbench"], ["quiz", "Quiz"]].map(([key, label]) =>
         h("button", { key, role: "tab", "aria-selected": mode === key, class: "mode" + (mode === key ? " active" : ""),
           "data-testid": `mode-${key}`, onClick: () => setMode(key) }, label))),
       listing && listing.folder ? h("span", { class: "files" },
@@ -288,6 +290,7 @@ function App() {
     error ? h("div", { class: "error", "data-testid": "error", onClick: () => setError(null) }, error, " (click to dismiss)") : null,
     h("div", { hidden: mode !== "workbench" }, h(Workbench, { active: mode === "workbench",
       from: record && pos ? { pos, record, move } : null })),
+    h("div", { hidden: mode !== "quiz" }, h(Quiz, { record })),
     mode !== "records" ? null : !record ? h("main", null, h("p", null, "Open a game record (SGF) to start: pick a file, upload one, or paste it.")) :
       h("main", null,
         h("div", { class: "boardcol" },

@@ -1,18 +1,20 @@
 // The teacher's workbench: set up a diagram (stones, side to move, the local region by a brush; undo and
 // redo), solve the region exactly (the exhaustive solver, no network) as a job with progress and cancel,
 // read the answer as the analysis table's row with both colours' principal lines (stepped on the board) and
-// the thermograph, and save the diagram as an SGF that `tengen analyze` reads back to the same numbers.
+// the thermograph, try a move of your own in the region (its loss against the best, by the exact solver), and
+// save the diagram as an SGF that `tengen analyze` reads back to the same numbers.
 import { h } from "preact";
 import { useState, useEffect, useRef } from "preact/hooks";
 import { Goban } from "@sabaki/shudan";
 
-import { api, emptyMap, vertexOf, Progress, isRunning, Thermograph, RegionTable, LocalTree, followJob, colorName } from "./common.js";
+import { api, emptyMap, vertexOf, Progress, isRunning, Thermograph, RegionTable, LocalTree, followJob, colorName, LETTERS } from "./common.js";
 import { SIGN, blankDiagram, diagramOfPosition, withStone, withRegion, placementProblem, setupProblem, diagramSgf,
   regionVertices, regionSize } from "./diagram.js";
 
 const SIZES = ["9", "13", "19"];
-const KEYS = { b: "black", w: "white", e: "erase", r: "region" };  // keyboard shortcut -> tool
-const TOOL_LABELS = { black: "● Black (b)", white: "○ White (w)", erase: "erase (e)", region: "region brush (r)" };
+const KEYS = { b: "black", w: "white", e: "erase", r: "region", t: "try" };  // keyboard shortcut -> tool
+const TOOL_LABELS = { black: "● Black (b)", white: "○ White (w)", erase: "erase (e)", region: "region brush (r)",
+  try: "try a move (t)" };
 const SOLVE_SECONDS = 120;  // the solve's time limit on the server
 const HISTORY = 200;  // undo steps kept
 
@@ -62,6 +64,37 @@ function useSolver(setMessage) {
   const cancel = () => run && api(`/api/analyses/${run.job.id}`, { method: "DELETE" })
     .then((j) => setRun((r) => (r ? { ...r, job: j } : r))).catch((e) => setMessage(e.message));
   return { run, solve, cancel };
+}
+
+function useOwnMove(setMessage) {
+  // a move of the user's own inside the solved region, valued against the best by the exact solver (a job)
+  const [tried, setTried] = useState(null);
+  const source = useRef(null);
+  const tryMove = async (run, vertex, color) => {
+    if (source.current) source.current.close();
+    try {
+      const job = await api(`/api/analyses/${run.job.id}/own-move`, { json: { move: vertex, color } });
+      setTried({ run, job, vertex, color });
+      source.current = followJob("own-moves", job, (j) => setTried((t) => (t && t.job.id === j.id ? { ...t, job: j } : t)),
+        async (final) => {
+          const result = final.status === "done" ? await api(`/api/own-moves/${final.id}/result`) : null;
+          setTried((t) => (t && t.job.id === final.id ? { ...t, job: final, result } : t));
+        });
+    } catch (e) { setMessage(e.message); }
+  };
+  return { tried, tryMove, clear: () => setTried(null) };
+}
+
+function OwnMove({ tried }) {
+  // what the tried move is worth against the best: its loss when a move here is due, and played out alone
+  if (!tried) return null;
+  const r = tried.result;
+  return h("div", { class: "card", "data-testid": "wb-own-move" }, h("h2", null, `Your move: ${colorName(tried.color)} ${tried.vertex}`),
+    r ? h("div", null,
+      h("p", { "data-testid": "wb-own-loss" }, r.loss === null ? "no value to compare" : r.loss === 0 && r.loss_alone === 0 ? "as good as the best move"
+        : `loss ${r.loss.toFixed(1)} point(s) against ${r.best} at the region's temperature ${r.temperature.toFixed(1)}` +
+          (r.loss_alone === null ? "" : `; played out alone: ${r.loss_alone.toFixed(1)}`)),
+      h("p", { class: "muted", "data-testid": "wb-own-reason" }, r.reason)) : h(Progress, { job: tried.job, onCancel: () => {}, prefix: "wb-own" }));
 }
 
 function download(href, name) {
@@ -164,12 +197,13 @@ export function Workbench({ active, from }) {
   const [message, setMessage] = useState(null);
   const [step, setStep] = useState(null);
   const { run, solve, cancel } = useSolver(setMessage);
+  const { tried, tryMove, clear: clearTried } = useOwnMove(setMessage);
   const brush = useRef(null);  // during a region stroke: whether it marks (true) or unmarks (false)
   const d = hist.now;
   const answered = run && run.diagram === d ? run : null;  // an answer is shown only for the diagram it was for
   const stepped = useStepBoard(answered, step);
   const shown = stepped && step ? stepped : null;  // an answer for a step since left is not shown
-  useEffect(() => setStep(null), [d, run]);
+  useEffect(() => { setStep(null); clearTried(); }, [d, run]);
 
   const place = (v) => {
     const sign = SIGN[tool], here = d.stones[v[1]][v[0]];
@@ -208,6 +242,14 @@ export function Workbench({ active, from }) {
 
   const r = answered && answered.report ? answered.report.regions[0] : null;
   const maps = boardMaps(d, shown, step, r);
+  const triedHere = tried && tried.run === answered ? tried : null;
+  const tv = triedHere && !shown ? vertexOf(triedHere.vertex, d.height) : null;
+  if (tv) maps.markerMap[tv[1]][tv[0]] = { type: "circle", label: "your move" };
+  const tryAt = (v) => {
+    if (!r || r.temperature === null || r.type === "unsolved") { setMessage("Solve the region first: a move of your own is valued against the solver's best."); return; }
+    setMessage(null);
+    tryMove(answered, LETTERS[v[0]] + String(d.height - v[1]), d.toPlay);
+  };
   const size = Math.max(16, Math.min(40, Math.floor(Math.min(520, window.innerHeight - 220) / (Math.max(d.width, d.height) + 1))));
   const editing = !shown;
   return h("main", { "data-testid": "workbench" },
@@ -215,7 +257,7 @@ export function Workbench({ active, from }) {
       h(Toolbar, { tool, setTool, d, commit, undo, redo, hist, from, onNew }),
       h("div", { "data-testid": "wb-board", class: "wb-board" + (tool === "region" ? " brushing" : "") },
         h(Goban, { vertexSize: size, ...maps, showCoordinates: true, fuzzyStonePlacement: false, animateStonePlacement: false,
-          onVertexClick: (e, v) => { if (editing && tool !== "region") place(v); else if (!editing) setStep(null); },
+          onVertexClick: (e, v) => { if (editing && tool === "try") tryAt(v); else if (editing && tool !== "region") place(v); else if (!editing) setStep(null); },
           onVertexMouseDown: (e, v) => { if (editing && tool === "region") { e.preventDefault(); startStroke(v); } },
           onVertexMouseEnter: (e, v) => { if (editing && brush.current !== null && e.buttons & 1) amend((now) => withRegion(now, v, brush.current)); } })),
       message ? h("div", { class: "error", "data-testid": "wb-message", onClick: () => setMessage(null) }, message) : null,
@@ -224,7 +266,7 @@ export function Workbench({ active, from }) {
         h("button", { onClick: () => setStep(null), "data-testid": "wb-back" }, "back to the diagram")) :
         h("div", { class: "muted" }, `${colorName(d.toPlay)} to play; ${regionSize(d)} point(s) marked. Click a point to place the tool's stone ` +
           "(the same colour again removes it); the region brush marks or unmarks the points you click or drag over.",
-          r ? " ▲ Black's best move, ■ White's best; click a move of a line to see the board after it." : "")),
+          r ? " ▲ Black's best move, ■ White's best; click a move of a line to see the board after it; with \"try a move\", click a point of the region to see what your move is worth." : "")),
     h("div", { class: "panel" },
       h("div", { class: "card" }, h("h2", null, "Solve"),
         h("div", { class: "actions" },
@@ -233,6 +275,10 @@ export function Workbench({ active, from }) {
           h("button", { onClick: () => download(answered && answered.report ? `/api/analyses/${answered.job.id}/sgf`
             : URL.createObjectURL(new Blob([diagramSgf(d)], { type: "application/x-go-sgf" })), "diagram.sgf"), "data-testid": "wb-save",
             title: "the diagram as SGF: setup stones, the region as SQ[], and once solved the values in the comment and the best lines as variations" },
-            answered && answered.report ? "Download SGF (with the answer)" : "Download SGF"))),
-      h(Answer, { run: answered, step, setStep, onTryAuto: () => solve(d, "auto"), onCancel: cancel })));
+            answered && answered.report ? "Download SGF (with the answer)" : "Download SGF"),
+          h("button", { onClick: () => download(`/api/analyses/${answered.job.id}/png`, "region.png"), "data-testid": "wb-png",
+            disabled: !(r && r.temperature !== null && r.type !== "unsolved"),
+            title: "a picture of the region on the board beside its thermograph (once solved)" }, "Download PNG"))),
+      h(Answer, { run: answered, step, setStep, onTryAuto: () => solve(d, "auto"), onCancel: cancel }),
+      h(OwnMove, { tried: triedHere })));
 }
