@@ -304,6 +304,15 @@ def test_outside_points_next_to_no_fight_stay_with_the_nearest_stones():
     assert wider.opened == [] and wider.offset == 0
 
 
+def test_a_mask_with_no_outside_point_to_open_keeps_the_whole_budget(monkeypatch):
+    # the wider game's smaller budget applies only where it plays outside points
+    import tengen.endgame.cgt_bridge as bridge
+
+    monkeypatch.setattr(bridge, "WIDER_GAME_NODES", 1)
+    result = auto(board_of(OPEN_HANE_CONNECT), "D1 E1 F1 G1")
+    assert (result.count, result.temperature, result.kind) == (0, 2, "gote")
+
+
 def test_a_wider_game_too_large_falls_back_to_the_marked_points(monkeypatch):
     import tengen.endgame.cgt_bridge as bridge
 

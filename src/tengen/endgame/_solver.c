@@ -819,8 +819,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTuple(args, "iOKKKKppiiLd|pi", &n, &nb, &wb, &ww, &bb, &bw, &suicide, &moves_all, &sacrifices,
                           &loop_passes, &max_nodes, &seconds, &merge_settled, &offset))
         return -1;
-    if (offset < -64 || offset > 64) { PyErr_SetString(PyExc_ValueError, "offset: at most 64 points either way"); return -1; }
     if (n < 1 || n > 64) { PyErr_SetString(PyExc_ValueError, "the native solver takes regions of 1 to 64 points"); return -1; }
+    if (offset <= -n || offset >= n) { PyErr_SetString(PyExc_ValueError, "offset: fewer than n points either way"); return -1; }
     if (!PyList_Check(nb) || PyList_GET_SIZE(nb) != n) { PyErr_SetString(PyExc_ValueError, "nb: a list of n masks"); return -1; }
     memset(&s->reg, 0, sizeof s->reg);
     s->reg.n = n;

@@ -190,17 +190,28 @@ def solve_exhaustively(board, region, result: Optional[RegionResult] = None, con
     notes = list(result.notes) if result is not None else []
     # the analysis values a repetition that decides the value without repetitions (superko on the local line)
     config = replace(config or ExhaustiveConfig(), vouched=region.source == "mask", repetitions="superko")
-    if not config.vouched:
-        return _solve_once(board, region, notes, config)[0]
+    if not config.vouched or not _opens_outside_points(board, region, config):
+        return _solve_once(board, region, notes, config)[0]  # the marked game is the whole game
     wider = replace(config, open_outside=True, max_nodes=min(config.max_nodes, WIDER_GAME_NODES))
     answer, opened = _solve_once(board, region, notes, wider)
-    if not opened or answer.method == "exhaustive":
+    if answer.method == "exhaustive":
         return answer
     marked = _solve_once(board, region, notes, config)[0]
     points = " ".join(to_gtp(q, board.height) for q in opened)
     return replace(marked, seconds=marked.seconds + answer.seconds, notes=marked.notes + [Note("diagram", (
         f"outside points {points} given to the nearest stones (the game that plays them too gave no value: "
         f"{answer.declined or 'unsolved'})"))])
+
+
+def _opens_outside_points(board, region, config) -> bool:
+    """Whether the wider game of the mask plays any outside point (`LocalRegion.opened`)."""
+    from tengen.endgame.local_game import LocalRegion, RegionNotSealed
+
+    try:
+        return bool(LocalRegion(board, region.points, config.require_benson, config.vouched,
+                                open_outside=True).opened)
+    except (RegionNotSealed, ValueError):
+        return False  # the marked game's solve says why
 
 
 def _solve_once(board, region, notes: list, config) -> tuple[RegionResult, list]:
