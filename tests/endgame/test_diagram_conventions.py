@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from tengen.endgame.analysis import analyze_regions
 from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
 from tengen.endgame.local_game import LocalRegion
@@ -247,6 +249,46 @@ def test_a_simple_ko_is_valued_by_the_phantom_rule():
     board = board_of(KO)
     result = solve(board, "C1 D1 E1 F1")
     assert (result.kind, result.mean, result.temperature) == ("ko", Fraction(-2, 3), Fraction(4, 3))
+
+
+def test_the_phantoms_fixed_point_agrees_with_the_textbook_rule_on_a_simple_ko(monkeypatch):
+    # with the textbook shape's check switched off, the fixed point at the taker's end gives the same value
+    from tengen.endgame.exhaustive_search import Solver
+
+    monkeypatch.setattr(Solver, "_strict_chain", lambda self, key, lists, opens: None)
+    board = board_of(KO)
+    result = solve_region(board, pts(board, "C1 D1 E1 F1"), ExhaustiveConfig(vouched=True, engine="python"))
+    assert (result.mean, result.temperature, result.ko_fixed_point) == (Fraction(-2, 3), Fraction(4, 3), True)
+
+
+# A ko at the end of White's sente (efn_dev 06/09, cut out): White's F1 captures G1, Black's E1 answers, and
+# the ko at G1 F1 is left; White may also play D1 first. Beyond the textbook shape (the banned side has other
+# moves after the take), so valued by the phantom's fixed point at the taker's end: temperature 8/3, the
+# book's deiri value 3 1/3 (g = 2 (T - 1)). The brackets (the phantom at the position's lowest and highest
+# counts) stay apart: the ko decides the value, and the textbook-only setting declines it.
+KO_AFTER_SENTE = """
+    . . X . . . . . . . . . . .
+    . . . . . . . . . . . . . .
+    . . X . . X O . . . . . . .
+    . . . . . X O . . . . . . .
+    . . . . . X O . . . O . O .
+    . . . X . X O . O . . . . .
+    . . . . . . X O . . . . . .
+"""
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_a_ko_beyond_the_textbook_shape_is_valued_by_the_phantoms_fixed_point(engine):
+    board = board_of(KO_AFTER_SENTE)
+    region = pts(board, "C1 D1 E1 F1 G1 H1 C2 D2 E2 F2 G2")
+    result = solve_region(board, region, ExhaustiveConfig(vouched=True, max_nodes=50_000, engine=engine))
+    assert (result.mean, result.temperature) == (Fraction(13, 3), Fraction(8, 3))
+    assert result.ko_fixed_point and not result.ko_dependent
+    assert [b.mean for b in result.bracket] == [4, 5]
+    assert any(note.kind == "ko" and "fixed point" in note for note in result.notes)
+    strict = solve_region(board, region, ExhaustiveConfig(vouched=True, max_nodes=50_000, engine=engine,
+                                                          strict_kos=True))
+    assert strict.status == "unsupported" and "beyond the textbook shape" in strict.reason
 
 
 # White's outside points F2 G1 are White's territory (bordered by White only): Black's F1, joined to its

@@ -20,7 +20,8 @@
 
 enum { ST_OK = 0, ST_BUDGET = 1, ST_ERROR = 2, ST_NOT_SEALED = 3, ST_TIME = 4 };
 enum { F_SETTLED = 1, F_IN_TT = 2, F_ONSTACK = 4, F_OPEN = 8, F_LOOP_VALUED = 16, F_GENERALISED = 32, F_VISITED = 64, F_MEMBER = 128,
-       F_ALIAS = 256 /* stands for its canonical position, its one child */ };
+       F_ALIAS = 256 /* stands for its canonical position, its one child */,
+       F_FIXED_KO = 512 /* its kos valued by the taker's phantom fixed point (taker_fixed_point) */ };
 
 typedef struct {
     uint64_t b, w;
@@ -312,6 +313,82 @@ static int same_at_rest(Search *s, int32_t lo, const Lists *ll, int lslot, int32
     return a >= 0 && b >= 0 && a == b;
 }
 
+static inline Q q_mul(Q a, Q b) { return q_make((__int128)a.n * b.n, (__int128)a.d * b.d); }
+static inline Q q_div(Q a, Q b) { return q_make((__int128)a.n * b.d, (__int128)a.d * b.n); }
+
+/* The count of `key` at rest with every ko it takes valued against a phantom worth phi (the option lists in
+   g's slot 0): 1 and *mean, or 0 where a record is unknown or the count infinite (Solver._taker_fixed_point). */
+#define PHANTOM_MAX_DEN ((int64_t)1 << 16)  /* a phantom's denominator, and its numerator's size, kept small */
+#define PHANTOM_STEPS 16                    /* iterations looking for the fixed point */
+
+static int mean_with_phantom(Search *s, int32_t key, const Lists *lists, const int32_t *opens, int nopens, Q phi,
+                             Lists *g, Q *mean) {
+    if (q_inf(phi) || phi.d > PHANTOM_MAX_DEN || phi.n > (PHANTOM_MAX_DEN << 8) || phi.n < -(PHANTOM_MAX_DEN << 8))
+        return 0;  /* the walls' arithmetic stays far from overflow */
+    int32_t phantom = store_number(&s->st, phi);
+    if (phantom < 0 || solver_error) return 0;
+    lists_copy(g, lists);
+    for (int o = 0; o < nopens; o++) {
+        int32_t v = close_open(s, opens[3 * o + 2], 0, phantom);
+        if (v < 0 || solver_error) return 0;
+        if (opens[3 * o] == 0) g->L[0][opens[3 * o + 1]] = v; else g->R[0][opens[3 * o + 1]] = v;
+    }
+    int32_t rec = at_rest(s, rec_of_lists(s, g, 0), g->L[0], g->nl, g->R[0], g->nr, 1, s->nodes[key].stands);
+    if (rec < 0 || solver_error) return 0;
+    const Rec *r = &s->st.recs[rec];
+    if (!r->has_mean || q_inf(r->mean)) return 0;
+    *mean = r->mean;
+    return 1;
+}
+
+/* _fixed_point: the fixed point phi = mean(phi in the banned slots) reached from the count bound above
+   (from_above) or below, by iteration with secant steps. 1 with *phi and g's slot 0 at it, or 0. */
+static int fixed_point_from(Search *s, int32_t key, const Lists *lists, const int32_t *opens, int nopens,
+                            int from_above, Q *phi, Lists *g) {
+    int32_t bound = bound_rec(s, key, from_above ? 2 : 1);
+    if (bound < 0 || !s->st.recs[bound].is_number) return 0;
+    Q x0 = s->st.recs[bound].number, y0, x1, y1, c, yc, mid, ym;
+    if (q_inf(x0) || !mean_with_phantom(s, key, lists, opens, nopens, x0, g, &y0)) return 0;
+    if (q_eq(y0, x0)) { *phi = x0; return 1; }
+    x1 = y0;
+    for (int step = 0; step < PHANTOM_STEPS && !solver_error; step++) {
+        if (!mean_with_phantom(s, key, lists, opens, nopens, x1, g, &y1)) return 0;
+        if (q_eq(y1, x1)) { *phi = x1; return 1; }
+        Q dx = q_sub(x1, x0), dy = q_sub(y1, y0);
+        if (!q_eq(dx, Q_ZERO) && !q_eq(dx, dy)) {
+            Q slope = q_div(dy, dx);
+            c = q_div(q_sub(y1, q_mul(slope, x1)), q_sub(q_int(1), slope));
+            if ((q_cmp(c, x1) <= 0) == from_above && mean_with_phantom(s, key, lists, opens, nopens, c, g, &yc) &&
+                q_eq(yc, c)) {
+                mid = q_div_int(q_add(c, x1), 2);
+                if (mean_with_phantom(s, key, lists, opens, nopens, mid, g, &ym) &&
+                    q_eq(ym, q_add(y1, q_mul(slope, q_sub(mid, x1)))) &&
+                    mean_with_phantom(s, key, lists, opens, nopens, c, g, &yc)) {
+                    *phi = c;
+                    return 1;
+                }
+            }
+        }
+        x0 = x1; y0 = y1; x1 = y1;
+    }
+    return 0;
+}
+
+/* Solver._taker_fixed_point: the kos taken from this position valued by the phantom rule beyond the textbook
+   shape: where one side takes, the fixed point at the taker's end (the greatest for Black, the least for
+   White); where both do, the fixed point when it is unique. 1 with *phi and g's slot 0 at it, or 0. */
+static int taker_fixed_point(Search *s, int32_t key, const Lists *lists, const int32_t *opens, int nopens, Q *phi,
+                             Lists *g) {
+    int one_side = 1;
+    for (int o = 1; o < nopens; o++) if (opens[3 * o] != opens[0]) one_side = 0;
+    if (one_side) return fixed_point_from(s, key, lists, opens, nopens, opens[0] == 0, phi, g);
+    Q low, mean;
+    if (!fixed_point_from(s, key, lists, opens, nopens, 0, &low, g) ||
+        !fixed_point_from(s, key, lists, opens, nopens, 1, phi, g) || !q_eq(low, *phi))
+        return 0;
+    return mean_with_phantom(s, key, lists, opens, nopens, *phi, g, &mean);
+}
+
 /* Solver._close: (rec, lo, hi) of a position, valuing the kos its options take (opens: (side, j, open
    index)), and in `used` the option lists each record was made from, kos closed (for at_rest). */
 static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens, int nopens, int32_t out[3], Lists *used) {
@@ -377,6 +454,25 @@ static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens
                 return;
             }
         }
+    }
+    {
+        Q phi;
+        Lists g;
+        if (taker_fixed_point(s, key, lists, opens, nopens, &phi, &g)) {
+            Extra *e = node_extra(s, key);
+            if (!e) return;
+            e->has_phantom = 1; e->phantom = phi;
+            s->nodes[key].flags |= F_FIXED_KO;
+            out[0] = rec_of_lists(s, &g, 0); out[1] = lo; out[2] = hi;  /* the brackets say whether it matters */
+            memcpy(used->L[0], g.L[0], (size_t)g.nl * sizeof(int32_t));
+            memcpy(used->R[0], g.R[0], (size_t)g.nr * sizeof(int32_t));
+            for (int w = 1; w < 3; w++) {
+                memcpy(used->L[w], f.L[w], (size_t)f.nl * sizeof(int32_t));
+                memcpy(used->R[w], f.R[w], (size_t)f.nr * sizeof(int32_t));
+            }
+            return;
+        }
+        if (solver_error) return;
     }
     s->nodes[key].flags |= F_GENERALISED;
     Lists g;
@@ -1092,6 +1188,7 @@ PyMODINIT_FUNC PyInit__solver(void) {
     PyModule_AddIntConstant(m, "F_OPEN", F_OPEN);
     PyModule_AddIntConstant(m, "F_LOOP_VALUED", F_LOOP_VALUED);
     PyModule_AddIntConstant(m, "F_GENERALISED", F_GENERALISED);
+    PyModule_AddIntConstant(m, "F_FIXED_KO", F_FIXED_KO);
     PyModule_AddIntConstant(m, "F_VISITED", F_VISITED);
     PyModule_AddIntConstant(m, "ST_OK", ST_OK);
     PyModule_AddIntConstant(m, "ST_BUDGET", ST_BUDGET);

@@ -11,8 +11,12 @@ Search conventions (stated so that results can be checked):
 - Simple ko: the banned immediate retake is a phantom option filled in by the position it would return
   to. Two brackets (phantom at that position's lowest / highest possible count) tell whether the ko can
   matter. If it can, a simple ko with one exit per side is valued by the phantom rule of
-  `tengen.cgt.ko` (kind 'ko' at the root); any other ko is valued with the taker winning it (no ko
-  threats) and the result says so (`ko_dependent`; `strict_kos=True` reports 'unsupported' instead).
+  `tengen.cgt.ko` (kind 'ko' at the root). A ko only one side takes from its position, of any other shape,
+  is valued by the same rule's fixed point: phi = the position's mean with phi in the banned slot, taken at
+  the end best for the taker (on a simple ko the fixed points fill [r, (l + 2r) / 3] and that end is the
+  textbook value). Any other ko (both sides take kos from one position, no fixed point found) is valued
+  with the taker winning it (no ko threats) and the result says so (`ko_dependent`). `strict_kos=True`
+  keeps the textbook shape only and reports 'unsupported' for every other ko.
 - Loops (move sequences that repeat a position; in a local game the opponent may play elsewhere) are
   found as strongly connected components and valued by iterating from the lowest and from the highest
   possible counts (least and greatest fixed points). Where both agree the loop cannot matter. Otherwise
@@ -38,7 +42,8 @@ from tengen.cgt.ko import KoChain
 from tengen.cgt.thermo import KO, Thermo
 from tengen.cgt.values import MoveValues, move_values
 from tengen.deadline import cancel_event, seconds_left
-from tengen.endgame.exhaustive_readout import best_moves, essential_game, essential_positions, principal_line
+from tengen.endgame.exhaustive_readout import (best_moves, essential_game, essential_positions, essential_reach,
+                                               principal_line)
 from tengen.endgame.exhaustive_native import NativeSolver, NativeUnavailable
 from tengen.endgame.exhaustive_native import available as native_available
 from tengen.endgame.exhaustive_search import BudgetExceeded, LineSuperkoSolver, Solver
@@ -61,7 +66,7 @@ class ExhaustiveConfig:
 
     max_nodes: int = 2_000_000  # native: ~5-10 us and up to ~500 bytes a position searched or merged (about 1 GB)
     seconds: Optional[float] = 60.0
-    strict_kos: bool = False  # report 'unsupported' when a ko outside the phantom rule's reach or a loop matters
+    strict_kos: bool = False  # report 'unsupported' when a ko beyond the textbook shape or a loop matters
     moves: str = "all"  # "all": every move the conventions allow; "local": also the contact heuristic (local_game doc)
     sacrifices: bool = False  # also generate lone self-atari stones that threaten nothing
     loop_passes: int = 60  # iterations when valuing a loop from each extreme
@@ -99,6 +104,7 @@ class ExhaustiveResult:
     ko: Optional[KoChain] = None
     game: Optional[Game] = None  # the essential options only, with the same thermograph (None: a ko or loop inside)
     ko_dependent: bool = False  # a ko without the textbook shape decided the value (taker wins it)
+    ko_fixed_point: bool = False  # a ko beyond the textbook shape decided it: valued by the phantom's fixed point
     loop_dependent: bool = False  # a repetition decided it: valued with nobody winning it (bracket kept)
     bracket: Optional[tuple] = None  # (lowest, highest) thermograph records when unsupported
     parts: int = 1  # independent local games at the start (safe stones cut the region apart)
@@ -119,6 +125,8 @@ class ExhaustiveResult:
             out += f"  [repetition valued with nobody winning it; mean bracket {self.bracket[0].mean}..{self.bracket[1].mean}]"
         if self.ko_dependent:
             out += "  [ko valued with its taker winning it]"
+        if self.ko_fixed_point:
+            out += "  [ko valued by the phantom rule's fixed point]"
         return out
 
 
@@ -154,6 +162,17 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
     if fallback:
         result.notes.append(Note("engine", f"{fallback} (within {solver.max_nodes} positions)"))
     return res
+
+
+def _kos_in_play(solver, root) -> str:
+    """How the kos the root's thermograph needs were valued: "fixed" when each by the taker's phantom fixed
+    point, "taker" when one with its taker winning it (or none is found among the needed positions)."""
+    if not solver.fixed_kos:
+        return "taker"
+    reach = essential_reach(solver, root)
+    if any(k in solver.generalised for k in reach) or not any(k in solver.fixed_kos for k in reach):
+        return "taker"
+    return "fixed"
 
 
 def _within_deadline(seconds: Optional[float]) -> Optional[float]:
@@ -252,9 +271,12 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
                 f"position of its own line is illegal), {solver.nodes} positions"))
     if rec is None and root in solver.cautious:
         rec = solver.cautious[root]
+    fixed_ko = not exact and rec is not None and _kos_in_play(solver, root) == "fixed"
     if rec is None or (not exact and config.strict_kos):
         result.bracket = (lo, hi)
-        cause = "a loop (a repeated position)" if rec is None or solver.loop_valued else "a ko the phantom rule cannot express"
+        cause = ("a ko beyond the textbook shape (valued by the phantom rule's fixed point otherwise)"
+                 if config.strict_kos and fixed_ko else
+                 "a loop (a repeated position)" if rec is None or solver.loop_valued else "a ko the phantom rule cannot express")
         means = f"mean between {lo.mean} and {hi.mean}" if lo is not None and hi is not None else "no bracket"
         result.reason = f"unsupported: the value depends on {cause} ({means}){parts_hint(result.parts)}"
         result.seconds = time.perf_counter() - start
@@ -264,6 +286,13 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
         result.bracket = (lo, hi)
         result.notes.append(Note("repetition", f"depends on a loop (a repetition): valued with neither side winning it (each side's moves "
                             f"into the loop at their worst fixed point; mean between {lo.mean} and {hi.mean} if one side could win the repetition)"))
+    elif fixed_ko:
+        result.ko_fixed_point = True
+        result.bracket = (lo, hi)
+        result.notes.append(Note("ko", "a ko beyond the textbook shape valued by the phantom rule: the banned retake "
+                                 "is worth the count of the position it returns to, at the fixed point best for the "
+                                 "ko's taker, or the only one where both sides take kos (a simple ko's third of "
+                                 "the swing)"))
     elif not exact:
         result.ko_dependent = True
         result.bracket = (lo, hi)

@@ -113,6 +113,7 @@ class NativeSolver:
         self.cautious = _Cautious(self)
         self.kos = _Kos(self)
         self.generalised = _Flagged(self, _solver.F_GENERALISED)
+        self.fixed_kos = _Flagged(self, _solver.F_FIXED_KO)
         self.loop_valued = _Flagged(self, _solver.F_LOOP_VALUED)
         self.nodes = 0
         self.loops = 0
@@ -279,7 +280,7 @@ class _Kos(_View):
 
 
 class _Flagged:
-    """A set of positions marked by one flag in the C table (loop_valued, generalised)."""
+    """A set of positions marked by one flag in the C table (loop_valued, generalised, fixed_kos)."""
 
     def __init__(self, solver: NativeSolver, flag: int):
         self.solver, self.flag = solver, flag

@@ -60,6 +60,7 @@ class Solver:
         self.phantom: dict[tuple, Fraction] = {}  # anchor key -> phantom value used for its kos
         self.kos: dict[tuple, KoChain] = {}  # anchors valued by the strict phantom rule
         self.generalised: set[tuple] = set()  # anchors whose kos were valued with the taker winning
+        self.fixed_kos: set[tuple] = set()  # anchors whose kos were valued by the taker's phantom fixed point
         self.loop_valued: set[tuple] = set()  # positions valued by the cautious rule (no side wins a repetition)
         self.cautious: dict[tuple, Thermo] = {}  # that value for positions inside an undecided loop
         self.intern: dict[tuple, Thermo] = {}
@@ -346,9 +347,51 @@ class Solver:
                     self.kos[key] = chain
                     self.phantom[key] = chain.mean
                     return (rec, rec, rec), (ko_lists, ko_lists, ko_lists)
+        taker = self._taker_fixed_point(key, lists, opens, filled)
+        if taker is not None:
+            phi, ko_lists = taker
+            rec = self.record(*ko_lists)
+            self.phantom[key] = phi
+            self.fixed_kos.add(key)
+            return (rec, lo, hi), (ko_lists, lo_lists, hi_lists)
         self.generalised.add(key)
         taker_lists = filled(0, None)
         return (self.record(*taker_lists), lo, hi), (taker_lists, lo_lists, hi_lists)
+
+    def _taker_fixed_point(self, key, lists, opens, filled):
+        """(phantom, option lists) of the kos taken from this position, valued by the phantom rule beyond the
+        textbook shape: every banned retake is worth the count of this position, a fixed point
+        phi = mean(position with phi in the banned slots). Where one side takes, the one most favourable to
+        the taker (the greatest for Black, the least for White): on a simple ko the fixed points fill
+        [r, (l + 2r) / 3] and the taker's end is the Lew-Frejlak value. Where both sides take, the fixed point
+        when it is unique. The mean is piecewise linear in phi, so secant steps from a bound land on it
+        exactly. None when a count is infinite or no (unique) fixed point is found."""
+        sides = {side for side, _, _ in opens}
+        ph_lo, ph_hi = self.bounds[key]
+        if any(x.mean is None or x.mean in (INF, NEG_INF) for x in (ph_lo, ph_hi)):
+            return None
+        seen: dict[Fraction, tuple] = {}
+
+        def mean_at(phi: Fraction) -> Optional[Fraction]:
+            if phi.denominator > PHANTOM_MAX_DEN or abs(phi.numerator) > PHANTOM_MAX_DEN << 8:
+                return None  # as the native search: its walls' arithmetic stays far from overflow
+            if phi not in seen:
+                got = filled(0, number_thermo(phi))
+                rec = self._at_rest(self.record(*got), got, self.stands[key])
+                m = None if rec is None else rec.mean
+                seen[phi] = (None if m is None or m in (INF, NEG_INF) else Fraction(m), got)
+            return seen[phi][0]
+
+        found = lambda phi: (phi, seen[phi][1])  # noqa: E731
+        if len(sides) == 1:  # the taker's end: the greatest fixed point for Black, the least for White
+            black = sides.pop() == 0
+            return _fixed_point(mean_at, Fraction((ph_hi if black else ph_lo).mean), black, found)
+        high = _fixed_point(mean_at, Fraction(ph_hi.mean), True, found)
+        low = _fixed_point(mean_at, Fraction(ph_lo.mean), False, found)
+        if high is None or low is None or high[0] != low[0]:
+            return None  # both sides take kos here and the fixed point is not unique
+        mean_at(high[0])
+        return high
 
     def _strict_chain(self, key, lists, opens) -> Optional[KoChain]:
         """The KoChain when the ko here is a simple ko with one exit per side (the textbook rule)."""
@@ -416,6 +459,38 @@ class Solver:
             out = self._at_rest(closed[which], used[which], op.stands)
         op.cache[ck] = out
         return out
+
+
+PHANTOM_MAX_DEN = 1 << 16  # a phantom's denominator (and its numerator's size) kept small, as in the native search
+PHANTOM_STEPS = 16  # iterations looking for a ko's fixed point
+
+
+def _fixed_point(g, start: Fraction, from_above: bool, found, steps: int = PHANTOM_STEPS):
+    """found(x) for the fixed point x = g(x) of a monotone, piecewise linear g reached from `start` (the greatest
+    from above, the least from below): plain iteration, with a secant step through the last two iterates
+    whose landing point is kept when g fixes it and g is linear up to it (checked at the midpoint); None
+    when g is undefined on the way or no fixed point is found within `steps`."""
+    x0, y0 = start, g(start)
+    if y0 is None:
+        return None
+    if y0 == x0:
+        return found(x0)
+    x1 = y0
+    for _ in range(steps):
+        y1 = g(x1)
+        if y1 is None:
+            return None
+        if y1 == x1:
+            return found(x1)
+        if x1 != x0 and y1 - y0 != x1 - x0:
+            slope = (y1 - y0) / (x1 - x0)
+            c = (y1 - slope * x1) / (1 - slope)
+            if (c <= x1) == from_above and g(c) == c:
+                mid = (c + x1) / 2
+                if g(mid) == y1 + slope * (mid - x1):
+                    return found(c)
+        x0, y0, x1 = x1, y1, y1
+    return None
 
 
 def _fill(op: _Open, which: int, phantom: Optional[Thermo]) -> tuple[list, list]:

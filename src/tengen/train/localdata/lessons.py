@@ -124,7 +124,7 @@ def _board(shape: Shape) -> Board:
 
 def _solve(board: Board, region: list[Point], cfg: TeachConfig):
     res = solve_region(board, region, ExhaustiveConfig(vouched=True, max_nodes=cfg.max_nodes, seconds=cfg.seconds))
-    if res.status != OK or res.ko_dependent or res.loop_dependent or res.ko is not None:
+    if res.status != OK or res.ko_dependent or res.ko_fixed_point or res.loop_dependent or res.ko is not None:
         return None
     return res
 
