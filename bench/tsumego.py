@@ -19,7 +19,9 @@ checked by proof, then a proof from the position; `--proof-nodes 0`: off); `--no
 with the classic search as its fallback ("proof" mode) beside classic mode, without KataGo (a CPU run). Each
 mode's answers are counted proved (by df-pn, or by the rules at the network line's end) or judged, and
 proved-but-not-accepted ("proved, not accepted": the proof's model, a region with walls taken as safe and kos
-by komaster, or a second solution the file does not list). `--sample N`: N problems spread evenly over all
+by komaster, or a second solution the file does not list), except a proved move whose listed answer is proved
+to reach the same status on the same group (`tengen.life.tsumego_proof.same_result`: komaster kos cannot
+tell two kos apart), counted on its own as "proved alternative, same result", never as accepted. `--sample N`: N problems spread evenly over all
 4,100 (every collection and level, by name).
 
 Last line `tsumego_first_move: X, proved: P`: the first mode's accepted-first-move rate on the sanderland
@@ -41,7 +43,7 @@ from tengen.io.tsumego_files import TSUMEGO_LEVELS, Problem, load_sgf_problem, s
 from tengen.life.search import LifeConfig  # noqa: E402
 from tengen.life.tsumego import TsumegoConfig, likeliest_in_box, solve_with_network, solve_with_search  # noqa: E402
 from tengen.life.frame import problem_box  # noqa: E402
-from tengen.life.tsumego_proof import ProofConfig, solve_problem  # noqa: E402
+from tengen.life.tsumego_proof import ProofConfig, same_result, solve_problem  # noqa: E402
 
 ARCHIVE = shared_data_path("problems", "sanderland_tsumego.tar.xz", must_exist=False)
 GOGAMEGURU = shared_data_path("problems", "gogameguru_go-problems", "weekly-go-problems", must_exist=False)
@@ -88,7 +90,10 @@ def solve_all(problems: list[Problem], evaluator, config: TsumegoConfig, life: L
         solved[group][first] += right
         is_proved = answer.proved and answer.method != "search"
         proved[group][first] += is_proved
-        proved[group][first + " wrong"] += is_proved and not right
+        alternative = (is_proved and not right
+                       and same_result(board, answer, problem.accepted, proof or ProofConfig()) is not None)
+        proved[group][first + " alternative"] += alternative
+        proved[group][first + " wrong"] += is_proved and not right and not alternative
         seconds[first] += time.perf_counter() - start
         start = time.perf_counter()
         solved[group]["classic"] += solve_with_search(board, life).move in problem.accepted
@@ -120,16 +125,17 @@ def report(result: dict, total_label: str) -> tuple[float, float]:
         parts = [f"{mode} {result['solved'][group][mode]}/{n}" for mode in modes]
         g = result["proved"][group]
         print(f"{group}: " + "; ".join(parts) + f"; {first} proved {g[first]}/{n} ({g[first + ' wrong']} proved, "
-              "not accepted)")
+              f"not accepted; {g[first + ' alternative']} proved alternative, same result)")
         for mode in modes:
             totals[mode] += result["solved"][group][mode]
         proved["all"] += g[first]
         proved["wrong"] += g[first + " wrong"]
+        proved["alternative"] += g[first + " alternative"]
     n = sum(result["counts"].values())
     print(f"{total_label}: " + "; ".join(f"{mode} {totals[mode]}/{n} ({totals[mode] / max(n, 1):.1%})"
                                           for mode in modes)
           + f"; {first} proved {proved['all']}/{n} ({proved['all'] / max(n, 1):.1%}; proved, not accepted: "
-            f"{proved['wrong']})")
+            f"{proved['wrong']}; proved alternative, same result: {proved['alternative']})")
     s = result["seconds"]
     print("seconds per problem: " + ", ".join(f"{mode} {s[mode] / max(n, 1):.2f}" for mode in s))
     return totals[first] / max(n, 1), proved["all"] / max(n, 1)

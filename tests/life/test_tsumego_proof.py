@@ -85,3 +85,55 @@ def test_the_solve_command_says_proved_or_judged(tmp_path, capsys):
     assert main(["solve", str(path), "--evaluator", "classic", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["answered_by"] == "proof" and data["proved"] is True
+
+
+def _corner_problem(rows: list[str]):
+    """A 19x19 board holding `rows` in its top-left corner, Black to play."""
+    from tengen.go.diagram import board_from_diagram
+
+    board = board_from_diagram("\n".join(r.ljust(19, ".") for r in rows + ["." * 19] * (19 - len(rows))))
+    board.to_play = 1
+    return board
+
+
+# Cho Chikun, Life and Death, elementary problem 274 (sanderland 1a): White's four stones at the top are in
+# atari at D19, but capturing them there lets the corner live (C19 makes two eyes); B C19 kills all of White
+PROBLEM_274 = ["O...OX",
+               ".OOXOX",
+               "OOXOOX",
+               "XXXXX."]
+
+# Cho Chikun, Life and Death, elementary problem 587 (sanderland 1a): the listed answer E18 and D18 both give
+# a ko, which the komaster model cannot tell apart
+PROBLEM_587 = ["..XO.OX",
+               "X....OX",
+               "OOOOOXX",
+               "XXXXX.."]
+
+
+def test_the_target_is_every_defender_stone_in_the_region_not_the_largest_chain():
+    from tengen.life.tsumego_proof import problem_group
+
+    board = _corner_problem(PROBLEM_274)
+    main, region, group = problem_group(board, (0, 4))
+    assert set(group) == {(0, 0), (1, 1), (1, 2), (2, 0), (2, 1), (0, 4), (1, 4), (2, 3), (2, 4)}
+    assert main == (1, 1) and set(group) <= set(region)  # the corner's chain (3 liberties), not the one in atari
+    answer = solve_problem(board)
+    assert (answer.method, answer.proved, answer.status, answer.move) == ("proof", True, "dead", (0, 2))
+    assert answer.line[:3] == ((0, 2), (0, 3), (1, 3))  # White connects, Black takes five stones
+    # capturing the four stones in atari does not kill: the corner lives, so D19 is not proved
+    after_capture, _ = check_move(board, (1, 1), (0, 3))
+    assert after_capture is None
+
+
+def test_a_proved_move_reaching_the_listed_answers_result_is_counted_apart():
+    from tengen.life.tsumego_proof import same_result
+
+    board = _corner_problem(PROBLEM_587)
+    answer = solve_problem(board)
+    assert answer.method == "proof" and answer.proved and answer.status == "ko"
+    assert answer.move == (1, 3)  # D18, not the listed E18
+    assert same_result(board, answer, {(1, 4)}) == (1, 4)  # E18 proved to give a ko too
+    assert same_result(board, answer, {(0, 0)}) is None  # A19 proves no ko
+    right = solve_problem(_corner_problem(PROBLEM_274))
+    assert same_result(_corner_problem(PROBLEM_274), right, {(0, 2)}) is None  # the listed move itself: nothing apart
