@@ -474,7 +474,6 @@ static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens
         }
         if (solver_error) return;
     }
-    s->nodes[key].flags |= F_GENERALISED;
     Lists g;
     lists_copy(&g, lists);
     for (int o = 0; o < nopens; o++) {
@@ -482,6 +481,9 @@ static void close_kos(Search *s, int32_t key, Lists *lists, const int32_t *opens
         if (opens[3 * o] == 0) g.L[0][opens[3 * o + 1]] = v; else g.R[0][opens[3 * o + 1]] = v;
     }
     out[0] = rec_of_lists(s, &g, 0); out[1] = lo; out[2] = hi;
+    if (!(out[0] >= 0 && lo >= 0 && hi >= 0 && s->st.recs[out[0]].kind == K_UNBOUNDED &&
+          s->st.recs[lo].kind == K_UNBOUNDED && s->st.recs[hi].kind == K_UNBOUNDED))
+        s->nodes[key].flags |= F_GENERALISED;  /* (an unanswered threat whatever the ko: not what decides) */
     memcpy(used->L[0], g.L[0], (size_t)g.nl * sizeof(int32_t));
     memcpy(used->R[0], g.R[0], (size_t)g.nr * sizeof(int32_t));
     for (int w = 1; w < 3; w++) {

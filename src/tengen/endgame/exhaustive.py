@@ -42,8 +42,7 @@ from tengen.cgt.ko import KoChain
 from tengen.cgt.thermo import KO, Thermo
 from tengen.cgt.values import MoveValues, move_values
 from tengen.deadline import cancel_event, seconds_left
-from tengen.endgame.exhaustive_readout import (best_moves, essential_game, essential_positions, essential_reach,
-                                               principal_line)
+from tengen.endgame.exhaustive_readout import best_moves, essential_game, essential_positions, principal_line
 from tengen.endgame.exhaustive_native import NativeSolver, NativeUnavailable
 from tengen.endgame.exhaustive_native import available as native_available
 from tengen.endgame.exhaustive_search import BudgetExceeded, LineSuperkoSolver, Solver
@@ -164,15 +163,12 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
     return res
 
 
-def _kos_in_play(solver, root) -> str:
-    """How the kos the root's thermograph needs were valued: "fixed" when each by the taker's phantom fixed
-    point, "taker" when one with its taker winning it (or none is found among the needed positions)."""
-    if not solver.fixed_kos:
-        return "taker"
-    reach = essential_reach(solver, root)
-    if any(k in solver.generalised for k in reach) or not any(k in solver.fixed_kos for k in reach):
-        return "taker"
-    return "fixed"
+def _kos_in_play(solver) -> str:
+    """How the search valued the kos that matter somewhere: "fixed" when each by the taker's phantom fixed
+    point, "taker" when one with its taker winning it. Over every position searched, not only those the
+    root's thermograph needs: which options are needed can depend on the order of equal ones, and a region
+    and its mirror image must get the same caveats."""
+    return "fixed" if solver.fixed_kos and not solver.generalised else "taker"
 
 
 def _within_deadline(seconds: Optional[float]) -> Optional[float]:
@@ -271,7 +267,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
                 f"position of its own line is illegal), {solver.nodes} positions"))
     if rec is None and root in solver.cautious:
         rec = solver.cautious[root]
-    fixed_ko = not exact and rec is not None and _kos_in_play(solver, root) == "fixed"
+    fixed_ko = not exact and rec is not None and _kos_in_play(solver) == "fixed"
     if rec is None or (not exact and config.strict_kos):
         result.bracket = (lo, hi)
         cause = ("a ko beyond the textbook shape (valued by the phantom rule's fixed point otherwise)"

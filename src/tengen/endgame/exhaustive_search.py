@@ -15,7 +15,7 @@ from typing import Optional
 
 from tengen.cgt.ko import KoChain, UnsupportedKo, simple_ko
 from tengen.cgt.numbers import INF, NEG_INF
-from tengen.cgt.thermo import Thermo, combine, number_thermo
+from tengen.cgt.thermo import UNBOUNDED, Thermo, combine, number_thermo
 from tengen.deadline import cancel_event
 from tengen.endgame.local_game import LocalAnalysis, LocalRegion
 from tengen.go.colors import BLACK, WHITE
@@ -354,9 +354,11 @@ class Solver:
             self.phantom[key] = phi
             self.fixed_kos.add(key)
             return (rec, lo, hi), (ko_lists, lo_lists, hi_lists)
-        self.generalised.add(key)
         taker_lists = filled(0, None)
-        return (self.record(*taker_lists), lo, hi), (taker_lists, lo_lists, hi_lists)
+        taker_rec = self.record(*taker_lists)
+        if not all(x is not None and x.kind == UNBOUNDED for x in (taker_rec, lo, hi)):
+            self.generalised.add(key)  # (an unanswered threat whatever the ko: the ko's value is not what decides)
+        return (taker_rec, lo, hi), (taker_lists, lo_lists, hi_lists)
 
     def _taker_fixed_point(self, key, lists, opens, filled):
         """(phantom, option lists) of the kos taken from this position, valued by the phantom rule beyond the
