@@ -12,7 +12,8 @@ import pytest
 from conftest import ONE_DAME_SGF, CurveStandIn, wait_final
 from fastapi.testclient import TestClient  # noqa: E402  (conftest skips the module without fastapi)
 from test_api import assert_error
-from test_workbench import HANE_SGF, REGION, _solve, browser, open_workbench, server, set_up_hane, vertex, web  # noqa: F401
+from test_workbench import (HANE_SGF, REGION, _solve, browser, open_workbench, server, set_up_hane,  # noqa: F401
+                            solver_first_moves, vertex, web)
 
 from tengen.go.coords import from_gtp
 from tengen.go.sgf import load_game_bytes
@@ -55,7 +56,7 @@ def test_a_move_of_your_own_is_valued_against_the_best_by_the_exact_solver(move,
         analysis = _solve(client, HANE_SGF)
         got = tried(client, analysis, move, color=color)
     sign = 1 if color == "B" else -1
-    best = {"B": "E1", "W": "D1"}[color]  # the solver's best moves (the workbench test's lines)
+    best = solver_first_moves()[color]  # the solver's best move (its principal line's first)
     count, due = independent(move, sign)
     best_count, best_due = independent(best, sign)
     assert got["best"] == best and got["temperature"] == 2.0
@@ -106,9 +107,10 @@ def test_the_try_a_move_tool_shows_the_loss_and_why(server, browser, web):  # no
     expect(page.get_by_test_id("wb-job-status")).to_contain_text("done", timeout=30_000)
     page.get_by_test_id("wb-tool-try").click()
     vertex(page, "C1").click()
-    expect(page.get_by_test_id("wb-own-loss")).to_contain_text("loss 1.0 point(s) against E1 at the region's temperature 2.0",
-                                                               timeout=30_000)
-    expect(page.get_by_test_id("wb-own-reason")).to_contain_text("C1 loses 1.0 point(s) against E1")
+    best = solver_first_moves()["B"]
+    expect(page.get_by_test_id("wb-own-loss")).to_contain_text(f"loss 1.0 point(s) against {best} at the region's "
+                                                               "temperature 2.0", timeout=30_000)
+    expect(page.get_by_test_id("wb-own-reason")).to_contain_text(f"C1 loses 1.0 point(s) against {best}")
     assert vertex(page, "C1").locator(".shudan-marker").count() == 1  # the move tried, marked
     assert page.locator("[data-testid=wb-board] .shudan-vertex.shudan-sign_1").count() == 7  # no stone placed
     page.keyboard.press("t")

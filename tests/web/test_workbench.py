@@ -1,5 +1,5 @@
 """The teacher's workbench (issue 59): set up a diagram on an empty board, mark its region with the brush,
-solve it exactly, read the table's count and temperature, step a principal line, download the SGF and read
+or detect it from the network's ownership, solve it exactly, read the table's count and temperature, step a principal line, download the SGF and read
 it back with `tengen analyze`: the same count and temperature; an illegal setup is refused. In a real
 browser as tests/web/test_browser.py drives it (its server, Chromium and markers: slow, skipped with its
 message where Playwright or Chromium is absent), and the new route by the API (the default suite)."""
@@ -23,6 +23,18 @@ REGION = ["D2", "E2", "C1", "D1", "E1", "F1"]
 HANE_SGF = ("(;GM[1]FF[4]SZ[9]KM[0]RU[Chinese]AB[ag][bg][cg][dg][ah][bh][ch]AW[eg][fg][gg][hg][ig][fh][gh][hh][ih]"
             "PL[B]SQ[dh][eh][ci][di][ei][fi])")
 LETTERS = "ABCDEFGHJ"
+
+
+def solver_first_moves() -> dict:
+    """The first moves of the exact solver's principal lines on the hane-and-connect, by `tengen.analyze`
+    directly (the region has more than one best move: the page must show the solver's)."""
+    from tengen.api import analyze
+    from tengen.go.coords import from_gtp, to_gtp
+    from tengen.go.sgf import load_game_bytes
+
+    board = load_game_bytes(HANE_SGF.encode()).board_at(0)
+    (r,) = analyze(board, region=[from_gtp(v, 9, 9) for v in REGION], evaluator=None, predictor="exhaustive").regions
+    return {"B": to_gtp(r.principal_black[0][1], 9), "W": to_gtp(r.principal_white[0][1], 9)}
 
 
 def xy(vertex: str) -> tuple[int, int]:
@@ -206,16 +218,17 @@ def test_set_up_mark_solve_step_and_download(server, browser, web, tmp_path):
     count, temperature = float(cells.nth(1).inner_text()), float(cells.nth(2).inner_text())
     assert (count, temperature) == (0.0, 2.0)
     expect(cells.nth(5)).to_have_text("gote")
-    expect(page.get_by_test_id("wb-line-black")).to_contain_text("B E1")
-    expect(page.get_by_test_id("wb-line-white")).to_contain_text("W D1")
+    first = solver_first_moves()
+    expect(page.get_by_test_id("wb-line-black")).to_contain_text(f"1. B {first['B']}")
+    expect(page.get_by_test_id("wb-line-white")).to_contain_text(f"1. W {first['W']}")
     expect(page.locator("[data-testid=wb-answer] [data-testid=thermograph] polyline")).to_have_count(2)
     web.shot(page, "workbench.png")
-    # stepping Black's line: after its first move the board shows Black's stone on E1, numbered
+    # stepping Black's line: after its first move the board shows Black's stone there, numbered
     page.locator("[data-testid=wb-line-black] button.move[data-k='1']").click()
     expect(page.get_by_test_id("wb-stepping")).to_contain_text("after move 1")
-    expect(vertex(page, "E1")).to_have_class(re.compile(r"\bshudan-sign_1\b"))
+    expect(vertex(page, first["B"])).to_have_class(re.compile(r"\bshudan-sign_1\b"))
     page.get_by_test_id("wb-back").click()
-    expect(vertex(page, "E1")).to_have_class(re.compile(r"\bshudan-sign_0\b"))
+    expect(vertex(page, first["B"])).to_have_class(re.compile(r"\bshudan-sign_0\b"))
     # the download: read back by `tengen analyze`, the same count and temperature
     with page.expect_download() as download:
         page.get_by_test_id("wb-save").click()
@@ -223,6 +236,64 @@ def test_set_up_mark_solve_step_and_download(server, browser, web, tmp_path):
     download.value.save_as(path)
     assert "SQ[" in path.read_text() and "tengen endgame analysis" in path.read_text()
     assert cli_count_and_temperature(path, tmp_path) == (count, temperature)
+    assert not errors, errors
+
+
+class UndecidedStandIn(CurveStandIn):
+    """The stand-in with its contested empty points (touching both colours or none) undecided: ownership 0."""
+
+    def evaluate(self, boards, komi_sweep=None, opponent_policy=False):
+        from tengen.go.coords import neighbours
+
+        out = super().evaluate(boards, komi_sweep, opponent_policy)
+        for board, ev in zip(boards, out):
+            grid = board.array()
+            h, w = grid.shape
+            for r in range(h):
+                for c in range(w):
+                    if not grid[r, c] and len({int(grid[n]) for n in neighbours((r, c), h, w) if grid[n]}) != 1:
+                        ev.ownership[r, c] = 0.0
+        return out
+
+
+@pytest.fixture(scope="module")
+def undecided_server(web, tmp_path_factory):
+    yield from web.serve(tmp_path_factory.mktemp("workbench-detect"), UndecidedStandIn())
+
+
+@pytest.mark.slow
+def test_detect_says_so_when_the_network_leaves_nothing_undecided(server, browser, web):
+    page, errors = open_workbench(server, browser)  # CurveStandIn: every point owned, +-1
+    expect = web.playwright_api.expect
+    set_up_hane(page, expect)
+    page.get_by_test_id("wb-detect").click()
+    expect(page.get_by_test_id("wb-message")).to_contain_text("leaves no point undecided")
+    expect(page.locator("[data-testid=wb-board] .shudan-vertex.shudan-selected")).to_have_count(6)  # kept
+    assert not errors, errors
+
+
+@pytest.mark.slow
+def test_detect_marks_the_points_the_networks_ownership_leaves_undecided(undecided_server, browser, web):
+    from tengen.endgame.regions import DEFAULT_THRESHOLD, undecided_mask
+    from tengen.go.board import Board
+    from tengen.go.coords import from_gtp
+    from tengen.go.rules import Rules
+
+    page, errors = open_workbench(undecided_server, browser)
+    expect = web.playwright_api.expect
+    set_up_hane(page, expect)
+    page.get_by_test_id("wb-detect").click()
+    board = Board(9, rules=Rules.chinese(komi=0))
+    board.setup(black=[from_gtp(v, 9) for v in BLACK], white=[from_gtp(v, 9) for v in WHITE])
+    (ev,) = UndecidedStandIn().evaluate([board])  # the server's network on the same diagram
+    wanted = {(c, r) for r, c in zip(*undecided_mask(ev.ownership, DEFAULT_THRESHOLD).nonzero())}
+    assert wanted and len(wanted) != 6  # not the brushed region: detect replaces it
+    selected = page.locator("[data-testid=wb-board] .shudan-vertex.shudan-selected")
+    expect(selected).to_have_count(len(wanted))
+    got = {(int(v.get_attribute("data-x")), int(v.get_attribute("data-y"))) for v in selected.all()}
+    assert got == wanted
+    page.get_by_test_id("wb-undo").click()  # one undo step: the brushed region is back
+    expect(selected).to_have_count(6)
     assert not errors, errors
 
 

@@ -7,6 +7,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from tengen.endgame.options import DEFAULT_MAX_NODES, DEFAULT_MAX_TOTAL_NODES
+from tengen.endgame.regions import DEFAULT_THRESHOLD
 
 MAX_LINE_MOVES = 400  # moves played from a position (a local tree's path, a variation)
 MAX_PASTE_CHARS = 1_000_000  # a pasted SGF record
@@ -108,13 +109,15 @@ class EvaluateIn(PositionIn):
 class EvaluationOut(BaseModel):
     """The network's view of the position it names (`record`, `move`, `line`, as asked): ownership (+1
     Black's), Black's score lead, Black's win rate, win rate by komi. `superseded`: a newer request from
-    the same page came while this one waited, so it was not evaluated (every number is then empty)."""
+    the same page came while this one waited, so it was not evaluated (every number is then empty).
+    `undecided_threshold`: a point whose |ownership| is below it is undecided (the analysis's regions)."""
 
     record: str = ""
     move: Optional[int] = None
     line: list[str] = []
     superseded: bool = False
     ownership: list[list[float]] = []
+    undecided_threshold: float = DEFAULT_THRESHOLD
     score_lead: float = 0.0
     score_mean: float = 0.0
     win: float = 0.0

@@ -1,5 +1,5 @@
-// The teacher's workbench: set up a diagram (stones, side to move, the local region by a brush; undo and
-// redo), solve the region exactly (the exhaustive solver, no network) as a job with progress and cancel,
+// The teacher's workbench: set up a diagram (stones, side to move, the local region by a brush or detected
+// from the network's ownership; undo and redo), solve the region exactly (the exhaustive solver, no network) as a job with progress and cancel,
 // read the answer as the analysis table's row with both colours' principal lines (stepped on the board) and
 // the thermograph, try a move of your own in the region (its loss against the best, by the exact solver), and
 // save the diagram as an SGF that `tengen analyze` reads back to the same numbers.
@@ -104,7 +104,7 @@ function download(href, name) {
   if (href.startsWith("blob:")) setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }
 
-function Toolbar({ tool, setTool, d, commit, undo, redo, hist, from, onNew }) {
+function Toolbar({ tool, setTool, d, commit, undo, redo, hist, from, onNew, onDetect, detecting }) {
   const [size, setSize] = useState("9");
   return h("div", { class: "wb-tools" },
     h("div", { class: "actions" },
@@ -120,7 +120,10 @@ function Toolbar({ tool, setTool, d, commit, undo, redo, hist, from, onNew }) {
       h("select", { value: d.toPlay, onChange: (e) => commit({ ...d, toPlay: e.target.value }), "data-testid": "wb-to-play" },
         h("option", { value: "B" }, "Black to play"), h("option", { value: "W" }, "White to play")),
       h("button", { onClick: () => commit({ ...d, region: emptyMap(d.width, d.height, false) }), disabled: !regionSize(d),
-        "data-testid": "wb-clear-region" }, "Clear region")));
+        "data-testid": "wb-clear-region" }, "Clear region"),
+      h("button", { onClick: onDetect, disabled: detecting, "data-testid": "wb-detect",
+        title: "mark the points the network's ownership leaves undecided (needs a network)" },
+        detecting ? "Detecting…" : "Detect region")));
 }
 
 function LineStepper({ name, moves, step, setStep }) {
@@ -217,6 +220,24 @@ export function Workbench({ active, from }) {
     brush.current = !d.region[v[1]][v[0]];
     commit(withRegion(d, v, brush.current));
   };
+  const [detecting, setDetecting] = useState(false);
+  const onDetect = async () => {
+    // the region the analysis would find: the points whose ownership by the network is undecided
+    setDetecting(true);
+    setMessage(null);
+    try {
+      const record = await api("/api/records/paste", { json: { sgf: diagramSgf(d) } });
+      const ev = await api("/api/evaluate", { json: { record: record.id, move: 0 } });
+      const t = ev.undecided_threshold;
+      const region = ev.ownership.map((row) => row.map((o) => Math.abs(o) < t));
+      if (!region.flat().some(Boolean)) setMessage(`the network leaves no point undecided here (|ownership| < ${t}): nothing to mark`);
+      else commit({ ...d, region });
+    } catch (e) {
+      setMessage(`Detect needs the network's ownership: ${e.message}`);
+    } finally {
+      setDetecting(false);
+    }
+  };
   const onNew = (size) => {
     setMessage(null);
     commit(size === "position" ? diagramOfPosition(from.pos, from.record) : blankDiagram(Number(size)));
@@ -254,7 +275,7 @@ export function Workbench({ active, from }) {
   const editing = !shown;
   return h("main", { "data-testid": "workbench" },
     h("div", { class: "boardcol" },
-      h(Toolbar, { tool, setTool, d, commit, undo, redo, hist, from, onNew }),
+      h(Toolbar, { tool, setTool, d, commit, undo, redo, hist, from, onNew, onDetect, detecting }),
       h("div", { "data-testid": "wb-board", class: "wb-board" + (tool === "region" ? " brushing" : "") },
         h(Goban, { vertexSize: size, ...maps, showCoordinates: true, fuzzyStonePlacement: false, animateStonePlacement: false,
           onVertexClick: (e, v) => { if (editing && tool === "try") tryAt(v); else if (editing && tool !== "region") place(v); else if (!editing) setStep(null); },
