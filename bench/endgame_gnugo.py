@@ -17,6 +17,7 @@ from pathlib import Path
 
 from tengen.endgame.options import DEFAULT_MAX_NODES as CLI_MAX_NODES
 from tengen.endgame.options import DEFAULT_MAX_TOTAL_NODES as CLI_MAX_TOTAL_NODES
+from tengen.api import search_look
 from tengen.endgame.analysis import analyze_board
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_check import policy_move
@@ -69,9 +70,10 @@ def main() -> int:
         board = game.board_at(None if case.move is None else max(case.move - 1, 0), strict=False)
         board.to_play = parse_color(case.args[0])
         start = time.perf_counter()
-        analysis = analyze_board(board, evaluator, AnalysisOptions(margin=args.margin, threshold=args.threshold,
-                                                             predictor=predictor, growth=growth,
-                                                             leaf_scoring="evaluator", life_groups=0))
+        options = AnalysisOptions(margin=args.margin, threshold=args.threshold, predictor=predictor, growth=growth,
+                                  leaf_scoring="evaluator", life_groups=0)
+        # the move check's look as `tengen analyze` has it (by search, options.move_check_visits a candidate)
+        analysis = analyze_board(board, evaluator, options, move_look=search_look(options))
         exact = sum(r.method == "exhaustive" for r in analysis.regions)
         move = "PASS" if analysis.recommended is None else to_gtp(analysis.recommended[1], board.height)
         ok = case.matches(move)

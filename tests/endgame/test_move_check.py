@@ -158,3 +158,45 @@ def test_the_library_checks_by_search_and_a_bare_analysis_by_one_look():
     bare = analyze_board(board, net, replace(STANDIN_OPTIONS, move_check_visits=4))
     assert bare.move_check.how == "one move later" and bare.settings["move_check_visits"] == 0
     assert "--move-check-visits" not in text_report(bare)
+
+
+# Every point settled: Black's territory A1-B5, White's D1-E5, no undecided point, so no region and the
+# regions' values say pass.
+SETTLED = """
+    5 . X O . .
+    4 X X O O O
+    3 . X O . .
+    2 X X O O O
+    1 . X O . .
+      A B C D E
+"""
+
+
+class FixedLook:
+    """A look that says what it is told: the mover's lead after a pass and after any move."""
+
+    how, margin, alternatives = "by a fixed look", 0.5, 1
+
+    def __init__(self, after_pass: float, after_move: float):
+        self.after_pass, self.after_move = after_pass, after_move
+
+    def leads_after(self, board, moves):
+        return [self.after_pass if m is None else self.after_move for m in moves]
+
+
+@pytest.mark.parametrize("after_move,overruled", [(5.0, True), (0.2, False)])
+def test_a_pass_the_regions_recommend_is_checked_like_a_move(after_move, overruled):
+    board = board_from_diagram(SETTLED)
+    board.to_play = BLACK
+    h, w = board.height, board.width
+    net = TacticalStandIn(policy_point=from_gtp("E1", h, w))
+    analysis = analyze_board(board, net, STANDIN_OPTIONS, move_look=lambda evaluator: FixedLook(0.0, after_move))
+    check = analysis.move_check
+    assert analysis.regions == [] and check is not None and check.orthodox is None
+    assert check.policy == from_gtp("E1", h, w) and check.overruled == overruled
+    if overruled:
+        assert analysis.recommended == (BLACK, from_gtp("E1", h, w))
+        assert "passing" in analysis.recommended_reason and "5.0 points worse by a fixed look" in analysis.recommended_reason
+    else:
+        assert analysis.recommended is None
+    assert check_move(board, net, None, look=FixedLook(0.0, 5.0)).overruled  # the check alone, a pass given

@@ -223,12 +223,12 @@ def note_critical_groups(analysis: Analysis, evaluator, limit: int, judge: Optio
 def _check_recommended_move(analysis: Analysis, evaluator, margin: float, judge: str,
                             look: Optional[MoveLook] = None) -> None:
     """The whole-board look at the orthodox move (`move_check`: `look`, else the network one move ahead
-    with `margin`); an overruled move is replaced by the policy move, and its region is told what the move
+    with `margin`), a pass included where the regions see nothing to gain (a cold misread region, a move no
+    region holds); an overruled move is replaced by the policy move, and its region is told what the move
     loses outside it."""
-    if analysis.recommended is None:
-        return
     board = analysis.board
-    check = analysis.move_check = check_move(board, evaluator, analysis.recommended[1], margin, judge, look)
+    orthodox = None if analysis.recommended is None else analysis.recommended[1]
+    check = analysis.move_check = check_move(board, evaluator, orthodox, margin, judge, look)
     if check is None or not check.overruled:
         return
     analysis.recommended_reason = check.reason(board.height, analysis.recommended_reason)

@@ -51,7 +51,7 @@ class NetworkLook:
 class MoveCheck:
     """The orthodox move, the network's policy move, each one's score lead for the mover one move later."""
 
-    orthodox: Point
+    orthodox: Optional[Point]  # None: the regions' values say pass (nothing gains)
     policy: Point
     orthodox_score: float
     policy_score: float
@@ -77,7 +77,8 @@ class MoveCheck:
     def reason(self, height: int, orthodox_reason: str) -> str:
         which = ("the {j}'s policy move" if self.alternatives == 1 else
                  f"the best of the {{j}}'s {self.alternatives} likeliest moves").format(j=self.judge)
-        return (f"{which}: the orthodox {to_gtp(self.orthodox, height)} ({orthodox_reason}) "
+        orthodox = "passing" if self.orthodox is None else f"the orthodox {to_gtp(self.orthodox, height)}"
+        return (f"{which}: {orthodox} ({orthodox_reason}) "
                 f"is {self.loss:.1f} points worse {self.how} (a consequence outside the regions, or a misread region)")
 
 
@@ -88,10 +89,11 @@ def policy_move(board: Board, evaluator) -> Optional[Point]:
 
 def check_move(board: Board, evaluator, move: Move, margin: float = DEFAULT_MARGIN,
                judge: str = "network", look: Optional[MoveLook] = None) -> Optional[MoveCheck]:
-    """Compare `move` for the side to play with the network's policy move by `look` (default `NetworkLook`
-    with `margin`; a given look brings its own margin); None when they agree, when either is a pass, or when
-    `move` is illegal here; `judge` is what reports call the evaluator."""
-    if move is None or not board.is_legal(board.to_play, move):
+    """Compare `move` for the side to play (None: a pass, where the regions see nothing to gain) with the
+    network's policy move by `look` (default `NetworkLook` with `margin`; a given look brings its own margin);
+    None when they agree, when the network's first choice is a pass, or when `move` is illegal here; `judge`
+    is what reports call the evaluator."""
+    if move is not None and not board.is_legal(board.to_play, move):
         return None
     look = look or NetworkLook(evaluator, margin)
     likeliest = [p for p, _ in evaluator.evaluate([board])[0].top_moves(look.alternatives + 1)]
