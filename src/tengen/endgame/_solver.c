@@ -316,10 +316,11 @@ static int same_at_rest(Search *s, int32_t lo, const Lists *ll, int lslot, int32
 static inline Q q_mul(Q a, Q b) { return q_make((__int128)a.n * b.n, (__int128)a.d * b.d); }
 static inline Q q_div(Q a, Q b) { return q_make((__int128)a.n * b.d, (__int128)a.d * b.n); }
 
-/* The count of `key` at rest with every ko it takes valued against a phantom worth phi (the option lists in
-   g's slot 0): 1 and *mean, or 0 where a record is unknown or the count infinite (Solver._taker_fixed_point). */
 #define PHANTOM_MAX_DEN ((int64_t)1 << 16)  /* a phantom's denominator, and its numerator's size, kept small */
 #define PHANTOM_STEPS 16                    /* iterations looking for the fixed point */
+
+/* The count of `key` at rest with every ko it takes valued against a phantom worth phi (the option lists in
+   g's slot 0): 1 and *mean, or 0 where a record is unknown or the count infinite (Solver._taker_fixed_point). */
 
 static int mean_with_phantom(Search *s, int32_t key, const Lists *lists, const int32_t *opens, int nopens, Q phi,
                              Lists *g, Q *mean) {
@@ -382,11 +383,9 @@ static int taker_fixed_point(Search *s, int32_t key, const Lists *lists, const i
     int one_side = 1;
     for (int o = 1; o < nopens; o++) if (opens[3 * o] != opens[0]) one_side = 0;
     if (one_side) return fixed_point_from(s, key, lists, opens, nopens, opens[0] == 0, phi, g);
-    Q low, mean;
-    if (!fixed_point_from(s, key, lists, opens, nopens, 0, &low, g) ||
-        !fixed_point_from(s, key, lists, opens, nopens, 1, phi, g) || !q_eq(low, *phi))
-        return 0;
-    return mean_with_phantom(s, key, lists, opens, nopens, *phi, g, &mean);
+    Q low;  /* the search from above runs last, so g is left at its fixed point */
+    return fixed_point_from(s, key, lists, opens, nopens, 0, &low, g) &&
+           fixed_point_from(s, key, lists, opens, nopens, 1, phi, g) && q_eq(low, *phi);
 }
 
 /* Solver._close: (rec, lo, hi) of a position, valuing the kos its options take (opens: (side, j, open

@@ -163,12 +163,12 @@ def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: E
     return res
 
 
-def _kos_in_play(solver) -> str:
-    """How the search valued the kos that matter somewhere: "fixed" when each by the taker's phantom fixed
-    point, "taker" when one with its taker winning it. Over every position searched, not only those the
-    root's thermograph needs: which options are needed can depend on the order of equal ones, and a region
-    and its mirror image must get the same caveats."""
-    return "fixed" if solver.fixed_kos and not solver.generalised else "taker"
+def _kos_at_fixed_points(solver) -> bool:
+    """Whether every ko that matters somewhere in the search was valued by the taker's phantom fixed point
+    (none with its taker winning it). Over every position searched, not only those the root's thermograph
+    needs: which options are needed can depend on the order of equal ones, and a region and its mirror image
+    must get the same caveats."""
+    return bool(solver.fixed_kos) and not solver.generalised
 
 
 def _within_deadline(seconds: Optional[float]) -> Optional[float]:
@@ -267,7 +267,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
                 f"position of its own line is illegal), {solver.nodes} positions"))
     if rec is None and root in solver.cautious:
         rec = solver.cautious[root]
-    fixed_ko = not exact and rec is not None and _kos_in_play(solver) == "fixed"
+    fixed_ko = not exact and rec is not None and _kos_at_fixed_points(solver)
     if rec is None or (not exact and config.strict_kos):
         result.bracket = (lo, hi)
         cause = ("a ko beyond the textbook shape (valued by the phantom rule's fixed point otherwise)"

@@ -64,20 +64,15 @@ def _essential_indices(lefts: list, rights: list, solver=None) -> tuple[list[int
 
 
 def essential_positions(solver: Solver, root) -> int:
-    """How many unsettled positions the root's thermograph needs (`essential_reach`). A search that refuted
-    every other option for free would still value these: the floor under any pruning of this search."""
-    return len(essential_reach(solver, root))
-
-
-def essential_reach(solver: Solver, root) -> set:
-    """The unsettled positions reachable from the root through options its thermograph needs (every option
-    where a repetition or ko leaves records open)."""
-    seen, stack, inner = {root}, [root], set()
+    """Unsettled positions reachable from the root through options its thermograph needs (every option
+    where a repetition or ko leaves records open). A search that refuted every other option for free
+    would still value these: the floor under any pruning of this search."""
+    seen, stack, inner = {root}, [root], 0
     while stack:
         key = stack.pop()
         if key not in solver.children:
             continue  # settled: a count, no search
-        inner.add(key)
+        inner += 1
         lefts, rights, lm, rm = _option_records(solver, key)
         if any(x is None for x in (*lefts, *rights)) or not (lefts or rights):
             keep_l, keep_r = list(range(len(lefts))), list(range(len(rights)))

@@ -392,7 +392,6 @@ class Solver:
         low = _fixed_point(mean_at, Fraction(ph_lo.mean), False, found)
         if high is None or low is None or high[0] != low[0]:
             return None  # both sides take kos here and the fixed point is not unique
-        mean_at(high[0])
         return high
 
     def _strict_chain(self, key, lists, opens) -> Optional[KoChain]:
