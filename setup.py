@@ -15,10 +15,10 @@ setup(
             extra_compile_args=C_FLAGS,
         ),
         Extension(
-            "tengen.endgame._solver",
-            sources=["src/tengen/endgame/_solver.c"],
-            depends=["src/tengen/endgame/_solver_thermo.h", "src/tengen/endgame/_solver_store.h",
-                     "src/tengen/endgame/_solver_rules.h"],
+            "tengen.endgame.exact._solver",
+            sources=["src/tengen/endgame/exact/_solver.c"],
+            depends=["src/tengen/endgame/exact/_solver_thermo.h", "src/tengen/endgame/exact/_solver_store.h",
+                     "src/tengen/endgame/exact/_solver_rules.h"],
             extra_compile_args=C_FLAGS,
         ),
         Extension(

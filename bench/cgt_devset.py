@@ -79,7 +79,7 @@ def trees(problems: list[dict]) -> int:
 def exhaustive(problems: list[dict], path: Path, moves: str, seconds: float) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: devkit/ (test and bench helpers)
     from devkit.devset import load_problems
-    from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+    from tengen.endgame.exact import ExhaustiveConfig, solve_region
     from tengen.go.coords import to_gtp
 
     print(f"== exhaustive local solver (moves={moves}, <= {seconds} s each) ==")
@@ -114,7 +114,7 @@ def exhaustive(problems: list[dict], path: Path, moves: str, seconds: float) -> 
 
 def _solve_after(problem, line: str, moves: str, seconds: float) -> str:
     """The exact value of the problem's region after the moves of `line` (e.g. "B F1 W F2")."""
-    from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+    from tengen.endgame.exact import ExhaustiveConfig, solve_region
     from tengen.go.colors import BLACK, WHITE
     from tengen.go.coords import from_gtp
 
@@ -133,7 +133,7 @@ def _solve_after(problem, line: str, moves: str, seconds: float) -> str:
 
 def _solve_wider(problem, extra: str, moves: str, seconds: float) -> str:
     """The exact value with the outside points `extra` (e.g. "F3 G2 H1") added to the region."""
-    from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+    from tengen.endgame.exact import ExhaustiveConfig, solve_region
     from tengen.go.coords import from_gtp, to_gtp
 
     points = list(problem.region.points) + [from_gtp(v, problem.board.height) for v in extra.split()]

@@ -24,7 +24,7 @@ import argparse
 import sys
 import threading
 
-from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+from tengen.endgame.exact import ExhaustiveConfig, solve_region
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import to_gtp
@@ -86,7 +86,7 @@ def run(sizes: list[int], moves: str, seconds: float, max_nodes: int, python_sec
         if "native" in results and "python" in results and results["python"].status == "ok":
             a, b = results["native"], results["python"]
             # the same answer; the native search counts fewer positions (those differing only in settled parts
-            # are one position to it: exhaustive_native)
+            # are one position to it: exact.native)
             same = (a.status, a.kind, a.mean, a.temperature, a.best_black, a.best_white, a.caveats()) == \
                 (b.status, b.kind, b.mean, b.temperature, b.best_black, b.best_white, b.caveats())
             ratio = b.seconds / a.seconds if a.seconds > 0 else float("inf")

@@ -1,13 +1,13 @@
-"""A slow, obviously-correct reference for the exact local solver (`tengen.endgame.exhaustive`), and the
+"""A slow, obviously-correct reference for the exact local solver (`tengen.endgame.exact.solve`), and the
 random small regions the differential bench and tests check it on.
 
 The reference walks the *full* local game tree of a region: every option of both colors at every node, no
 transposition table, no loop shortcuts, no interning, no pruning of dominated options. The rules of play
-are `tengen.endgame.local_game.LocalRegion`'s (`play`, `analyze`, `candidates`, `pointless_sacrifice`),
+are `tengen.endgame.exact.rules.LocalRegion`'s (`play`, `analyze`, `candidates`, `pointless_sacrifice`),
 tested elsewhere against `tengen.go.Board`; thermographs are `tengen.cgt.thermo.combine` of the options'
 records, built bottom-up over the tree.
 
-Conventions (the documented ones of `exhaustive.py` / `local_game.py`, implemented independently):
+Conventions (the documented ones of `exact/solve.py` / `exact/rules.py`, implemented independently):
 - A settled position is a leaf worth its area count; a settled position where a safe chain has broken into
   the opponent's outside territory is a threat leaf worth +inf (Black broke in) or -inf (White).
 - Moves: `candidates(..., moves)` of each color, minus illegal ones (`play` is None) and, unless
@@ -59,7 +59,7 @@ import numpy as np
 
 from tengen.cgt.numbers import INF, NEG_INF
 from tengen.cgt.thermo import Thermo, combine, number_thermo
-from tengen.endgame.local_game import LocalRegion, RegionNotSealed
+from tengen.endgame.exact import LocalRegion, RegionNotSealed
 from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import Point
 
@@ -474,7 +474,7 @@ def available_engine(requested: str = "auto") -> tuple[str, str]:
     import dataclasses
     import importlib
 
-    from tengen.endgame.exhaustive import ExhaustiveConfig
+    from tengen.endgame.exact import ExhaustiveConfig
 
     if requested == "python":
         return "python", ""
@@ -482,7 +482,7 @@ def available_engine(requested: str = "auto") -> tuple[str, str]:
         why = "ExhaustiveConfig has no engine setting"
         return ("python", f"native unavailable ({why})") if requested == "auto" else ("", why)
     try:
-        importlib.import_module("tengen.endgame.exhaustive_native")
+        importlib.import_module("tengen.endgame.exact.native")
         probe = RandomRegion(np.array([[0, 1, -1, 0], [1, 1, -1, -1], [1, 1, -1, -1], [0, 0, 0, 0]], dtype=np.int8),
                              [(3, 0), (3, 1), (3, 2), (3, 3)])
         got = solve(probe, "native")
@@ -499,7 +499,7 @@ def solve(reg: RandomRegion, engine: str = "python", max_nodes: int = 2_000_000)
     load); an exception comes back as its one-line text instead of propagating."""
     import dataclasses
 
-    from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+    from tengen.endgame.exact import ExhaustiveConfig, solve_region
 
     kwargs = {"max_nodes": max_nodes, "seconds": None}
     if "engine" in {f.name for f in dataclasses.fields(ExhaustiveConfig)}:

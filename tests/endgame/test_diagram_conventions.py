@@ -1,4 +1,4 @@
-"""The local game of a marked diagram (issue 38, item 2; docs/LOCAL_GAME.md, `tengen.endgame.local_game`).
+"""The local game of a marked diagram (issue 38, item 2; docs/LOCAL_GAME.md, `tengen.endgame.exact.rules`).
 
 A user's mask (SQ[] markup, `source == "mask"`) is not sealed by pass-alive walls. Its local game:
 - play only on the region's points (and on the points of chains that joined it);
@@ -19,8 +19,8 @@ from fractions import Fraction
 import pytest
 
 from tengen.endgame.analysis import analyze_regions
-from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
-from tengen.endgame.local_game import LocalRegion
+from tengen.endgame.exact import ExhaustiveConfig, solve_region
+from tengen.endgame.exact import LocalRegion
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.regions import Region
 from tengen.go.colors import BLACK, WHITE
@@ -253,7 +253,7 @@ def test_a_simple_ko_is_valued_by_the_phantom_rule():
 
 def test_the_phantoms_fixed_point_agrees_with_the_textbook_rule_on_a_simple_ko(monkeypatch):
     # with the textbook shape's check switched off, the fixed point at the taker's end gives the same value
-    from tengen.endgame.exhaustive_search import Solver
+    from tengen.endgame.exact.search import Solver
 
     monkeypatch.setattr(Solver, "_strict_chain", lambda self, key, lists, opens: None)
     board = board_of(KO)

@@ -15,8 +15,8 @@ from tengen.cgt.numbers import INF
 from tengen.go import BLACK, WHITE, Board, Rules
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import parse_diagram
-from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
-from tengen.endgame.local_game import LocalRegion, RegionNotSealed
+from tengen.endgame.exact import ExhaustiveConfig, solve_region
+from tengen.endgame.exact import LocalRegion, RegionNotSealed
 
 TOP = SEALED_TOP
 

@@ -177,8 +177,8 @@ def test_exhaustive_solver_reads_a_diagram_on_an_empty_board(tmp_path, d, predic
 
 
 def test_an_unmarked_region_on_an_empty_board_is_not_sealed():
-    from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
-    from tengen.endgame.local_game import RegionNotSealed
+    from tengen.endgame.exact import ExhaustiveConfig, solve_region
+    from tengen.endgame.exact import RegionNotSealed
     from tengen.go.sgf import load_game_bytes
 
     d = DIAGRAMS[0]
@@ -203,7 +203,7 @@ def test_a_vouched_outside_point_equally_near_both_colors_is_neutral():
     # C2 is as near to A3 as to E3: nobody's (dame), so C1 borders both colors; B1 is Black's and D1
     # White's, so each side's C1 breaks into the other's side: no value (unsolved, not a refusal)
     from tengen.endgame.cgt_bridge import solver_declined
-    from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+    from tengen.endgame.exact import ExhaustiveConfig, solve_region
     from tengen.go.diagram import board_from_diagram
 
     board = board_from_diagram(TIE)

@@ -1,4 +1,4 @@
-"""The native exhaustive search against the Python one it ports (`exhaustive_search.Solver`): on random
+"""The native exhaustive search against the Python one it ports (`search.Solver`): on random
 small regions (stones of both colours inside, kos and loops included) both engines must give the same
 result to the last detail: status, kind, mean, temperature, thermograph walls, best moves, principal
 lines, ko chain, caveats and the number of positions searched. Also the native engine's own contract:
@@ -11,13 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tengen.endgame import exhaustive_native
-from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
-from tengen.endgame.local_game import RegionNotSealed
+from tengen.endgame.exact import native
+from tengen.endgame.exact import ExhaustiveConfig, solve_region
+from tengen.endgame.exact import RegionNotSealed
 from tengen.go import BLACK, WHITE, Board, Rules
 from tengen.go.diagram import parse_diagram
 
-pytestmark = pytest.mark.skipif(not exhaustive_native.available(), reason="the native solver is not built")
+pytestmark = pytest.mark.skipif(not native.available(), reason="the native solver is not built")
 
 
 def strip_board(length: int, rows: int, stones: list[int], split: int, suicide: bool) -> tuple[Board, list]:
@@ -155,8 +155,8 @@ def test_native_reports_budget_and_memory():
     board, region = strip_board(4, 2, [0] * 8, 2, False)
     res = solve_region(board, region, ExhaustiveConfig(seconds=None, engine="native", max_nodes=100))
     assert res.status == "too_large" and "more than 100 positions" in res.reason
-    local = exhaustive_native.LocalRegion(board, region)
-    solver = exhaustive_native.NativeSolver(local, max_nodes=10**6, seconds=None, moves="all", sacrifices=False,
+    local = native.LocalRegion(board, region)
+    solver = native.NativeSolver(local, max_nodes=10**6, seconds=None, moves="all", sacrifices=False,
                                             loop_passes=60)
     solver.value((local.start[BLACK], local.start[WHITE], None))
     assert solver.stats["positions"] == solver.nodes > 0
@@ -167,13 +167,13 @@ def test_auto_falls_back_to_python_when_native_cannot(monkeypatch):
     board, region = strip_board(2, 1, [0, 0], 1, False)
 
     def refuse(*args, **kwargs):
-        raise exhaustive_native.NativeUnavailable("refused for the test")
+        raise native.NativeUnavailable("refused for the test")
 
-    monkeypatch.setattr("tengen.endgame.exhaustive.NativeSolver", refuse)
+    monkeypatch.setattr("tengen.endgame.exact.solve.NativeSolver", refuse)
     res = solve_region(board, region, ExhaustiveConfig(seconds=None, engine="auto"))
     assert res.status == "ok" and res.engine == "python"
     assert any("refused for the test" in n for n in res.notes)
-    with pytest.raises(exhaustive_native.NativeUnavailable):
+    with pytest.raises(native.NativeUnavailable):
         solve_region(board, region, ExhaustiveConfig(seconds=None, engine="native"))
 
 

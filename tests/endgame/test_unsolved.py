@@ -11,7 +11,7 @@ import pytest
 
 from tengen.endgame.analysis import analyze_region, analyze_regions
 from tengen.endgame.cgt_bridge import solve_exhaustively
-from tengen.endgame.exhaustive import ExhaustiveConfig
+from tengen.endgame.exact import ExhaustiveConfig
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.regions import Region
 from tengen.endgame.results import UNSOLVED, Analysis, RegionResult
@@ -260,7 +260,7 @@ def test_a_callers_deadline_stops_the_native_search():
     import time
 
     from tengen.deadline import stop_by
-    from tengen.endgame.exhaustive import solve_region
+    from tengen.endgame.exact import solve_region
 
     board, region = _edge_strip(12)
     with stop_by(time.monotonic() + 0.2):
@@ -274,7 +274,7 @@ def test_a_cancel_stops_the_native_search():
     import threading
 
     from tengen.deadline import stop_by
-    from tengen.endgame.exhaustive import solve_region
+    from tengen.endgame.exact import solve_region
 
     board, region = _edge_strip(12)
     cancelled = threading.Event()

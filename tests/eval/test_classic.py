@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tengen.api.classic import ExhaustiveRegionValuer, classic_evaluator
-from tengen.endgame.exhaustive import ExhaustiveConfig, solve_region
+from tengen.endgame.exact import ExhaustiveConfig, solve_region
 from tengen.eval.classic import ClassicEvaluator
 from tengen.eval.evaluation import Evaluator
 from tengen.go.colors import BLACK, WHITE

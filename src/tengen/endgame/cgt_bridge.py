@@ -177,7 +177,7 @@ WIDER_GAME_NODES = 500_000
 def solve_exhaustively(board, region, result: Optional[RegionResult] = None, config=None) -> RegionResult:
     """The region's result from the exact solver, for a sealed region or a user's mask (`config`: an
     ExhaustiveConfig for the budgets; a user's mask always vouches for its surroundings: the marked
-    diagram's conventions of `tengen.endgame.local_game`); `result`'s notes, when given, come first. A
+    diagram's conventions of `tengen.endgame.exact.rules`); `result`'s notes, when given, come first. A
     user's mask is solved first as the wider game (the outside points next to its empty points whose owner
     the open board leaves undecided played too, within WIDER_GAME_NODES positions), else as marked. A
     solve that gives no value (`solver_declined`: not sealed, too large, a ko or loop it cannot value, no
@@ -185,7 +185,7 @@ def solve_exhaustively(board, region, result: Optional[RegionResult] = None, con
     reason in `declined`."""
     from dataclasses import replace
 
-    from tengen.endgame.exhaustive import ExhaustiveConfig
+    from tengen.endgame.exact import ExhaustiveConfig
 
     notes = list(result.notes) if result is not None else []
     # the analysis values a repetition that decides the value without repetitions (superko on the local line)
@@ -205,7 +205,7 @@ def solve_exhaustively(board, region, result: Optional[RegionResult] = None, con
 
 def _opens_outside_points(board, region, config) -> bool:
     """Whether the wider game of the mask plays any outside point (`LocalRegion.opened`)."""
-    from tengen.endgame.local_game import LocalRegion, RegionNotSealed
+    from tengen.endgame.exact import LocalRegion, RegionNotSealed
 
     try:
         return bool(LocalRegion(board, region.points, config.require_benson, config.vouched,
@@ -216,8 +216,8 @@ def _opens_outside_points(board, region, config) -> bool:
 
 def _solve_once(board, region, notes: list, config) -> tuple[RegionResult, list]:
     """One exact solve of the region under `config`: the result, and the outside points it played too."""
-    from tengen.endgame.exhaustive import OK, solve_region
-    from tengen.endgame.local_game import RegionNotSealed
+    from tengen.endgame.exact import OK, solve_region
+    from tengen.endgame.exact import RegionNotSealed
 
     notes = list(notes)
     try:  # a user's mask vouches for its surroundings (local diagrams on an otherwise empty board)
@@ -248,7 +248,7 @@ def _infinite(x) -> bool:
 
 def _root_threat(board, region, config) -> bool:
     """Whether the region's start position is already a threat leaf (the seal broken before any move)."""
-    from tengen.endgame.local_game import LocalRegion, RegionNotSealed
+    from tengen.endgame.exact import LocalRegion, RegionNotSealed
 
     try:
         local = LocalRegion(board, region.points, config.require_benson, config.vouched,
@@ -268,7 +268,7 @@ def solver_declined(solved, root_threat: Optional[bool] = None) -> str:
     mean, temperature = solved.mean, solved.temperature
     if rec is None or mean is None and temperature is None:
         return "the search gave no thermograph"
-    from tengen.endgame.exhaustive import parts_hint
+    from tengen.endgame.exact import parts_hint
 
     if (solved.loop_dependent or solved.ko_dependent) and temperature is not None and temperature <= 0 \
             and solved.bracket and None not in solved.bracket and solved.bracket[0].mean != solved.bracket[1].mean:

@@ -4,7 +4,7 @@ A local diagram (a region marked on an otherwise quiet board, bounded by living 
 the network's ownership can miss: on such boards KataGo often calls a point settled that the rules leave
 open (after a hane it credits the next move to whoever it expects to get it) and its ownership of the open
 surroundings leaks into the counts. Where the region is sealed, `SealedRules` lets the rules core decide
-instead, with the exhaustive solver's conventions (`tengen.endgame.local_game`):
+instead, with the exhaustive solver's conventions (`tengen.endgame.exact.rules`):
 - a node whose region is settled is a leaf counted exactly (area count over the region);
 - a node where a safe chain reaches the opponent's outside territory is a ±inf threat (the seal broke);
 - elsewhere the wrapped predictor proposes the moves, restricted to the region's points (a move outside a
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from tengen.endgame.local_game import LocalRegion, RegionNotSealed
+from tengen.endgame.exact import LocalRegion, RegionNotSealed
 from tengen.endgame.predictors import LocalMovePredictor, LocalPrediction, PredictionRequest
 from tengen.endgame.regions import Region
 from tengen.endgame.tree import LocalTree

@@ -1,7 +1,7 @@
-/* Native exhaustive local solver: the search of tengen/endgame/exhaustive_search.py in C.
+/* Native exhaustive local solver: the search of tengen/endgame/exact/search.py in C.
  *
  * Positions (Black stones, White stones, ko ban) of a sealed region's local game (rules:
- * _solver_rules.h, a port of local_game.py) live in an open-addressing transposition table; an
+ * _solver_rules.h, a port of exact/rules.py) live in an open-addressing transposition table; an
  * iterative depth-first search with Tarjan's strongly connected components values each position by its
  * thermograph record (_solver_store.h: exact rationals, interned records, memoised combinations). Loops
  * are valued by fixed points from each position's count bounds, kos by phantoms (a banned retake is a
@@ -174,7 +174,7 @@ static inline int is_plain(const Node *n) {
     return !(n->flags & F_OPEN) && n->r[0] >= 0 && n->r[0] == n->r[1] && n->r[1] == n->r[2];
 }
 
-/* ------------------------------------------------------------------ valuing (exhaustive_search.Solver) */
+/* ------------------------------------------------------------------ valuing (search.Solver) */
 /* Solver._at_rest: a cold but unsettled position counts as it stands, within its options' stops. */
 static int32_t at_rest(Search *s, int32_t rec, const int32_t *L, int nl, const int32_t *R, int nr, int has_lists, int stands) {
     if (rec < 0) return rec;
@@ -1118,7 +1118,7 @@ static PyObject *keep_py(const int *keep, int k) {
     return out;
 }
 
-/* exhaustive_readout._essential_indices on record ids: Black's options the thermograph needs, then
+/* readout._essential_indices on record ids: Black's options the thermograph needs, then
    White's given those. */
 static PyObject *Search_essential(Search *s, PyObject *args) {
     PyObject *lefts, *rights;

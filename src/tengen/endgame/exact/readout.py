@@ -6,7 +6,7 @@ from typing import Optional
 
 from tengen.cgt.game import Game
 from tengen.cgt.thermo import Thermo, orthodox_indices
-from tengen.endgame.exhaustive_search import Solver, essential_options
+from tengen.endgame.exact.search import Solver, essential_options
 from tengen.go.colors import BLACK
 from tengen.go.coords import Point
 

@@ -1,6 +1,6 @@
 /* The native solver's record store: interned thermograph records (equal records share one id, as the
  * Python search interns them), and the memoised combination of option sets (thermo.py `combine`,
- * keyed by the sets of option ids as exhaustive_search.Solver.record keys them). */
+ * keyed by the sets of option ids as search.Solver.record keys them). */
 #ifndef TENGEN_SOLVER_STORE_H
 #define TENGEN_SOLVER_STORE_H
 

@@ -1,8 +1,8 @@
 """The native exhaustive search (`_solver.c`) behind the Python search's interface.
 
 `NativeSolver` runs the C search (rules, transposition table, Tarjan loops, kos by phantoms, exact
-thermograph records: the conventions of `tengen.endgame.exhaustive`, ported line by line from
-`exhaustive_search.Solver`) and then answers the questions `exhaustive_readout` and `exhaustive.solve_region`
+thermograph records: the conventions of `tengen.endgame.exact.solve`, ported line by line from
+`search.Solver`) and then answers the questions `exact.readout` and `exact.solve_region`
 ask of a finished search (`tt`, `children`, `cautious`, `kos`, `child_record`, ...) by looking positions
 up in the C tables, so nothing the size of the search is ever copied into Python. Records come back as
 `tengen.cgt.thermo.Thermo` objects, one per record id.
@@ -29,12 +29,12 @@ from tengen.cgt.numbers import INF, NEG_INF
 from tengen.cgt.thermo import Thermo, number_thermo
 from tengen.cgt.walls import Wall
 from tengen.deadline import cancel_event
-from tengen.endgame.exhaustive_search import BudgetExceeded
-from tengen.endgame.local_game import LocalRegion, RegionNotSealed
+from tengen.endgame.exact.search import BudgetExceeded
+from tengen.endgame.exact.rules import LocalRegion, RegionNotSealed
 from tengen.go.colors import BLACK
 
 try:
-    from tengen.endgame import _solver
+    from tengen.endgame.exact import _solver
 except ImportError:  # pragma: no cover - a checkout without the built extension
     _solver = None
 
@@ -158,7 +158,7 @@ class NativeSolver:
         return rec
 
     def essential_indices(self, lefts: list, rights: list) -> Optional[tuple[list[int], list[int]]]:
-        """`exhaustive_readout._essential_indices` in C when every option is a record of this search
+        """`readout._essential_indices` in C when every option is a record of this search
         (None otherwise: the readout computes it in Python)."""
         try:
             left_ids = [self._ids[id(x)] for x in lefts]

@@ -1,4 +1,4 @@
-/* The local game's rules over 64-bit masks: a port of tengen/endgame/local_game.py's LocalRegion
+/* The local game's rules over 64-bit masks: a port of tengen/endgame/exact/rules.py's LocalRegion
  * (`dilate`, `chain`, `play`, `analyze`, `candidates`, `pointless_sacrifice`, `independent_parts`),
  * which stays the reference (tests replay both on random positions). Colour indices: 0 Black, 1 White. */
 #ifndef TENGEN_SOLVER_RULES_H

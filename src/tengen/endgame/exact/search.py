@@ -1,6 +1,6 @@
-"""The exhaustive search over a sealed region's local game (the conventions it implements: `tengen.endgame.exhaustive`).
+"""The exhaustive search over a sealed region's local game (the conventions it implements: `tengen.endgame.exact.solve`).
 
-The search runs on `tengen.endgame.local_game`'s bitmask positions; every position is valued by its
+The search runs on `tengen.endgame.exact.rules`'s bitmask positions; every position is valued by its
 thermograph record (`tengen.cgt.thermo.combine` of its options' records), which is all the thermograph
 needs: dominated options drop out of the scaffold max / min, equal records are interned and combinations
 memoised. Loops are found as strongly connected components (Tarjan) and valued by fixed points; kos by
@@ -17,7 +17,7 @@ from tengen.cgt.ko import KoChain, UnsupportedKo, simple_ko
 from tengen.cgt.numbers import INF, NEG_INF
 from tengen.cgt.thermo import UNBOUNDED, Thermo, combine, number_thermo
 from tengen.deadline import cancel_event
-from tengen.endgame.local_game import LocalAnalysis, LocalRegion
+from tengen.endgame.exact.rules import LocalAnalysis, LocalRegion
 from tengen.go.colors import BLACK, WHITE
 
 
@@ -45,7 +45,7 @@ class _Open:
 
 
 class Solver:
-    """The search over one sealed region's positions; `value(root)` fills its tables (read by `exhaustive_readout`)."""
+    """The search over one sealed region's positions; `value(root)` fills its tables (read by `exact.readout`)."""
 
     def __init__(self, local: LocalRegion, *, max_nodes: int, seconds: Optional[float], moves: str, sacrifices: bool,
                  loop_passes: int):

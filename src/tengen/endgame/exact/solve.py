@@ -1,8 +1,8 @@
 """Exhaustive local solver for a sealed region: `solve_region(board, region, config) -> ExhaustiveResult`.
 
 The local game (its walls, rules of play, settled positions and move conventions) is
-`tengen.endgame.local_game`; the search over its positions is `exhaustive_search`, and reading its result
-(best moves, principal lines, the essential-option game) `exhaustive_readout`.
+`tengen.endgame.exact.rules`; the search over its positions is `exact.search`, and reading its result
+(best moves, principal lines, the essential-option game) `exact.readout`.
 
 Search conventions (stated so that results can be checked):
 - Cold but unsettled positions (seki, mutual shortage of liberties) count as they stand, clamped between
@@ -24,7 +24,7 @@ Search conventions (stated so that results can be checked):
   its bracket worst for the player making it (symmetric under a color swap); the result says so
   (`loop_dependent`, with the bracket; `strict_kos=True` reports 'unsupported' instead). With
   `repetitions="superko"` (the analysis's setting) such a region is searched again with positional superko on
-  the local line (`exhaustive_search.LineSuperkoSolver`: a move that recreates a position of its own line is
+  the local line (`search.LineSuperkoSolver`: a move that recreates a position of its own line is
   illegal), and that value stands where the search finishes.
 A transposition table on the local position (stones + ko ban) and a node budget or time limit (status
 'too_large') keep the search bounded.
@@ -42,11 +42,11 @@ from tengen.cgt.ko import KoChain
 from tengen.cgt.thermo import KO, Thermo
 from tengen.cgt.values import MoveValues, move_values
 from tengen.deadline import cancel_event, seconds_left
-from tengen.endgame.exhaustive_readout import best_moves, essential_game, essential_positions, principal_line
-from tengen.endgame.exhaustive_native import NativeSolver, NativeUnavailable
-from tengen.endgame.exhaustive_native import available as native_available
-from tengen.endgame.exhaustive_search import BudgetExceeded, LineSuperkoSolver, Solver
-from tengen.endgame.local_game import LocalRegion
+from tengen.endgame.exact.readout import best_moves, essential_game, essential_positions, principal_line
+from tengen.endgame.exact.native import NativeSolver, NativeUnavailable
+from tengen.endgame.exact.native import available as native_available
+from tengen.endgame.exact.search import BudgetExceeded, LineSuperkoSolver, Solver
+from tengen.endgame.exact.rules import LocalRegion
 from tengen.endgame.notes import Note
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point
@@ -66,15 +66,15 @@ class ExhaustiveConfig:
     max_nodes: int = 2_000_000  # native: ~5-10 us and up to ~500 bytes a position searched or merged (about 1 GB)
     seconds: Optional[float] = 60.0
     strict_kos: bool = False  # report 'unsupported' when a ko beyond the textbook shape or a loop matters
-    moves: str = "all"  # "all": every move the conventions allow; "local": also the contact heuristic (local_game doc)
+    moves: str = "all"  # "all": every move the conventions allow; "local": also the contact heuristic (exact.rules doc)
     sacrifices: bool = False  # also generate lone self-atari stones that threaten nothing
     loop_passes: int = 60  # iterations when valuing a loop from each extreme
     require_benson: bool = False  # raise RegionNotSealed when a wall stone is not Benson pass-alive
     vouched: bool = False  # a user's mask: an outside point in an open area belongs to the nearest stones' color
     open_outside: bool = False  # with vouched: such outside points next to the region's empty points are played too
     count_essential: bool = False  # also count the positions the thermograph needs, and those that split
-    merge_settled: bool = True  # native: positions differing only in settled parts searched once (exhaustive_native)
-    engine: str = "auto"  # "native": the C search (`exhaustive_native`); "python": the readable one; "auto": native when built
+    merge_settled: bool = True  # native: positions differing only in settled parts searched once (exact.native)
+    engine: str = "auto"  # "native": the C search (`exact.native`); "python": the readable one; "auto": native when built
     # where a repetition decides the value (the loops' fixed points stay apart): "fixed_points" values it with
     # nobody winning it; "superko" searches again with positional superko on the local line (what the analysis
     # uses: `LineSuperkoSolver`, within SUPERKO_NODES), keeping the first value when that search does not finish
@@ -217,7 +217,7 @@ def solver_seconds(solver, config: ExhaustiveConfig) -> str:
 
 
 def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConfig] = None) -> ExhaustiveResult:
-    """Solve the local game of `region` on `board` exhaustively (conventions: this module's and local_game's docstrings)."""
+    """Solve the local game of `region` on `board` exhaustively (conventions: this module's and exact.rules' docstrings)."""
     config = config or ExhaustiveConfig()
     start = time.perf_counter()
     local = LocalRegion(board, region, config.require_benson, config.vouched, open_outside=config.open_outside)

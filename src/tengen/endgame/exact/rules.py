@@ -1,7 +1,7 @@
 """A region as an exact local game: its points, walls and stones as bitmasks, the rules of play
 (captures, suicide by the board's `Rules.suicide`, simple ko: `tests/endgame/test_exhaustive.py` replays
 random local sequences on `tengen.go.Board` and compares), and what a local position is worth when play
-stops. The exhaustive solver (`tengen.endgame.exhaustive`) searches it; the sealed rules of predictor-grown
+stops. The exhaustive solver (`tengen.endgame.exact.solve`) searches it; the sealed rules of predictor-grown
 trees (`tengen.endgame.sealed`) end their lines by it. docs/LOCAL_GAME.md states the whole definition.
 
 The game is given by a spec that `LocalRegion.__init__` builds and that the search (and its C port) reads:
@@ -41,7 +41,7 @@ A marked diagram (`vouched=True`: a user's SQ[] mask, `source == "mask"`) is a l
   (`unsolved`, tengen.endgame.cgt_bridge.solver_declined), never a number.
 - Captures: walls are never captured; a joined chain is captured by the rules, its points then count for
   the side that owns them. Seki: the stones count, the shared liberties are dame (0) (cold unsettled
-  positions count as they stand). Kos: simple ko, valued by the phantom rule (tengen.endgame.exhaustive).
+  positions count as they stand). Kos: simple ko, valued by the phantom rule (tengen.endgame.exact.solve).
 Differences from a whole-board reading: walls may in truth die or be cut, outside points are never
 filled (a neutral point is a permanent liberty), a break-in is worth ±inf instead of its real finite size,
 nearest-stone ownership guesses where the open board's boundary lies, and ko threats elsewhere are not
