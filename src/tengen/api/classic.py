@@ -1,6 +1,6 @@
 """The classic evaluator's wiring: `tengen.eval.classic` takes its life judge, sealed-region
 valuer and orthodox chooser as injected callables (layer 2 may not import the search, the endgame solver or the
-CGT layer); here they are `tengen.life.search`, `tengen.endgame.exhaustive` and `tengen.cgt.orthodox`."""
+CGT layer); here they are `tengen.life.search`, `tengen.endgame.exact.solve` and `tengen.cgt.orthodox`."""
 from __future__ import annotations
 
 # the classic evaluator's budgets (counts, never seconds): nodes per life-and-death search (attack or
@@ -10,7 +10,7 @@ CLASSIC_LIFE_NODES, CLASSIC_SOLVER_NODES = 400, 5_000
 
 def classic_evaluator(life_nodes: int = CLASSIC_LIFE_NODES, solver_nodes: int = CLASSIC_SOLVER_NODES, config=None):
     """The classic evaluator (no network) judging weak groups by `tengen.life.search` and valuing sealed
-    regions by the exact solver `tengen.endgame.exhaustive`, each under its node budget."""
+    regions by the exact solver `tengen.endgame.exact.solve`, each under its node budget."""
     from tengen.eval.classic import ClassicConfig, ClassicEvaluator
 
     return ClassicEvaluator(config or ClassicConfig(), life_judge=SearchLifeJudge(life_nodes),
@@ -70,7 +70,7 @@ class SearchLifeJudge:
 
 
 class ExhaustiveRegionValuer:
-    """`tengen.endgame.exhaustive.solve_region` as the classic evaluator's sealed-region valuer: the exact
+    """`tengen.endgame.exact.solve.solve_region` as the classic evaluator's sealed-region valuer: the exact
     thermograph, or None (not sealed as the solver means it, over its position budget, or unsupported)."""
 
     def __init__(self, max_nodes: int = CLASSIC_SOLVER_NODES):
@@ -82,8 +82,8 @@ class ExhaustiveRegionValuer:
         from tengen.cgt.orthodox import SimpleKo
         from tengen.cgt.thermo import KO
         from tengen.endgame.cgt_bridge import solver_declined
-        from tengen.endgame.exhaustive import OK, ExhaustiveConfig, solve_region
-        from tengen.endgame.local_game import RegionNotSealed
+        from tengen.endgame.exact import OK, ExhaustiveConfig, solve_region
+        from tengen.endgame.exact import RegionNotSealed
         from tengen.eval.classic import RegionValue
 
         try:

@@ -1,6 +1,6 @@
 """The two judges the classic evaluator is given, as typed protocols, with defaults that need nothing
 above layer 2: a life-and-death judge (the real one, `tengen.life.search`, is wired in by `tengen.api`)
-and a sealed-region valuer (the exact solver, `tengen.endgame.exhaustive`, likewise)."""
+and a sealed-region valuer (the exact solver, `tengen.endgame.exact.solve`, likewise)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -4,7 +4,7 @@ Issue 39 item 2: books print an endgame as a cut-out diagram (the region and its
 board), and the network trained on game records misses their lines. Here random shapes of that kind (a
 strip of 1-3 lines along the edge or in the corner, 2-8 points wide, a few points cut off, walls of both
 colours, sometimes a stone or two already inside) are solved by the native exact solver under the marked
-diagram's conventions (`tengen.endgame.local_game`, `vouched`), and each solved position gives examples:
+diagram's conventions (`tengen.endgame.exact.rules`, `vouched`), and each solved position gives examples:
 
 - while the region is hot, each colour's best local move (the solver's orthodox moves) is a target;
 - the answer label of the colour replying to the last local move is 1 when that move was sente (it left
@@ -25,7 +25,7 @@ from typing import Optional
 
 import numpy as np
 
-from tengen.endgame.exhaustive import OK, ExhaustiveConfig, solve_region
+from tengen.endgame.exact import OK, ExhaustiveConfig, solve_region
 from tengen.eval.localnet.compact import NO_MOVE, compact_row, target_index
 from tengen.go.board import Board, IllegalMove
 from tengen.go.colors import BLACK, WHITE
