@@ -30,6 +30,7 @@ from tengen.endgame.local_games import (AUTO_SOLVER_NODES_NATIVE, AUTO_SOLVER_NO
 from tengen.endgame.move_check import MoveLook, check_move
 from tengen.endgame.notes import Note
 from tengen.endgame.options import AnalysisOptions
+from tengen.endgame.outside_moves import note_outside_moves
 from tengen.endgame.move_predictors import make_predictor  # noqa: F401 - re-exported: the predictors by name
 from tengen.endgame.region_cache import RegionCache
 from tengen.endgame.regions import (Region, agreed_ownership, find_regions, keep_and_find, ownership_swing,
@@ -165,6 +166,7 @@ def _values_stage(run: _Run) -> None:
     with phase("cgt"):
         for result in run.results:
             _note_unsure_walls(result, run.board, run.ownership, options.threshold, options.leaf_scoring)
+            note_outside_moves(result, run.board)
         run.analysis = Analysis(run.board, run.results, run.ownership, run.sure, predictor=options.predictor_name,
                                 network_counts=run.network_counts,
                                 settings={**options.summary(), "device": device_of(run.network.evaluator),

@@ -28,6 +28,7 @@ KINDS = {
     "life": "a group whose life the side to move decides",
     "split": "the region was cut from a larger one with several hot spots",
     "kept": "a review kept the region as it was: the move did not come near it",
+    "outside move": "a best move outside the region's points, and what it does for the region",
 }
 
 
