@@ -359,3 +359,20 @@ def test_the_thermograph_of_a_ko_region_is_served(client):
     no_region = Region(0, frozenset({(0, 0)}))
     assert RegionResult(no_region, game=None).thermograph is None  # the route's 404: no thermograph
     assert RegionResult(no_region, game="{1|0}").thermograph is None
+
+
+def test_a_server_whose_network_cannot_load_says_why_with_503():
+    """Offline and no cached model: the evaluation answers 503 with the loader's reason (not a 500), and an
+    analysis job that needs the network fails with the same reason."""
+    from tengen.eval.katago.weights import ModelDownloadError
+
+    def offline():
+        raise ModelDownloadError("could not download katrain from PyPI (offline?)")
+
+    with TestClient(create_app(evaluator_factory=offline)) as client:
+        rid = client.post("/api/records/paste", json={"sgf": ONE_DAME_SGF}).json()["id"]
+        why = assert_error(client.post("/api/evaluate", json={"record": rid, "move": 0}), 503)
+        assert why == "no network is loaded: could not download katrain from PyPI (offline?)"
+        job = client.post("/api/analyses", json={"record": rid, "predictor": "kata"}).json()
+        final = wait_final(client, job["id"])
+        assert final["status"] == "failed" and "no network is loaded: could not download" in final["error"]

@@ -33,11 +33,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve(folder, evaluator):
-    """`tengen serve`'s app on `folder` and `evaluator` in a thread; yields its URL, stops it after."""
+def serve(folder, evaluator, evaluator_factory=None):
+    """`tengen serve`'s app on `folder` and `evaluator` (or one `evaluator_factory` makes on first use) in a
+    thread; yields its URL, stops it after."""
     port = free_port()
-    config = uvicorn.Config(create_app(folder=str(folder), evaluator=evaluator, workers=1), host="127.0.0.1",
-                            port=port, log_level="warning")
+    app = create_app(folder=str(folder), evaluator=evaluator, evaluator_factory=evaluator_factory, workers=1)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

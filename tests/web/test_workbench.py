@@ -272,6 +272,33 @@ def test_detect_says_so_when_the_network_leaves_nothing_undecided(server, browse
     assert not errors, errors
 
 
+def offline():
+    from tengen.eval.katago.weights import ModelDownloadError
+
+    raise ModelDownloadError("could not download katrain from PyPI (offline?)")
+
+
+@pytest.fixture(scope="module")
+def offline_server(web, tmp_path_factory):
+    yield from web.serve(tmp_path_factory.mktemp("workbench-offline"), None, evaluator_factory=offline)
+
+
+@pytest.mark.slow
+def test_detect_without_a_network_says_why_and_solve_still_answers(offline_server, browser, web):
+    page, errors = open_workbench(offline_server, browser)
+    expect = web.playwright_api.expect
+    set_up_hane(page, expect)
+    page.get_by_test_id("wb-detect").click()
+    expect(page.get_by_test_id("wb-message")).to_contain_text(
+        "Detect needs the network's ownership: no network is loaded: could not download katrain from PyPI (offline?)")
+    expect(page.locator("[data-testid=wb-board] .shudan-vertex.shudan-selected")).to_have_count(6)  # kept
+    page.get_by_test_id("wb-solve").click()  # the exact solver needs no network
+    expect(page.get_by_test_id("wb-job-status")).to_contain_text("done", timeout=30_000)
+    cells = page.locator("[data-testid=wb-answer] [data-testid=region-table] tr.region").first.locator("td")
+    assert (float(cells.nth(1).inner_text()), float(cells.nth(2).inner_text())) == (0.0, 2.0)
+    assert not errors, errors
+
+
 @pytest.mark.slow
 def test_detect_marks_the_points_the_networks_ownership_leaves_undecided(undecided_server, browser, web):
     from tengen.endgame.regions import DEFAULT_THRESHOLD, undecided_mask

@@ -23,7 +23,7 @@ from tengen.web.routes_own_move import own_move_router
 from tengen.web.routes_positions import positions_router
 from tengen.web.routes_quiz import quiz_router
 from tengen.web.routes_records import records_router
-from tengen.web.state import WebState
+from tengen.web.state import NetworkUnavailable, WebState
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tengen.web")
@@ -69,6 +69,10 @@ def create_app(folder: Optional[str] = None, evaluator: Any = None,
     for bad_input in (SgfError, FileRefused, IllegalMove, ValueError, UnicodeError):
         app.add_exception_handler(bad_input, lambda request, exc: _error(400, _one_line(exc)))
     app.add_exception_handler(QueueFull, lambda request, exc: _error(429, _one_line(exc)))
+
+    @app.exception_handler(NetworkUnavailable)
+    async def no_network(request: Request, exc: NetworkUnavailable) -> JSONResponse:
+        return _error(503, str(exc))
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:

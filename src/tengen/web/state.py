@@ -60,6 +60,10 @@ def acquire_unless(lock: Any, given_up: Callable[[], bool], timeout: Optional[fl
             return False
 
 
+class NetworkUnavailable(RuntimeError):
+    """The server's network could not be loaded; what needs it answers 503 with the reason."""
+
+
 class WebState:
     """One app's shared state; `evaluator` (or one built by `evaluator_factory` on first use, default the
     cached KataGo network) serves every request and job, one call at a time (`net_lock`)."""
@@ -97,9 +101,15 @@ class WebState:
         return job if job is not None and job.kind == "review" and job.status == "done" else None
 
     def shared_evaluator(self) -> Any:
+        """The network every request shares, loaded on first use; NetworkUnavailable (its one-line reason)
+        when it cannot be loaded (no model and no way to fetch one, an unreadable model file, no device)."""
         with self._load_lock:
             if self._evaluator is None:
-                self._evaluator = self._factory()
+                try:
+                    self._evaluator = self._factory()
+                except Exception as exc:  # whatever stops the load, the client reads why (503, not a 500)
+                    reason = " ".join(str(exc).split())[:300] or type(exc).__name__
+                    raise NetworkUnavailable(f"no network is loaded: {reason}") from exc
             return self._evaluator
 
     def job_evaluator(self, job: Job) -> GuardedEvaluator:
