@@ -14,9 +14,12 @@ printed too. For a strip the native engine solved, `needed` counts the positions
 other option for free would still have to value (not included in the seconds); `split`, the positions
 searched that fall apart into independent local games (safe stones cut the region): what a decomposition
 search (valuing the parts apart, as sums) could spare. The Python engine is skipped for strips after the
-first it could not finish. The last lines are `status_at_14` and, last, `seconds_at_14: S` for the
-14-point strip (N = 7): the native engine's time to a result, or, when its budget ran out first, the time
-spent before giving up.
+first it could not finish. Then `status_at_14` and `seconds_at_14: S` for the 14-point strip (N = 7): the
+native engine's time to a result, or, when its budget ran out first, the time spent before giving up. Last,
+the issue's 30-point bar (`--corner-columns 10`, 0 to skip): a 3 x 10 corner region (the first three lines
+from the corner, 30 empty points) under a Benson-alive Black wall over its five corner columns and a White
+wall over the rest and down its open end, solved by the native engine within the same limits:
+`status_corner_30` and, last, `seconds_corner_30: Y` (as `seconds_at_14`).
 """
 from __future__ import annotations
 
@@ -48,6 +51,38 @@ def edge_strip(n: int, rules: Rules | None = None) -> tuple[Board, list[tuple[in
                 white=[(r, c) for r in range(height) for c in range(width) if grid[r][c] == WHITE])
     region = [(r, c) for r in (height - 2, height - 1) for c in range(1, n + 1)]
     return board, region
+
+
+def corner_region(columns: int, rows: int = 3, rules: Rules | None = None) -> tuple[Board, list[tuple[int, int]]]:
+    """A rows x columns corner region (the first `rows` lines from the lower-left corner) between walls: above it
+    a Black wall over the corner's columns // 2 columns and a White wall over the rest, the White wall also
+    closing the region's far end; each wall two eyes (Benson-alive). Returns (board, region points)."""
+    if columns < 2 or rows < 1:
+        raise ValueError("the corner needs at least 2 columns and 1 row")
+    left, wall_rows, width = columns // 2, 5, columns + 3
+    height = wall_rows + rows
+    grid = [[BLACK] * left + [WHITE] * (width - left) for _ in range(wall_rows)]
+    grid += [[EMPTY] * columns + [WHITE] * 3 for _ in range(rows)]
+    for r in (0, 2):  # two eyes for each wall: Black's at the board's left edge, White's at the right
+        grid[r][0] = EMPTY
+        grid[r][-1] = EMPTY
+    board = Board(width, height, rules=rules or Rules.chinese(komi=0))
+    board.setup(black=[(r, c) for r in range(height) for c in range(width) if grid[r][c] == BLACK],
+                white=[(r, c) for r in range(height) for c in range(width) if grid[r][c] == WHITE])
+    region = [(r, c) for r in range(wall_rows, height) for c in range(columns)]
+    return board, region
+
+
+def run_corner(columns: int, moves: str, seconds: float, max_nodes: int) -> None:
+    """The 3 x columns corner by the native engine: one row, then `status_corner_N` and `seconds_corner_N`."""
+    board, region = corner_region(columns)
+    res = solve_region(board, region, ExhaustiveConfig(moves=moves, seconds=seconds, max_nodes=max_nodes,
+                                                       engine="native"))
+    mb = f"{res.memory_bytes / 1e6:.0f}" if res.memory_bytes else "-"
+    print(f"corner 3 x {columns} ({len(region)} points) native {res.status} positions {res.nodes} "
+          f"seconds {res.seconds:.2f} MB {mb}  {_summary(res, board)}", flush=True)
+    print(f"status_corner_{len(region)}: {res.status}")
+    print(f"seconds_corner_{len(region)}: {res.seconds:.2f}")
 
 
 def _summary(res, board) -> str:
@@ -112,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="positions per strip (the native engine holds about 250 bytes each: 12M ~ 3 GB)")
     ap.add_argument("--python-seconds", type=float, default=60.0, help="the Python engine's time limit per strip")
     ap.add_argument("--engines", default="native,python", help="which engines, comma-separated")
+    ap.add_argument("--corner-columns", type=int, default=10,
+                    help="the corner region's columns (3 rows; the issue's bar: 10, 30 points); 0: skip it")
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",") if x]
     # deep local lines need a deep Python stack
@@ -119,8 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     threading.stack_size(512 * 1024 * 1024)
     out: list = []
     engines = [e for e in args.engines.split(",") if e]
-    worker = threading.Thread(target=lambda: out.append(run(sizes, args.moves, args.seconds, args.max_nodes,
-                                                            args.python_seconds, engines)))
+    def both() -> None:
+        out.append(run(sizes, args.moves, args.seconds, args.max_nodes, args.python_seconds, engines))
+        if args.corner_columns:
+            run_corner(args.corner_columns, args.moves, args.seconds, args.max_nodes)
+
+    worker = threading.Thread(target=both)
     worker.start()
     worker.join()
     return 0

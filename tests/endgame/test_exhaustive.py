@@ -382,3 +382,35 @@ def test_independent_parts_are_cut_only_by_safe_stones():
     assert local.independent_parts(mask((4, 1), (5, 1)), 0) == 1  # at the strip's end: nothing left over
     res = solve_region(board, region, ExhaustiveConfig(count_essential=True, seconds=None))  # ~4,000 positions
     assert 0 < res.split_nodes < res.nodes
+
+
+CORNER_4 = """
+    . X O O O O .
+    X X O O O O O
+    . X O O O O .
+    X X O O O O O
+    X X O O O O O
+    . . . . O O O
+    . . . . O O O
+    . . . . O O O
+"""
+
+
+def test_the_benchs_corner_is_a_region_between_two_eyed_walls():
+    """bench/exhaustive_size.py's corner (its `seconds_corner_30` line): the first three lines from the corner,
+    Black's wall over the corner's half, White's over the rest and down the far end, both Benson-alive."""
+    import importlib.util
+
+    from datapaths import REPO
+
+    from tengen.endgame.exact import LocalRegion
+
+    spec = importlib.util.spec_from_file_location("exhaustive_size", REPO / "bench" / "exhaustive_size.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    board, region = bench.corner_region(4)
+    grid, _ = parse_diagram(CORNER_4)
+    np.testing.assert_array_equal(board.array(), grid)
+    assert sorted(region) == [(r, c) for r in (5, 6, 7) for c in range(4)]
+    assert LocalRegion(board, region, require_benson=True).n == 12  # walls pass-alive: no RegionNotSealed
+    assert len(bench.corner_region(10)[1]) == 30
