@@ -115,3 +115,16 @@ def test_a_boundary_point_both_sides_want_is_said_once():
     note_outside_moves(result, board)  # a cached result seen again gets no second copy
     notes = of_kind(result.notes, "outside move")
     assert notes == [f"{to_gtp(move, board.height)} lies outside the region, next to it: a boundary point both sides want"]
+
+
+def test_a_move_on_another_regions_point_says_the_regions_interact():
+    """Region A's best move is a point of region B: the note says the two regions interact."""
+    board, points, move = _setup(CASES[4][1], CASES[4][2])  # A: the two boundary points, its move next to them
+    a = RegionResult(region=Region(0, frozenset(points)))
+    b = RegionResult(region=Region(1, frozenset({move, (0, 1)})))
+    a.best_black = [move]
+    note_outside_moves(a, board, [a, b])
+    (note,) = of_kind(a.notes, "outside move")
+    assert "it is a point of region B too: one move in two regions, which interact" in note
+    note_outside_moves(b, board, [a, b])  # B's own moves: none outside it
+    assert not of_kind(b.notes, "outside move")

@@ -166,7 +166,7 @@ def _values_stage(run: _Run) -> None:
     with phase("cgt"):
         for result in run.results:
             _note_unsure_walls(result, run.board, run.ownership, options.threshold, options.leaf_scoring)
-            note_outside_moves(result, run.board)
+            note_outside_moves(result, run.board, run.results)
         run.analysis = Analysis(run.board, run.results, run.ownership, run.sure, predictor=options.predictor_name,
                                 network_counts=run.network_counts,
                                 settings={**options.summary(), "device": device_of(run.network.evaluator),

@@ -8,10 +8,10 @@ further away is said to be so. `note_outside_moves` puts one `outside move` note
 """
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 from tengen.endgame.notes import Note
-from tengen.endgame.results import RegionResult
+from tengen.endgame.results import RegionResult, region_label
 from tengen.go.board import Board
 from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import Point, neighbours, to_gtp
@@ -65,10 +65,13 @@ def outside_reason(board: Board, points: set[Point], color: int, move: Point) ->
     return f"{name} lies outside the region, near it (within the predictors' reach of its boundary)"
 
 
-def note_outside_moves(result: RegionResult, board: Board) -> None:
+def note_outside_moves(result: RegionResult, board: Board, others: Sequence[RegionResult] = ()) -> None:
     """An `outside move` note for each of the region's best moves that is not one of its points (one note
-    for a point both colours' best moves share, where it does the same for both: a boundary point)."""
+    for a point both colours' best moves share, where it does the same for both: a boundary point). A move
+    that is a point of another of `others` (the analysis's regions, in order) says so: one move in two
+    regions, whose values then are not independent (the sum of their values assumes they are)."""
     points = set(result.region.points)
+    owner = {p: region_label(i) for i, other in enumerate(others) if other is not result for p in other.region.points}
     said: list[str] = []
     shared = set(result.best_black) & set(result.best_white)
     for color, moves in ((BLACK, result.best_black), (WHITE, result.best_white)):
@@ -79,6 +82,9 @@ def note_outside_moves(result: RegionResult, board: Board) -> None:
             boundary = why is not None and why.endswith(tuple(_BOUNDARY.format(side=s) for s in ("Black", "White")))
             if boundary and move in shared:
                 why = f"{to_gtp(move, board.height)} lies outside the region, next to it: a boundary point both sides want"
+            if why and move in owner:
+                why += (f"; it is a point of region {owner[move]} too: one move in two regions, which interact "
+                        "(their values are added as if independent)")
             if why and why not in said and why not in result.notes:
                 said.append(why)
     result.notes.extend(Note("outside move", why) for why in said)
