@@ -77,6 +77,7 @@ def main(argv=None) -> int:
             caveats[f"solver {res.status}"] += 1
             engines[res.engine or engine] += 1
             caveats["ko valued with its taker winning it"] += res.ko_dependent
+            caveats["ko valued by the phantom's fixed point"] += res.ko_fixed_point
             caveats["repetition valued with nobody winning it"] += res.loop_dependent
             caveats["kind ko (phantom rule)"] += res.kind == "ko"
             if ref.status == DETERMINED:

@@ -522,8 +522,9 @@ def _describe(res) -> str:
 def against_reference(ref: ReferenceResult, res) -> Optional[str]:
     """Why the solver's result `res` disagrees with the reference (None when it agrees). Where the
     reference is determined: status ok, no ko / loop caveat, equal kind, mean, temperature and walls.
-    Where it is undetermined and the solver claims a value with no caveat, that value's mean must lie in
-    the reference's bracket. A reference too large checks nothing."""
+    Where it is undetermined and the solver claims a value with no caveat (or only that of a ko valued by
+    the phantom rule's fixed point, which is bracket-bound too), that value's mean must lie in the
+    reference's bracket. A reference too large checks nothing."""
     if isinstance(res, str):
         return res
     if ref.status == DETERMINED:
@@ -566,7 +567,7 @@ def same_result(a, b, swapped: bool = False) -> Optional[str]:
         return f"status {a.status} vs {b.status}"
     if a.status != "ok":
         return None
-    if (a.ko_dependent, a.loop_dependent) != (b.ko_dependent, b.loop_dependent):
+    if (a.ko_dependent, a.loop_dependent, a.ko_fixed_point) != (b.ko_dependent, b.loop_dependent, b.ko_fixed_point):
         return f"caveats{a.caveats() or ' none'} vs{b.caveats() or ' none'}"
     kind = _SWAP_KIND.get(b.kind, b.kind) if swapped else b.kind
     mean = None if b.mean is None else (-b.mean if swapped else b.mean)
