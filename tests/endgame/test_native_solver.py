@@ -6,14 +6,15 @@ budgets, the memory it reports, and the fallback to Python when it cannot answer
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tengen.endgame.exact import native
-from tengen.endgame.exact import ExhaustiveConfig, solve_region
-from tengen.endgame.exact import RegionNotSealed
+from test_unsolved import TWO_KOS
+
+from tengen.endgame.exact import ExhaustiveConfig, RegionNotSealed, native, solve_region
 from tengen.go import BLACK, WHITE, Board, Rules
 from tengen.go.diagram import parse_diagram
 
@@ -181,3 +182,110 @@ def test_native_is_the_default_engine():
     board, region = strip_board(2, 2, [0, 0, 0, 0], 1, False)
     res = solve_region(board, region)
     assert res.engine == "native" and res.status == "ok"
+
+
+# ------------------------------------------------------------ line superko (search.LineSuperkoSolver in C)
+def _line_region(seed: int):
+    """A random 2 x 3..5 edge strip (as `strip_board` builds them) and the move set, from a seed."""
+    rng = random.Random(seed)
+    length = rng.randint(3, 5)
+    stones = [rng.choice((0, 0, 1, 2)) for _ in range(2 * length)]
+    board, region = strip_board(length, 2, stones, rng.randint(0, length), rng.random() < 0.5)
+    return board, region, rng.choice(["all", "local"])
+
+
+def _repetition_matters(local, root, moves) -> bool:
+    """Whether the loops' fixed points leave the root's value open (what sends solve_region to superko)."""
+    main = native.NativeSolver(local, max_nodes=20_000, seconds=None, moves=moves, sacrifices=False, loop_passes=60)
+    _, lo, hi = main.value(root)
+    return bool(main.loop_valued) and not (lo is not None and hi is not None and lo.same_thermograph(hi))
+
+
+def _line_readout(solver, root) -> tuple:
+    """What solve_region reads of a finished line-superko search: the root's records (kind, mean,
+    temperature, both walls, the brackets' means), the principal lines, the ko flags, the positions."""
+    from tengen.endgame.exact.readout import principal_line
+
+    rec, lo, hi = solver.value(root)
+    return (solver.nodes, solver.loops, rec.kind, rec.mean, rec.temperature, rec.left, rec.right, rec.ls, rec.rs,
+            lo.mean, hi.mean, principal_line(solver, root, BLACK), principal_line(solver, root, WHITE),
+            bool(solver.generalised), bool(solver.fixed_kos), bool(solver.loop_valued))
+
+
+def test_native_line_superko_agrees_with_python_where_repetitions_matter():
+    from tengen.endgame.exact.search import BudgetExceeded, LineSuperkoSolver
+
+    settings = dict(max_nodes=1_000, seconds=None, sacrifices=False, loop_passes=60)
+    compared = 0
+    for seed in range(400):
+        board, region, moves = _line_region(seed)
+        try:
+            local = native.LocalRegion(board, region)
+            root = (local.start[BLACK], local.start[WHITE], None)
+            if not _repetition_matters(local, root, moves):
+                continue
+        except (RegionNotSealed, native.BudgetExceeded):
+            continue
+        out = []
+        for cls in (LineSuperkoSolver, native.NativeLineSuperkoSolver):
+            try:
+                out.append(_line_readout(cls(local, moves=moves, **settings), root))
+            except BudgetExceeded:
+                out.append("budget")
+        assert out[0] == out[1], seed
+        compared += out[0] != "budget"
+    assert compared >= 15  # (19 of the 400 seeds, where this was written)
+
+
+def test_native_line_superko_keeps_the_budget():
+    from tengen.endgame.exact.search import BudgetExceeded
+
+    board, region, moves = _line_region(6)  # 14,747 positions without repetitions
+    local = native.LocalRegion(board, region)
+    solver = native.NativeLineSuperkoSolver(local, max_nodes=1_000, seconds=None, moves=moves, sacrifices=False,
+                                            loop_passes=60)
+    with pytest.raises(BudgetExceeded, match="positions"):
+        solver.value((local.start[BLACK], local.start[WHITE], None))
+    assert solver.nodes == 1_001
+
+
+# test_unsolved.TWO_KOS, two textbook kos in one region: their repetitions leave the loops' fixed points apart,
+# so solve_region values the region again with positional superko on the local line (the note says so).
+def test_superko_re_search_is_native_unless_the_engine_is_python():
+    from tengen.go.coords import from_gtp
+    from tengen.go.diagram import board_from_diagram
+
+    board = board_from_diagram(TWO_KOS, rules=Rules.chinese(komi=0))
+    region = [from_gtp(v, 7, 8) for v in "C1 D1 E1 F1 C7 D7 E7 F7".split()]
+    py, nat = both(board, region, repetitions="superko")
+    assert (py.engine, nat.engine) == ("python", "native")
+    assert py.status == "ok" and (py.mean, py.temperature) == (Fraction(-4, 3), Fraction(4, 3))
+    assert any("positional superko on the local line" in note for note in py.notes)
+    assert_same(py, nat)
+    from tengen.endgame.exact import solve as solve_module
+    from tengen.endgame.exact.search import LineSuperkoSolver
+
+    local = native.LocalRegion(board, region)
+    root = (local.start[BLACK], local.start[WHITE], None)
+    for engine, cls in (("auto", native.NativeLineSuperkoSolver), ("native", native.NativeLineSuperkoSolver),
+                        ("python", LineSuperkoSolver)):
+        config = ExhaustiveConfig(engine=engine)
+        solver, (rec, _, _), _ = solve_module._without_repetitions(local, root, config, None, None)
+        assert type(solver) is cls and (rec.mean, rec.temperature) == (py.mean, py.temperature)
+
+
+def test_superko_re_search_falls_back_to_python_when_native_cannot(monkeypatch):
+    from tengen.endgame.exact import solve as solve_module
+    from tengen.go.coords import from_gtp
+    from tengen.go.diagram import board_from_diagram
+
+    def refuse(*args, **kwargs):
+        raise native.NativeUnavailable("refused for the test")
+
+    monkeypatch.setattr(solve_module, "NativeLineSuperkoSolver", refuse)
+    board = board_from_diagram(TWO_KOS, rules=Rules.chinese(komi=0))
+    local = native.LocalRegion(board, [from_gtp(v, 7, 8) for v in "C1 D1 E1 F1 C7 D7 E7 F7".split()])
+    root = (local.start[BLACK], local.start[WHITE], None)
+    solver, (rec, _, _), _ = solve_module._without_repetitions(local, root, ExhaustiveConfig(engine="auto"), None, None)
+    assert type(solver).__name__ == "LineSuperkoSolver" and rec.mean == Fraction(-4, 3)
+    assert solve_module._without_repetitions(local, root, ExhaustiveConfig(engine="native"), None, None) is None

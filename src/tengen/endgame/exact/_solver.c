@@ -7,6 +7,8 @@
  * are valued by fixed points from each position's count bounds, kos by phantoms (a banned retake is a
  * hole its parent fills), exactly as the Python search does; that module's docstring states the
  * conventions and stays the readable reference (tests compare the two engines position by position).
+ * run_line_search is search.LineSuperkoSolver (no repetitions: positional superko on the local line) on the
+ * same tables, what solve_region's repetitions="superko" re-search runs.
  *
  * Memory: the position table (a 56-byte position, 5 bytes a move, a 32-byte slot at most half full) and the
  * records and memo: 300 to 500 bytes a position (866 MB for the 14-point edge strip's 1.8 million positions
@@ -21,11 +23,15 @@
 enum { ST_OK = 0, ST_BUDGET = 1, ST_ERROR = 2, ST_NOT_SEALED = 3, ST_TIME = 4 };
 enum { F_SETTLED = 1, F_IN_TT = 2, F_ONSTACK = 4, F_OPEN = 8, F_LOOP_VALUED = 16, F_GENERALISED = 32, F_VISITED = 64, F_MEMBER = 128,
        F_ALIAS = 256 /* stands for its canonical position, its one child */,
-       F_FIXED_KO = 512 /* its kos valued by the taker's phantom fixed point (taker_fixed_point) */ };
+       F_FIXED_KO = 512 /* its kos valued by the taker's phantom fixed point (taker_fixed_point) */,
+       F_TEMP = 1024 /* line superko: its value relied on a position of the line it was valued on (run_line_search) */ };
+
+#define LINE_FREE (1 << 30)  /* a line-superko value relying on no position of its line (LineSuperkoSolver's free) */
 
 typedef struct {
     uint64_t b, w;
     uint8_t ban, nl, nr;
+    uint8_t kcap;      /* kid slots held at child_off (line superko: a later visit's kept options reuse them) */
     uint16_t flags;
     int8_t lo, hi;
     int16_t stands;
@@ -94,6 +100,13 @@ typedef struct {
     int64_t counter, visited, loops, loop_members, plain, bans, aliases;
     int32_t root;
     int status;
+    /* line superko (search.LineSuperkoSolver): the current line's stones by depth and a hash set of them */
+    int line_superko;
+    int32_t enter_low;  /* set by enter: the least depth of a position on the line an option would repeat */
+    uint64_t *lb, *lw;
+    int64_t nline, caplb, caplw;
+    int32_t *lslots;    /* open addressing: a depth on the line, -1 empty */
+    uint64_t lmask;
 } Search;
 
 /* ------------------------------------------------------------------ nodes */
@@ -738,8 +751,62 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* ------------------------------------------------------------------ the line (line superko) */
+/* The stones of the positions on the current line, by depth, and a hash set on them, so that whether a move
+   repeats the line costs one probe (LineSuperkoSolver.path). Entries come and go last in, first out, so
+   emptying the top's slot leaves the table as if the others alone had been inserted (no tombstones). */
+static inline uint64_t line_hash(uint64_t b, uint64_t w) { return mix64(b * 0x9e3779b97f4a7c15ULL ^ mix64(w + 0x2545f4914f6cdd1dULL)); }
+
+/* The depth of the position with these stones on the current line, or -1. */
+static int32_t line_find(const Search *s, uint64_t b, uint64_t w) {
+    if (!s->lslots) return -1;
+    for (uint64_t p = line_hash(b, w) & s->lmask; s->lslots[p] >= 0; p = (p + 1) & s->lmask) {
+        int32_t d = s->lslots[p];
+        if (s->lb[d] == b && s->lw[d] == w) return d;
+    }
+    return -1;
+}
+
+static void line_insert(Search *s, int32_t depth) {
+    uint64_t p = line_hash(s->lb[depth], s->lw[depth]) & s->lmask;
+    while (s->lslots[p] >= 0) p = (p + 1) & s->lmask;
+    s->lslots[p] = depth;
+}
+
+/* Put (b, w) at the end of the line (its depth: the line's length). 0, or -1 out of memory. */
+static int line_push(Search *s, uint64_t b, uint64_t w) {
+    if (s->nline >= INT32_MAX - 1) { solver_error = ERR_MEMORY; return -1; }
+    s->lb = grow(s->lb, &s->caplb, s->nline + 1, sizeof(uint64_t));
+    s->lw = grow(s->lw, &s->caplw, s->nline + 1, sizeof(uint64_t));
+    if (solver_error) return -1;
+    if (!s->lslots || (uint64_t)(s->nline + 1) * 2 > s->lmask) {  /* at most half full: rebuild twice as large */
+        uint64_t nm = s->lslots ? s->lmask * 2 + 1 : 255;
+        int32_t *t = malloc((nm + 1) * sizeof(int32_t));
+        if (!t) { solver_error = ERR_MEMORY; return -1; }
+        free(s->lslots);
+        s->lslots = t;
+        s->lmask = nm;
+        for (uint64_t i = 0; i <= nm; i++) t[i] = -1;
+        for (int32_t d = 0; d < s->nline; d++) line_insert(s, d);
+    }
+    s->lb[s->nline] = b; s->lw[s->nline] = w;
+    line_insert(s, (int32_t)s->nline++);
+    return 0;
+}
+
+/* Take the last position off the line. */
+static void line_pop(Search *s) {
+    int32_t d = (int32_t)--s->nline;
+    uint64_t p = line_hash(s->lb[d], s->lw[d]) & s->lmask;
+    while (s->lslots[p] != d) p = (p + 1) & s->lmask;
+    s->lslots[p] = -1;
+}
+
 /* Enter a position: a settled one is valued at once (returns 0); otherwise its options are generated
-   (new positions added to the table) and it goes on Tarjan's stack (returns 1). -1: stop (status set). */
+   (new positions added to the table) and it goes on Tarjan's stack (returns 1). -1: stop (status set).
+   Line superko: no Tarjan stack; an option whose stones are those of a position on the line is dropped
+   (s->enter_low: the least depth of those, LINE_FREE for none), and a position entered again (on another
+   line) writes its kept options over its earlier ones where they fit. */
 static int enter(Search *s, int32_t id, double deadline) {
     Node *n = &s->nodes[id];
     Info info;
@@ -764,10 +831,13 @@ static int enter(Search *s, int32_t id, double deadline) {
     }
     n->idx = n->low = (int32_t)s->counter++;
     s->bans += n->ban != 0;
-    n->flags |= F_ONSTACK;
-    s->tstack = grow(s->tstack, &s->captstack, s->ntstack + 1, sizeof(int32_t));
-    if (solver_error) return -1;
-    s->tstack[s->ntstack++] = id;
+    s->enter_low = LINE_FREE;
+    if (!s->line_superko) {
+        n->flags |= F_ONSTACK;
+        s->tstack = grow(s->tstack, &s->captstack, s->ntstack + 1, sizeof(int32_t));
+        if (solver_error) return -1;
+        s->tstack[s->ntstack++] = id;
+    }
     uint64_t b = n->b, w = n->w;
     uint8_t ban = n->ban;
     if (alias) {  /* its one child: the canonical position */
@@ -778,6 +848,7 @@ static int enter(Search *s, int32_t id, double deadline) {
         n = &s->nodes[id];
         n->flags |= F_ALIAS;
         n->child_off = (int32_t)s->nkids;
+        n->kcap = 1;
         n->nl = n->nr = 0;
         s->kids[s->nkids] = t;
         s->kid_pts[s->nkids++] = 0;
@@ -797,6 +868,10 @@ static int enter(Search *s, int32_t id, double deadline) {
             if (!rules_play(&s->reg, b, w, c, i, &nb_, &nw_, &nban)) continue;
             if (!s->sacrifices && rules_pointless(&s->reg, b, w, c, i, nb_, nw_, &info)) continue;
             barred[total] = ban && (ban - 1) % 64 == i && ((ban - 1) / 64) == c;
+            if (s->line_superko && !barred[total]) {  /* a repetition of the line: illegal */
+                int32_t d = line_find(s, nb_, nw_);
+                if (d >= 0) { if (d < s->enter_low) s->enter_low = d; continue; }
+            }
             kb[total] = nb_; kw[total] = nw_; bans[total] = nban;
             hashes[total] = key_hash(nb_, nw_, nban);
             __builtin_prefetch(&s->table[hashes[total] & s->tmask]);
@@ -809,15 +884,19 @@ static int enter(Search *s, int32_t id, double deadline) {
         kids[k] = barred[k] ? -1 : node_add_hashed(s, kb[k], kw[k], bans[k], hashes[k]);
         if (solver_error) return -1;
     }
-    s->kids = grow(s->kids, &s->capkids, s->nkids + total, sizeof(int32_t));
-    s->kid_pts = grow(s->kid_pts, &s->capkidpts, s->nkids + total, sizeof(uint8_t));
-    if (solver_error) return -1;
     n = &s->nodes[id];
-    n->child_off = (int32_t)s->nkids;
+    if (n->child_off < 0 || total > n->kcap) {  /* a first visit, or more options kept than it held */
+        s->kids = grow(s->kids, &s->capkids, s->nkids + total, sizeof(int32_t));
+        s->kid_pts = grow(s->kid_pts, &s->capkidpts, s->nkids + total, sizeof(uint8_t));
+        if (solver_error) return -1;
+        n = &s->nodes[id];
+        n->child_off = (int32_t)s->nkids;
+        n->kcap = (uint8_t)total;
+        s->nkids += total;
+    }
     n->nl = (uint8_t)counts[0]; n->nr = (uint8_t)counts[1];
-    memcpy(s->kids + s->nkids, kids, (size_t)total * sizeof(int32_t));
-    memcpy(s->kid_pts + s->nkids, pts, (size_t)total);
-    s->nkids += total;
+    memcpy(s->kids + n->child_off, kids, (size_t)total * sizeof(int32_t));
+    memcpy(s->kid_pts + n->child_off, pts, (size_t)total);
     if (s->nkids > INT32_MAX - 256) { solver_error = ERR_MEMORY; return -1; }
     return 1;
 }
@@ -894,6 +973,104 @@ static int run_search(Search *s, uint64_t b, uint64_t w) {
     return solver_error ? ST_ERROR : ST_OK;
 }
 
+/* ------------------------------------------------------------------ line superko (search.LineSuperkoSolver) */
+/* A frame of the line search: a position on the line (its depth: the frame's index), the next of its kept
+   options, the least depth on the line its value relies on so far, and where its list of options valued for
+   this line only (`made`) starts on the shared made stack. */
+typedef struct { int32_t node, pos, low; int64_t made_start; int awaiting; } LineFrame;
+
+/* Whether `child` is among the options the frame has valued for this line only (at most 128). */
+static int line_made(const int32_t *made, int64_t start, int64_t end, int32_t child) {
+    for (int64_t i = start; i < end; i++) if (made[i] == child) return 1;
+    return 0;
+}
+
+/* A value kept for one line only is dropped before its position is valued again on another. */
+static void line_forget(Search *s, int32_t id) {
+    Node *n = &s->nodes[id];
+    n->flags &= (uint16_t)~(F_TEMP | F_IN_TT | F_OPEN);
+    n->r[0] = n->r[1] = n->r[2] = NONE_REC;
+}
+
+/* Put an entered position on the line and on the frame stack. 0, or -1 out of memory. */
+static int line_open_frame(Search *s, LineFrame **stack, int64_t *nstack, int64_t *cap, int32_t id, int64_t nmade) {
+    if (line_push(s, s->nodes[id].b, s->nodes[id].w) < 0) return -1;
+    *stack = grow(*stack, cap, *nstack + 1, sizeof(LineFrame));
+    if (solver_error) return -1;
+    (*stack)[(*nstack)++] = (LineFrame){id, 0, s->enter_low, nmade, 0};
+    return 0;
+}
+
+/* LineSuperkoSolver.value / _line_visit without recursion: a depth-first search along lines of play in
+   which a move recreating the stones of a position on its own line is illegal (positional superko on the
+   local line), so every position is valued once its kept options are (value_acyclic; kos by phantoms as in
+   the main search). A value relying on a position still on the line (its low < its depth) is marked
+   F_TEMP: valued again on every other line that reaches it (the graph-history interaction). As in Python,
+   once a position is valued, the options it valued for its line only stop being marked (the root's keep
+   theirs, for the readout). Budget, time limit, stop() and memory errors stop it as run_search. */
+static int run_line_search(Search *s, uint64_t b, uint64_t w) {
+    double deadline = s->seconds > 0 ? now_seconds() + s->seconds : 0;
+    int32_t root = node_add(s, b, w, 0);
+    if (solver_error) return ST_ERROR;
+    s->root = root;
+    int e = enter(s, root, deadline);
+    if (e < 0) return solver_error ? ST_ERROR : s->status;
+    if (e == 0) return ST_OK;
+    LineFrame *stack = NULL;
+    int32_t *made = NULL;
+    int64_t nstack = 0, capstack = 0, nmade = 0, capmade = 0;
+    int status = ST_OK;
+    int32_t ret = LINE_FREE;  /* the low a finished frame hands its parent */
+    if (line_open_frame(s, &stack, &nstack, &capstack, root, 0) < 0) { status = ST_ERROR; goto out; }
+    while (nstack) {
+        LineFrame *f = &stack[nstack - 1];
+        Node *n = &s->nodes[f->node];
+        int nk = n->nl + n->nr;
+        if (f->pos < nk) {
+            int32_t child = s->kids[n->child_off + f->pos];
+            if (f->awaiting) {  /* back from the child's frame */
+                f->awaiting = 0;
+                if (ret < f->low) f->low = ret;
+                if (s->nodes[child].flags & F_TEMP) {
+                    made = grow(made, &capmade, nmade + 1, sizeof(int32_t));
+                    if (solver_error) { status = ST_ERROR; goto out; }
+                    made[nmade++] = child;
+                }
+                f->pos++;
+                continue;
+            }
+            if (child < 0 || line_made(made, f->made_start, nmade, child)) { f->pos++; continue; }
+            uint16_t flags = s->nodes[child].flags;
+            if ((flags & F_IN_TT) && !(flags & F_TEMP)) { f->pos++; continue; }
+            if (flags & F_TEMP) line_forget(s, child);  /* valued on another line: value it again on this one */
+            int got = enter(s, child, deadline);
+            if (got < 0) { status = solver_error ? ST_ERROR : s->status; goto out; }
+            if (got == 0) { f->pos++; continue; }  /* settled: relies on nothing */
+            if (nstack > INT32_MAX - 2) { solver_error = ERR_MEMORY; status = ST_ERROR; goto out; }
+            f->awaiting = 1;
+            if (line_open_frame(s, &stack, &nstack, &capstack, child, nmade) < 0) { status = ST_ERROR; goto out; }
+            continue;
+        }
+        int32_t id = f->node, low = f->low, depth = (int32_t)(nstack - 1);
+        int64_t made_start = f->made_start;
+        value_acyclic(s, id);
+        if (solver_error) { status = ST_ERROR; goto out; }
+        s->nodes[id].flags |= F_IN_TT;
+        line_pop(s);
+        if (depth) for (int64_t i = made_start; i < nmade; i++) s->nodes[made[i]].flags &= (uint16_t)~F_TEMP;
+        nmade = made_start;
+        if (low < depth) s->nodes[id].flags |= F_TEMP;
+        ret = low;
+        nstack--;
+    }
+out:
+    free(stack);
+    free(made);
+    s->nline = 0;  /* (a stopped search leaves its line behind: nothing reads it again) */
+    if (s->lslots) for (uint64_t i = 0; i <= s->lmask; i++) s->lslots[i] = -1;
+    return solver_error ? ST_ERROR : status;
+}
+
 /* ------------------------------------------------------------------ Python type */
 static PyObject *q_py(Q q) {
     if (q_inf(q)) return Py_BuildValue("(Li)", (long long)q.n, 0);
@@ -903,18 +1080,18 @@ static PyObject *q_py(Q q) {
 static void Search_dealloc(Search *s) {
     store_free(&s->st);
     free(s->nodes); free(s->table); free(s->kids); free(s->kid_pts); free(s->extras); free(s->opens);
-    free(s->arena); free(s->ocache); free(s->tstack);
+    free(s->arena); free(s->ocache); free(s->tstack); free(s->lb); free(s->lw); free(s->lslots);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
 static int Search_init(Search *s, PyObject *args, PyObject *kw) {
-    int n, suicide, moves_all, sacrifices, loop_passes, merge_settled = 1, offset = 0;
+    int n, suicide, moves_all, sacrifices, loop_passes, merge_settled = 1, offset = 0, line_superko = 0;
     PyObject *nb;
     unsigned long long wb, ww, bb, bw;
     long long max_nodes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "iOKKKKppiiLd|pi", &n, &nb, &wb, &ww, &bb, &bw, &suicide, &moves_all, &sacrifices,
-                          &loop_passes, &max_nodes, &seconds, &merge_settled, &offset))
+    if (!PyArg_ParseTuple(args, "iOKKKKppiiLd|pip", &n, &nb, &wb, &ww, &bb, &bw, &suicide, &moves_all, &sacrifices,
+                          &loop_passes, &max_nodes, &seconds, &merge_settled, &offset, &line_superko))
         return -1;
     if (n < 1 || n > 64) { PyErr_SetString(PyExc_ValueError, "the native solver takes regions of 1 to 64 points"); return -1; }
     if (offset <= -n || offset >= n) { PyErr_SetString(PyExc_ValueError, "offset: fewer than n points either way"); return -1; }
@@ -930,7 +1107,9 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     s->reg.suicide = suicide;
     s->reg.offset = offset;
     region_tables(&s->reg);
-    s->moves_all = moves_all; s->sacrifices = sacrifices; s->loop_passes = loop_passes; s->merge_settled = merge_settled;
+    s->moves_all = moves_all; s->sacrifices = sacrifices; s->loop_passes = loop_passes;
+    /* line superko compares a line's positions by their stones: no merging of settled parts (their stones differ) */
+    s->line_superko = line_superko; s->merge_settled = merge_settled && !line_superko;
     s->max_nodes = max_nodes; s->seconds = seconds;
     if (store_init(&s->st) < 0) { PyErr_NoMemory(); return -1; }
     s->tmask = (1u << 16) - 1;
@@ -951,7 +1130,7 @@ static PyObject *Search_solve(Search *s, PyObject *args) {
     int status, err;
     Py_BEGIN_ALLOW_THREADS
     solver_error = ERR_NONE;
-    status = run_search(s, b, w);
+    status = s->line_superko ? run_line_search(s, b, w) : run_search(s, b, w);
     err = solver_error;
     Py_END_ALLOW_THREADS
     return Py_BuildValue("(ii)", status, err);

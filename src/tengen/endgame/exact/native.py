@@ -94,7 +94,7 @@ class NativeSolver:
     """One native search over a LocalRegion; after `value(root)`, the tables the readout reads."""
 
     def __init__(self, local: LocalRegion, *, max_nodes: int, seconds: Optional[float], moves: str, sacrifices: bool,
-                 loop_passes: int, merge_settled: bool = True):
+                 loop_passes: int, merge_settled: bool = True, line_superko: bool = False):
         if _solver is None:
             raise NativeUnavailable("the native solver is not built (pip install -e . builds it)")
         if local.n > 64:
@@ -105,7 +105,7 @@ class NativeSolver:
         self._search = _solver.Search(local.n, list(local.nb), local.wall[BLACK], local.wall[-BLACK],
                                       local.breach[BLACK], local.breach[-BLACK], bool(local.suicide), moves == "all",
                                       bool(sacrifices), loop_passes, max_nodes, seconds or 0.0, bool(merge_settled),
-                                      local.offset)
+                                      local.offset, bool(line_superko))
         self._records: dict[int, Thermo] = {}
         self._ids: dict[int, int] = {}  # id() of a Thermo handed out -> its record id
         self.tt = _Table(self)
@@ -213,6 +213,20 @@ class NativeSolver:
             return None
         _, _, phantom = self._search.extra(node)
         return None if phantom is None else _value(phantom)
+
+
+class NativeLineSuperkoSolver(NativeSolver):
+    """`search.LineSuperkoSolver` in C (`run_line_search`): the same search without repetitions, a move that
+    recreates the stones of a position on its own line being illegal (positional superko on the local line);
+    immediate ko retakes keep their phantoms, and a value that relied on a position still on the line is
+    valued again on every line that reaches it. Settled parts are never merged (the line compares stones), so
+    it visits exactly the Python search's positions, the same count of them; after `value(root)` the readout
+    reads it as any `NativeSolver`."""
+
+    def __init__(self, local: LocalRegion, *, max_nodes: int, seconds: Optional[float], moves: str, sacrifices: bool,
+                 loop_passes: int):
+        super().__init__(local, max_nodes=max_nodes, seconds=seconds, moves=moves, sacrifices=sacrifices,
+                         loop_passes=loop_passes, merge_settled=False, line_superko=True)
 
 
 def _ratio(x) -> tuple[int, int]:

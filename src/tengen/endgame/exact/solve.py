@@ -24,8 +24,8 @@ Search conventions (stated so that results can be checked):
   its bracket worst for the player making it (symmetric under a color swap); the result says so
   (`loop_dependent`, with the bracket; `strict_kos=True` reports 'unsupported' instead). With
   `repetitions="superko"` (the analysis's setting) such a region is searched again with positional superko on
-  the local line (`search.LineSuperkoSolver`: a move that recreates a position of its own line is
-  illegal), and that value stands where the search finishes.
+  the local line (`native.NativeLineSuperkoSolver`, or `search.LineSuperkoSolver` with the Python engine: a
+  move that recreates a position of its own line is illegal), and that value stands where the search finishes.
 A transposition table on the local position (stones + ko ban) and a node budget or time limit (status
 'too_large') keep the search bounded.
 """
@@ -43,7 +43,7 @@ from tengen.cgt.thermo import KO, Thermo
 from tengen.cgt.values import MoveValues, move_values
 from tengen.deadline import cancel_event, seconds_left
 from tengen.endgame.exact.readout import best_moves, essential_game, essential_positions, principal_line
-from tengen.endgame.exact.native import NativeSolver, NativeUnavailable
+from tengen.endgame.exact.native import NativeLineSuperkoSolver, NativeSolver, NativeUnavailable
 from tengen.endgame.exact.native import available as native_available
 from tengen.endgame.exact.search import BudgetExceeded, LineSuperkoSolver, Solver
 from tengen.endgame.exact.rules import LocalRegion
@@ -77,7 +77,8 @@ class ExhaustiveConfig:
     engine: str = "auto"  # "native": the C search (`exact.native`); "python": the readable one; "auto": native when built
     # where a repetition decides the value (the loops' fixed points stay apart): "fixed_points" values it with
     # nobody winning it; "superko" searches again with positional superko on the local line (what the analysis
-    # uses: `LineSuperkoSolver`, within SUPERKO_NODES), keeping the first value when that search does not finish
+    # uses: the native line search within NATIVE_SUPERKO_NODES, the Python one within SUPERKO_NODES), keeping the
+    # first value when that search does not finish
     repetitions: str = "fixed_points"
 
 
@@ -191,16 +192,31 @@ def parts_hint(parts: int) -> str:
 
 
 SUPERKO_NODES = 300_000  # what the search without repetitions (Python) may spend where a repetition decides
+NATIVE_SUPERKO_NODES = 2_000_000  # and the native one (`NativeLineSuperkoSolver`, ~100x faster; within max_nodes)
 SUPERKO_SECONDS = 60.0
 
 
 def _without_repetitions(local: LocalRegion, root: tuple, config: ExhaustiveConfig, lo, hi):
     """(solver, (rec, lo, hi), (lowest mean, highest mean)) of the search that forbids repeating a position of
-    the line (`LineSuperkoSolver`), or None when it does not finish within its budget."""
-    solver = LineSuperkoSolver(local, max_nodes=min(config.max_nodes, SUPERKO_NODES),
-                               seconds=_within_deadline(min(config.seconds or SUPERKO_SECONDS, SUPERKO_SECONDS)),
-                               moves=config.moves, sacrifices=config.sacrifices, loop_passes=config.loop_passes)
+    the line (`LineSuperkoSolver`), or None when it does not finish within its budget. The native one
+    (`NativeLineSuperkoSolver`) runs unless engine="python" or it is not built; where it cannot answer, "auto"
+    runs the Python one instead (and "native" keeps the first value)."""
+    seconds = _within_deadline(min(config.seconds or SUPERKO_SECONDS, SUPERKO_SECONDS))
+    settings = dict(seconds=seconds, moves=config.moves, sacrifices=config.sacrifices, loop_passes=config.loop_passes)
+    if config.engine == "native" or (config.engine == "auto" and native_available() and local.n <= NATIVE_MAX_POINTS):
+        try:
+            solver = NativeLineSuperkoSolver(local, max_nodes=min(config.max_nodes, NATIVE_SUPERKO_NODES), **settings)
+            return _finished_without_repetitions(solver, root, lo, hi)
+        except NativeUnavailable:
+            if config.engine == "native":
+                return None
+    solver = LineSuperkoSolver(local, max_nodes=min(config.max_nodes, SUPERKO_NODES), **settings)
     _deep_lines()
+    return _finished_without_repetitions(solver, root, lo, hi)
+
+
+def _finished_without_repetitions(solver, root: tuple, lo, hi):
+    """`_without_repetitions`' answer from one line-superko solver (None when it does not finish)."""
     try:
         res = solver.value(root)
     except (BudgetExceeded, RecursionError):
