@@ -1006,8 +1006,9 @@ static int line_open_frame(Search *s, LineFrame **stack, int64_t *nstack, int64_
    local line), so every position is valued once its kept options are (value_acyclic; kos by phantoms as in
    the main search). A value relying on a position still on the line (its low < its depth) is marked
    F_TEMP: valued again on every other line that reaches it (the graph-history interaction). As in Python,
-   once a position is valued, the options it valued for its line only stop being marked (the root's keep
-   theirs, for the readout). Budget, time limit, stop() and memory errors stop it as run_search. */
+   once a position is valued, the options it valued for its line only stop being marked and keep their
+   values, which a later line reaching them another way reuses (a partial answer, search.LineSuperkoSolver's
+   docstring says why); the root's keep theirs, for the readout. Budget, time limit, stop() and memory errors stop it as run_search. */
 static int run_line_search(Search *s, uint64_t b, uint64_t w) {
     double deadline = s->seconds > 0 ? now_seconds() + s->seconds : 0;
     int32_t root = node_add(s, b, w, 0);

@@ -525,8 +525,11 @@ class LineSuperkoSolver(Solver):
     """The same search without repetitions: a move that recreates the stones of a position on its own line is
     illegal (positional superko, applied to the local line), so no loop is left to value; immediate ko
     retakes keep their phantoms. A value that relied on the line above it (it dropped a move into a position
-    still on the line) holds for that line only: it is recomputed on every line that reaches it and never
-    reused (the graph-history interaction), at the cost of searching such positions again."""
+    still on the line) holds for that line only: while the position whose option it is stays unvalued, every
+    other line that reaches it values it again. Once that position is valued, the value is kept, and a later
+    line that reaches it another way reuses it: a partial answer to the graph-history interaction (dropping
+    those values too would leave the positions above that read them without one; a line-scoped table is the
+    fix, not built)."""
 
     def value(self, key: tuple):
         self.path: dict[tuple[int, int], int] = {}
