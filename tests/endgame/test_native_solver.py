@@ -289,3 +289,32 @@ def test_superko_re_search_falls_back_to_python_when_native_cannot(monkeypatch):
     solver, (rec, _, _), _ = solve_module._without_repetitions(local, root, ExhaustiveConfig(engine="auto"), None, None)
     assert type(solver).__name__ == "LineSuperkoSolver" and rec.mean == Fraction(-4, 3)
     assert solve_module._without_repetitions(local, root, ExhaustiveConfig(engine="native"), None, None) is None
+
+
+@pytest.mark.parametrize("mean, used", [(Fraction(5), True), (Fraction(13, 2), True), (Fraction(1), False),
+                                        (Fraction(7), False), (None, True)])
+def test_a_superko_value_outside_the_repetitions_bracket_is_not_used(mean, used):
+    """The loops' bracket 5..13/2 (one side or the other winning every repetition): a line-superko root value
+    inside it replaces the loop value, one outside it resolves no repetition and is not used."""
+    from tengen.cgt.thermo import number_thermo
+    from tengen.endgame.exact.solve import _within_bracket
+
+    rec = None if mean is None else number_thermo(mean)
+    assert _within_bracket(rec, (Fraction(13, 2), Fraction(5))) is used
+
+
+@pytest.mark.slow
+def test_efn_dev_01_09_keeps_its_loop_value_when_the_superko_search_leaves_the_bracket():
+    """efn_dev 01/09, its marked points: the loops' fixed points bracket the mean in 5..13/2; the native line
+    superko search (1.6 million positions) comes to mean 1 by kos valued with their taker winning, outside that
+    bracket, so the first value stands: gote, mean 5, temperature 4 (the book's deiri 6), and the note says why."""
+    from datapaths import shared_data
+
+    from tengen.go.position import load_position
+
+    pos = load_position(str(shared_data("efn_dev", "01-value-of-move", "09.sgf")), 0)
+    h = pos.board.height
+    region = [(h - 1 - r, c) for r, c in pos.node.get("SQ")]
+    res = solve_region(pos.board, region, ExhaustiveConfig(vouched=True, repetitions="superko", seconds=None))
+    assert (res.status, res.kind, res.mean, res.temperature) == ("ok", "gote", 5, 4)
+    assert any("outside the repetition's bracket 5..13/2: not used" in note for note in res.notes)

@@ -215,6 +215,16 @@ def _without_repetitions(local: LocalRegion, root: tuple, config: ExhaustiveConf
     return _finished_without_repetitions(solver, root, lo, hi)
 
 
+def _within_bracket(rec, means) -> bool:
+    """Whether the line-superko search's root value lies in the bracket of the loops it replaces (the means
+    with one side or the other winning every repetition): a value outside it resolves none of them (kos
+    valued with their taker winning, or a line's forbidden retake reused on another line), so it is not used."""
+    if rec is None or rec.mean is None or None in means:
+        return True
+    low, high = min(means), max(means)
+    return low <= rec.mean <= high
+
+
 def _finished_without_repetitions(solver, root: tuple, lo, hi):
     """`_without_repetitions`' answer from one line-superko solver (None when it does not finish)."""
     try:
@@ -272,6 +282,11 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     exact = lo is not None and hi is not None and lo.same_thermograph(hi)
     if not exact and solver.loop_valued and not config.strict_kos and config.repetitions == "superko":
         again = _without_repetitions(local, root, config, lo, hi)
+        if again is not None and not _within_bracket(again[1][0], again[2]):
+            result.notes.append(Note(
+                "superko", f"the search with positional superko on the local line gave mean {again[1][0].mean}, "
+                f"outside the repetition's bracket {again[2][0]}..{again[2][1]}: not used (it resolves no repetition)"))
+            again = None
         if again is not None:  # the repetition decided the value: valued without repetitions instead
             result.notes.pop()  # the loops' fixed points did not settle it: the note below says what did
             solver, (rec, lo, hi), means = again
