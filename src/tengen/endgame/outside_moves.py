@@ -17,9 +17,6 @@ from tengen.go.colors import BLACK, EMPTY, WHITE
 from tengen.go.coords import Point, neighbours, to_gtp
 
 
-_BOUNDARY = "{side} takes a boundary point (a block or an extension)"
-
-
 def _names(points: Iterable[Point], height: int) -> str:
     return " ".join(to_gtp(p, height) for p in sorted(points))
 
@@ -30,10 +27,8 @@ def _touches(board: Board, chain: list[Point], points: set[Point]) -> bool:
     return any(p in points or any(q in points for q in neighbours(p, h, w)) for p in chain)
 
 
-def outside_reason(board: Board, points: set[Point], color: int, move: Point) -> Optional[str]:
-    """What `color`'s move at `move` does for the region `points` (None when the move is one of its points)."""
-    if move in points:
-        return None
+def _reason(board: Board, points: set[Point], color: int, move: Point) -> tuple[str, str]:
+    """(kind, sentence) of a move outside the region: kind one of capture, atari, save, connect, boundary, near."""
     h, w, name = board.height, board.width, to_gtp(move, board.height)
     around = list(neighbours(move, h, w))
     seen: set[Point] = set()
@@ -49,20 +44,26 @@ def outside_reason(board: Board, points: set[Point], color: int, move: Point) ->
     captured = [c for c in near if len(board.chain_liberties(c[0])) == 1]
     if captured:
         stones = [p for c in captured for p in c]
-        return f"{name} lies outside the region: it captures {_names(stones, h)} next to it"
+        return "capture", f"{name} lies outside the region: it captures {_names(stones, h)} next to it"
     atari = [c for c in near if len(board.chain_liberties(c[0])) == 2]
     if atari:
-        return f"{name} lies outside the region: it ataris {_names([p for c in atari for p in c], h)} next to it"
+        return "atari", f"{name} lies outside the region: it ataris {_names([p for c in atari for p in c], h)} next to it"
     mine = [c for c in own_chains if _touches(board, c, points)]
     short = [c for c in mine if len(board.chain_liberties(c[0])) == 1]
     if short:
-        return (f"{name} lies outside the region: it gives {_names([p for c in short for p in c], h)} "
-                "(in atari) more liberties")
+        return "save", (f"{name} lies outside the region: it gives {_names([p for c in short for p in c], h)} "
+                        "(in atari) more liberties")
     if len(own_chains) >= 2 and mine:
-        return f"{name} lies outside the region: it connects {' and '.join(_names(c, h) for c in own_chains)}"
+        return "connect", f"{name} lies outside the region: it connects {' and '.join(_names(c, h) for c in own_chains)}"
     if any(q in points for q in around):
-        return f"{name} lies outside the region, next to it: " + _BOUNDARY.format(side="Black" if color == BLACK else "White")
-    return f"{name} lies outside the region, near it (within the predictors' reach of its boundary)"
+        side = "Black" if color == BLACK else "White"
+        return "boundary", f"{name} lies outside the region, next to it: {side} takes a boundary point (a block or an extension)"
+    return "near", f"{name} lies outside the region, near it (within the predictors' reach of its boundary)"
+
+
+def outside_reason(board: Board, points: set[Point], color: int, move: Point) -> Optional[str]:
+    """What `color`'s move at `move` does for the region `points` (None when the move is one of its points)."""
+    return None if move in points else _reason(board, points, color, move)[1]
 
 
 def note_outside_moves(result: RegionResult, board: Board, others: Sequence[RegionResult] = ()) -> None:
@@ -78,13 +79,12 @@ def note_outside_moves(result: RegionResult, board: Board, others: Sequence[Regi
         for move in moves:
             if move is None or move in points:
                 continue
-            why = outside_reason(board, points, color, move)
-            boundary = why is not None and why.endswith(tuple(_BOUNDARY.format(side=s) for s in ("Black", "White")))
-            if boundary and move in shared:
+            kind, why = _reason(board, points, color, move)
+            if kind == "boundary" and move in shared:
                 why = f"{to_gtp(move, board.height)} lies outside the region, next to it: a boundary point both sides want"
-            if why and move in owner:
+            if move in owner:
                 why += (f"; it is a point of region {owner[move]} too: one move in two regions, which interact "
                         "(their values are added as if independent)")
-            if why and why not in said and why not in result.notes:
+            if why not in said and why not in result.notes:
                 said.append(why)
     result.notes.extend(Note("outside move", why) for why in said)
