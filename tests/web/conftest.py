@@ -66,6 +66,16 @@ def standin() -> CurveStandIn:
     return CurveStandIn()
 
 
+OFFLINE_REASON = "could not download katrain from PyPI (offline?)"
+
+
+def offline_network():
+    """An evaluator factory as the default one fails offline with no cached model."""
+    from tengen.eval.katago.weights import ModelDownloadError
+
+    raise ModelDownloadError(OFFLINE_REASON)
+
+
 def wait_final(client, job_id: str, seconds: float = 30) -> dict:
     """Poll an analysis job until it is done, failed or cancelled (an AssertionError after `seconds`)."""
     import time

@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from conftest import ONE_DAME_SGF, CurveStandIn, wait_final
+from conftest import OFFLINE_REASON, ONE_DAME_SGF, CurveStandIn, offline_network, wait_final
 
 from fastapi.testclient import TestClient  # noqa: E402  (conftest skips the module without fastapi)
 
@@ -364,15 +364,10 @@ def test_the_thermograph_of_a_ko_region_is_served(client):
 def test_a_server_whose_network_cannot_load_says_why_with_503():
     """Offline and no cached model: the evaluation answers 503 with the loader's reason (not a 500), and an
     analysis job that needs the network fails with the same reason."""
-    from tengen.eval.katago.weights import ModelDownloadError
-
-    def offline():
-        raise ModelDownloadError("could not download katrain from PyPI (offline?)")
-
-    with TestClient(create_app(evaluator_factory=offline)) as client:
+    with TestClient(create_app(evaluator_factory=offline_network)) as client:
         rid = client.post("/api/records/paste", json={"sgf": ONE_DAME_SGF}).json()["id"]
         why = assert_error(client.post("/api/evaluate", json={"record": rid, "move": 0}), 503)
-        assert why == "no network is loaded: could not download katrain from PyPI (offline?)"
+        assert why == f"no network is loaded: {OFFLINE_REASON}"
         job = client.post("/api/analyses", json={"record": rid, "predictor": "kata"}).json()
         final = wait_final(client, job["id"])
         assert final["status"] == "failed" and "no network is loaded: could not download" in final["error"]

@@ -10,7 +10,7 @@ import re
 import time
 
 import pytest
-from conftest import ONE_DAME_SGF, CurveStandIn, wait_final
+from conftest import OFFLINE_REASON, ONE_DAME_SGF, CurveStandIn, offline_network, wait_final
 from fastapi.testclient import TestClient  # noqa: E402  (conftest skips the module without fastapi)
 
 from tengen.web.app import create_app
@@ -261,36 +261,33 @@ def undecided_server(web, tmp_path_factory):
     yield from web.serve(tmp_path_factory.mktemp("workbench-detect"), UndecidedStandIn())
 
 
-@pytest.mark.slow
-def test_detect_says_so_when_the_network_leaves_nothing_undecided(server, browser, web):
-    page, errors = open_workbench(server, browser)  # CurveStandIn: every point owned, +-1
+def detect_on(server, browser, web):
+    """The workbench with the hane set up and brushed, Detect clicked: (page, errors, expect)."""
+    page, errors = open_workbench(server, browser)
     expect = web.playwright_api.expect
     set_up_hane(page, expect)
     page.get_by_test_id("wb-detect").click()
+    return page, errors, expect
+
+
+@pytest.mark.slow
+def test_detect_says_so_when_the_network_leaves_nothing_undecided(server, browser, web):
+    page, errors, expect = detect_on(server, browser, web)  # CurveStandIn: every point owned, +-1
     expect(page.get_by_test_id("wb-message")).to_contain_text("leaves no point undecided")
     expect(page.locator("[data-testid=wb-board] .shudan-vertex.shudan-selected")).to_have_count(6)  # kept
     assert not errors, errors
 
 
-def offline():
-    from tengen.eval.katago.weights import ModelDownloadError
-
-    raise ModelDownloadError("could not download katrain from PyPI (offline?)")
-
-
 @pytest.fixture(scope="module")
 def offline_server(web, tmp_path_factory):
-    yield from web.serve(tmp_path_factory.mktemp("workbench-offline"), None, evaluator_factory=offline)
+    yield from web.serve(tmp_path_factory.mktemp("workbench-offline"), None, evaluator_factory=offline_network)
 
 
 @pytest.mark.slow
 def test_detect_without_a_network_says_why_and_solve_still_answers(offline_server, browser, web):
-    page, errors = open_workbench(offline_server, browser)
-    expect = web.playwright_api.expect
-    set_up_hane(page, expect)
-    page.get_by_test_id("wb-detect").click()
+    page, errors, expect = detect_on(offline_server, browser, web)
     expect(page.get_by_test_id("wb-message")).to_contain_text(
-        "Detect needs the network's ownership: no network is loaded: could not download katrain from PyPI (offline?)")
+        f"Detect needs the network's ownership: no network is loaded: {OFFLINE_REASON}")
     expect(page.locator("[data-testid=wb-board] .shudan-vertex.shudan-selected")).to_have_count(6)  # kept
     page.get_by_test_id("wb-solve").click()  # the exact solver needs no network
     expect(page.get_by_test_id("wb-job-status")).to_contain_text("done", timeout=30_000)
@@ -306,10 +303,7 @@ def test_detect_marks_the_points_the_networks_ownership_leaves_undecided(undecid
     from tengen.go.coords import from_gtp
     from tengen.go.rules import Rules
 
-    page, errors = open_workbench(undecided_server, browser)
-    expect = web.playwright_api.expect
-    set_up_hane(page, expect)
-    page.get_by_test_id("wb-detect").click()
+    page, errors, expect = detect_on(undecided_server, browser, web)
     board = Board(9, rules=Rules.chinese(komi=0))
     board.setup(black=[from_gtp(v, 9) for v in BLACK], white=[from_gtp(v, 9) for v in WHITE])
     (ev,) = UndecidedStandIn().evaluate([board])  # the server's network on the same diagram
