@@ -282,11 +282,13 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     exact = lo is not None and hi is not None and lo.same_thermograph(hi)
     if not exact and solver.loop_valued and not config.strict_kos and config.repetitions == "superko":
         again = _without_repetitions(local, root, config, lo, hi)
-        if again is not None and not _within_bracket(again[1][0], again[2]):
-            result.notes.append(Note(
-                "superko", f"the search with positional superko on the local line gave mean {again[1][0].mean}, "
-                f"outside the repetition's bracket {again[2][0]}..{again[2][1]}: not used (it resolves no repetition)"))
-            again = None
+        if again is not None:
+            _, (line_rec, _, _), means = again
+            if not _within_bracket(line_rec, means):
+                result.notes.append(Note(
+                    "superko", f"the search with positional superko on the local line gave mean {line_rec.mean}, "
+                    f"outside the repetition's bracket {means[0]}..{means[1]}: not used (it resolves no repetition)"))
+                again = None
         if again is not None:  # the repetition decided the value: valued without repetitions instead
             result.notes.pop()  # the loops' fixed points did not settle it: the note below says what did
             solver, (rec, lo, hi), means = again
