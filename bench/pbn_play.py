@@ -11,7 +11,7 @@ the same command again continues. The result is read back from disk: each arm's 
 (1.96 sqrt(p(1-p)/n)), and a two-proportion z-test (pooled, two-sided).
 
     python bench/pbn_play.py [--games 100] [--playouts-per-move 10000] [--threads 1] [--fpu V] [--prior-weight 1.0]
-        [--level 10] [--handicap N --komi K] [--parallel 1] [--block 10] [--out DIR] [--report]
+        [--level 10] [--handicap N --komi K] [--dynamic-komi vs] [--parallel 1] [--block 10] [--out DIR] [--report]
         [--arms plain,prior] [--first N] [--merge DIR]
 
 `--arms plain` plays the plain arm only: the calibration (its win rate with its interval at a level and
@@ -22,7 +22,9 @@ folders (same settings only) before the summary; game N is the same game whereve
 
 `--handicap N` gives tengen N fixed handicap stones and Black in every game (both arms alike): the way to a
 setting where the plain arm wins some games, so that a difference between the arms can show (a playout search
-far below GNU Go loses every even game with or without the prior).
+far below GNU Go loses every even game with or without the prior). With a handicap, `--dynamic-komi vs` lets
+tengen's searches run under a komi that keeps their win rates near even (a playout search that sees every move
+win plays at random: `tengen.io.gtp_uct_player`).
 
 Last line `delta: X +- Y (games A+B, p P)`: the prior arm's win rate minus the plain arm's (from what is on disk), Y
 the half-width of its 95 % interval, 1.96 sqrt(p1(1-p1)/n1 + p2(1-p2)/n2), A and B the prior and plain arms' games,
@@ -97,6 +99,8 @@ def tengen_command(args: argparse.Namespace, prior: bool) -> str:
            f"--playouts-per-move {args.playouts_per_move} --threads {args.threads}")
     if args.fpu is not None:
         cmd += f" --fpu {args.fpu:g}"
+    if args.dynamic_komi != "none":
+        cmd += f" --dynamic-komi {args.dynamic_komi}"
     if prior:
         cmd += f" --prior pbn --prior-weight {args.prior_weight:g}"
     return cmd
@@ -112,6 +116,8 @@ def arm_folder(args: argparse.Namespace, arm: str) -> Path:
         name += f"-h{args.handicap}"
     if args.komi != 7.5:
         name += f"-k{args.komi:g}"
+    if args.dynamic_komi != "none":
+        name += f"-dk{args.dynamic_komi}"
     if arm == "prior":
         name += f"-w{args.prior_weight:g}"
     return base / name
@@ -129,6 +135,8 @@ def main() -> int:
     parser.add_argument("--komi", type=float, default=7.5)
     parser.add_argument("--handicap", type=int, default=0,
                         help="fixed handicap stones for tengen, then always Black (0: even games, colours alternate)")
+    parser.add_argument("--dynamic-komi", choices=("none", "vs"), default="none",
+                        help="both arms' dynamic komi (vs: value-situational, Baudis; for handicap games; default none)")
     parser.add_argument("--parallel", type=int, default=1, help="games at once per arm")
     parser.add_argument("--block", type=int, default=10, help="games per arm before switching arms (default 10)")
     parser.add_argument("--out", default=None, help="folder of the two match folders (default ~/.cache/tengen/matches)")

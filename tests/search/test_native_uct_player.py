@@ -327,3 +327,65 @@ def test_gtp_prior_depth_reaches_the_native_config():
     assert gtp_cmd._uct_player(args).config.prior_depth == 0
     args = parser.parse_args(["--evaluator", "playouts"])
     assert gtp_cmd._uct_player(args).config.prior_depth == UctConfig().prior_depth
+
+
+# Black with four handicap stones on 9x9 and komi 0.5: every move looks won at the game's komi
+HANDICAP_4 = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . X . . . X . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . X . . . X . .
+    . . . . . . . . .
+    . . . . . . . . ."""
+
+
+def test_value_situational_komi_steps_while_the_win_rate_leaves_its_interval():
+    from tengen.io.gtp_uct_player import UctPlayer
+    from tengen.search.dynamic_komi import WIN_INTERVAL
+
+    board = board_from_diagram(HANDICAP_4, rules=Rules.chinese(komi=0.5))
+    player = UctPlayer(UctConfig(playouts=600, seed=3), dynamic_komi="vs")
+    komis, winrates = [], []
+    for _ in range(3):  # Black searches the same position again: only the komi moves
+        komis.append(player.search_komi(board, BLACK))
+        player.genmove(board, BLACK)
+        result = player.search.last
+        assert result.komi == komis[-1] and result.to_play == BLACK
+        winrates.append(result.winrate)
+    lower, upper = WIN_INTERVAL
+    assert komis[0] == 0.5 and winrates[0] > upper  # four stones on 9x9 win nearly every playout at komi 0.5
+    for before, after, winrate in zip(komis, komis[1:], winrates):
+        assert after == before + (1 if winrate > upper else -1 if winrate < lower else 0)
+    assert komis[1] == 1.5 and player.search.last.reused == 0  # a komi that moved grows a new tree
+    assert player.search_komi(board, WHITE) == 0.5  # White's komi has its own state
+
+
+def test_value_situational_komi_never_resigns_under_a_moved_komi():
+    from tengen.io.gtp_uct_player import UctPlayer
+
+    board = board_from_diagram(HANDICAP_4, rules=Rules.chinese(komi=0.5))
+    player = UctPlayer(UctConfig(playouts=300, seed=4), dynamic_komi="vs", resign_threshold=0.4, resign_consecutive=1)
+    assert player.genmove(board, WHITE) == "resign"  # White far behind at the game's komi: it resigns there
+    player._komi_state[WHITE] = (-20.5, player.search.last)  # a komi moved further against White: still losing
+    move = player.genmove(board, WHITE)
+    assert player.search.last.winrate < 0.4 and player.search.last.komi == -19.5 and move != "resign"
+
+
+def test_gtp_playouts_takes_vs_dynamic_komi_and_refuses_the_network_methods(monkeypatch, capsys):
+    from tengen.cli import main
+
+    for method in ("ss", "mldk"):
+        assert main(["gtp", "--evaluator", "playouts", "--dynamic-komi", method]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "with --evaluator playouts use none or vs" in err[0]
+    script = b"1 boardsize 9\n2 version\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(script)))
+    assert main(["gtp", "--evaluator", "playouts", "--dynamic-komi", "vs", "--size", "9"]) == 0
+    assert "dynamic-komi=vs" in capsys.readouterr().out
+    from tengen.io.gtp_uct_player import UctPlayer
+
+    with pytest.raises(ValueError, match="ss and mldk need the network"):
+        UctPlayer(UctConfig(), dynamic_komi="ss")

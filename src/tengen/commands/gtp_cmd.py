@@ -60,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_device_argument(parser)
     parser.add_argument("--dynamic-komi", choices=DYNAMIC_KOMI, default="none",
                         help="komi of each search: none (the game's, default), ss (score-situational), vs "
-                             "(value-situational), mldk (multi-labelled, from the komi curve)")
+                             "(value-situational), mldk (multi-labelled, from the komi curve); with --evaluator "
+                             "playouts none or vs")
     parser.add_argument("--temperature-early", type=finite_float, default=0.5, metavar="T",
                         help="after set_random_seed, early moves are drawn with probability ~ visits ** (1/T) "
                              "(default 0.5; 0: always the most visited)")
@@ -149,13 +150,16 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--prior-depth needs --evaluator playouts and --prior pbn, and must be at least -1")
     if native:
         _check_native_limits(args)
+        if args.dynamic_komi not in ("none", "vs"):  # gtp_uct_player.NATIVE_DYNAMIC_KOMI (not imported: GTP starts fast)
+            raise CliError(f"--dynamic-komi {args.dynamic_komi} needs the network search's score or komi curve; "
+                           "with --evaluator playouts use none or vs")
     rules = Rules.from_name(args.rules, args.komi)
     load = _once(lambda: _katago_evaluator(args))
     search_load = {"katago": load, "playouts": load, "classic": _once(lambda: _classic_evaluator(args))}[args.evaluator]
     version = None
     if native:
         player = _uct_player(args)
-        version = _uct_version(player.config)
+        version = _uct_version(player.config, args.dynamic_komi)
     else:
         player = _search_player(args, search_load) if args.player == "search" else None
     dead = args.dead_stones
@@ -251,14 +255,17 @@ def _uct_player(args):
                        **({} if args.prior_depth is None else {"prior_depth": args.prior_depth}))
     factory = _pbn_board_prior if args.prior == "pbn" else None
     resign = {} if args.resign_threshold is None else {"resign_threshold": args.resign_threshold}
-    return UctPlayer(config, prior_factory=factory, seconds=args.seconds, verbose=True, **resign)
+    return UctPlayer(config, prior_factory=factory, seconds=args.seconds, verbose=True,
+                     dynamic_komi=args.dynamic_komi, **resign)
 
 
-def _uct_version(config) -> str:
-    """GTP `version` of the native player: tengen's version and the search's settings (FPU stated)."""
+def _uct_version(config, dynamic_komi: str = "none") -> str:
+    """GTP `version` of the native player: tengen's version and the search's settings (FPU and a dynamic komi
+    stated)."""
     from tengen import __version__
 
-    return f"{__version__} {config.describe()}"
+    komi = f" dynamic-komi={dynamic_komi}" if dynamic_komi != "none" else ""
+    return f"{__version__} {config.describe()}{komi}"
 
 
 def _pbn_board_prior():

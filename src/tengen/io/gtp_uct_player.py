@@ -7,6 +7,12 @@ What it adds to `NativeUct.genmove`:
 * resignation: after `resign_consecutive` searches in a row whose chosen move's win rate is under
   `resign_threshold` (default 0.05; 0: never), the answer is `resign`; passing follows the search's pass rule
   (no move but own-eye fills, or the opponent passed and the board's area count already wins);
+* dynamic komi (`dynamic_komi="vs"`: Baudiš's value-situational komi, `tengen.search.dynamic_komi`): each search
+  of a colour is scored with a komi moved one point from that colour's last one while its win rate was outside
+  (45 %, 55 %), so that a handicap game does not look won (or lost) from the first move and every move alike;
+  the tree is kept only while the komi stays. Resignation then reads the win rate at the game's komi only (a
+  search under a moved komi never resigns); the pass rule always counts with the game's komi. The methods that
+  need a score or a komi curve (ss, mldk) are the network search's;
 * `kgs-genmove_cleanup`: the search's move, except that where it would pass while opponent stones stand dead in
   the player's area (by the mean ownership of native playouts) it plays a liberty of such a chain first;
 * dead stones (final_score, final_status_list): chains whose mean ownership over `ownership_playouts` native
@@ -32,6 +38,9 @@ if TYPE_CHECKING:
     from tengen.search.time_control import TimeSettings
 
 
+NATIVE_DYNAMIC_KOMI = ("none", "vs")  # the dynamic komi methods the playout engine can follow (a win rate only)
+
+
 class UctPlayer:
     """One game's native playout player (the GTP engine's `player`). `prior_factory()` gives the additive
     move prior (called once, on the first genmove; None: no prior)."""
@@ -40,9 +49,12 @@ class UctPlayer:
 
     def __init__(self, config: "UctConfig", prior_factory: Optional[Callable[[], "MovePrior"]] = None,
                  seconds: Optional[float] = None, resign_threshold: float = 0.05, resign_consecutive: int = 3,
-                 ownership_playouts: int = 256, verbose: bool = False):
+                 ownership_playouts: int = 256, verbose: bool = False, dynamic_komi: str = "none"):
         if seconds is not None and not seconds > 0:
             raise ValueError("seconds must be positive")
+        if dynamic_komi not in NATIVE_DYNAMIC_KOMI:
+            raise ValueError(f"dynamic komi with the playout engine is one of {', '.join(NATIVE_DYNAMIC_KOMI)}, "
+                             f"not {dynamic_komi!r} (ss and mldk need the network search's score or komi curve)")
         if not 0 <= resign_threshold < 0.5:
             raise ValueError("resign_threshold must lie in [0, 0.5)")
         self.config = config
@@ -54,6 +66,9 @@ class UctPlayer:
         self._prior_factory = prior_factory
         self._search: Optional["NativeUct"] = None
         self._resign_count: dict[int, int] = {}
+        self.dynamic_komi = dynamic_komi
+        self._dynamic = None  # the method, made for the game's komi on the first genmove
+        self._komi_state: dict[int, tuple[float, object]] = {}  # colour -> (its last komi, that search's result)
 
     @property
     def search(self) -> "NativeUct":
@@ -96,6 +111,22 @@ class UctPlayer:
         if self._search is not None:
             self._search.clear()
         self._resign_count.clear()
+        self._dynamic = None
+        self._komi_state.clear()
+
+    def search_komi(self, board: Board, color: int) -> float:
+        """The komi `color`'s next search is scored with: the game's, or the dynamic komi's next step."""
+        game_komi = float(board.rules.komi)
+        if self.dynamic_komi == "none":
+            return game_komi
+        from tengen.search.dynamic_komi import make_dynamic_komi
+
+        key = (game_komi, board.width * board.height)
+        if self._dynamic is None or self._dynamic[0] != key:
+            self._dynamic = (key, make_dynamic_komi(self.dynamic_komi, game_komi, key[1]))
+            self._komi_state.clear()
+        komi, last = self._komi_state.get(color, (game_komi, None))
+        return float(self._dynamic[1].next_komi(komi, color, len(board.moves), last))
 
     # ------------------------------------------------------------------ genmove
     def genmove(self, board: Board, color: int, cleanup: bool = False,
@@ -106,15 +137,20 @@ class UctPlayer:
         position = board.copy()
         position.to_play = color
         seconds = self.seconds_for(position, time_settings, time_left)
-        move = self.search.genmove(position, seconds=seconds)
+        komi = self.search_komi(position, color)
+        move = self.search.genmove(position, seconds=seconds, komi=komi)
         result = self.search.last
+        if result is not None:
+            self._komi_state[color] = (komi, result)
         if self.verbose and result is not None:
-            print(f"tengen native-uct: {to_gtp(move, board.height)} winrate {result.winrate:.3f} playouts "
+            moved = f" komi {komi:g}" if komi != position.rules.komi else ""
+            print(f"tengen native-uct: {to_gtp(move, board.height)} winrate {result.winrate:.3f}{moved} playouts "
                   f"{result.playouts} ({result.playouts_per_second:.0f}/s, {result.reused} reused) {result.reason}",
                   file=sys.stderr, flush=True)
         if cleanup:
             return move if move is not None else self._cleanup_move(position, color)
-        if move is not None and result is not None and result.reason in ("search", "superko-next"):
+        at_game_komi = komi == position.rules.komi
+        if move is not None and result is not None and result.reason in ("search", "superko-next") and at_game_komi:
             losing = self.resign_threshold > 0 and result.winrate < self.resign_threshold
             self._resign_count[color] = self._resign_count.get(color, 0) + 1 if losing else 0
             if self._resign_count[color] >= self.resign_consecutive:

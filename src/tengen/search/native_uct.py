@@ -156,6 +156,8 @@ class UctResult:
     nodes: int
     reason: str                     # why this move: search, superko-next, no-moves, opponent-passed-and-won, losing
     moves: list[MoveStat] = field(default_factory=list)
+    to_play: int = 0                # the side the search moved for (its win rates are that side's)
+    komi: float = 0.0               # the komi the playouts were scored with
 
     @property
     def playouts_per_second(self) -> float:
@@ -173,6 +175,7 @@ class NativeUct:
         self._engine: Optional[object] = None
         self._shape: Optional[tuple[int, int]] = None
         self._last_moves: Optional[list] = None  # the history of the last searched position
+        self._last_komi: Optional[float] = None  # the komi its playouts were scored with
         self.last: Optional[UctResult] = None
 
     def clear(self) -> None:
@@ -203,9 +206,17 @@ class NativeUct:
             self._last_moves = None
         return self._engine
 
-    def search(self, board: Board, playouts: Optional[int] = None, seconds: Optional[float] = None) -> dict:
-        """Run the engine on `board` (its side to move); the raw result dict of `_uct.Engine.search`."""
+    def search(self, board: Board, playouts: Optional[int] = None, seconds: Optional[float] = None,
+               komi: Optional[float] = None) -> dict:
+        """Run the engine on `board` (its side to move), its playouts scored with `komi` (None: the board's); the
+        raw result dict of `_uct.Engine.search`. The tree is reused only under the komi it was grown with."""
         engine = self._engine_for(board)
+        komi = float(board.rules.komi if komi is None else komi)
+        if not np.isfinite(komi):
+            raise ValueError(f"komi must be finite, not {komi}")
+        if self._last_komi is not None and komi != self._last_komi:
+            self.clear()  # its win rates were counted under another komi
+        self._last_komi = komi
         w = board.width
         ko = board.ko_point
         last = board.moves[-1][1] if board.moves else None
@@ -217,23 +228,24 @@ class NativeUct:
             path = [-1 if p is None else p[0] * w + p[1] for _, p in history[len(prev):]]
         playouts = self.config.playouts if playouts is None else playouts
         seconds = self.config.seconds if seconds is None else seconds
-        raw = engine.search(board.array().tobytes(), board.to_play, float(board.rules.komi), int(playouts),
+        raw = engine.search(board.array().tobytes(), board.to_play, komi, int(playouts),
                             seconds=float(seconds or 0.0), ko=-1 if ko is None else ko[0] * w + ko[1],
                             last=last_index, path=path)
         self._last_moves = history
         return raw
 
-    def genmove(self, board: Board, playouts: Optional[int] = None, seconds: Optional[float] = None
-                ) -> Optional[Point]:
-        """The move for the board's side to move (None: pass), by the search and the pass rule; the details
-        in `self.last`."""
+    def genmove(self, board: Board, playouts: Optional[int] = None, seconds: Optional[float] = None,
+                komi: Optional[float] = None) -> Optional[Point]:
+        """The move for the board's side to move (None: pass), by the search (its playouts scored with `komi`,
+        None: the board's) and the pass rule (the board's own komi); the details in `self.last`."""
         t0 = time.perf_counter()
-        raw = self.search(board, playouts, seconds)
+        raw = self.search(board, playouts, seconds, komi)
         w, color = board.width, board.to_play
         stats = [MoveStat(None if m < 0 else (m // w, m % w), int(v), q, int(av), aq, p)
                  for m, v, q, av, aq, p in raw["moves"]]
         stats.sort(key=lambda s: (-s.visits, -s.amaf_winrate))
-        result = UctResult(None, 0.5, raw["playouts"], raw["seconds"], raw["reused"], raw["nodes"], "search", stats)
+        result = UctResult(None, 0.5, raw["playouts"], raw["seconds"], raw["reused"], raw["nodes"], "search", stats,
+                           to_play=color, komi=self._last_komi)
         self.last = result
         stones = [s for s in stats if s.move is not None]
         if not stones:
