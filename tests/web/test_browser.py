@@ -19,6 +19,9 @@ from conftest import ONE_DAME_SGF, REVIEW_SGF, CurveStandIn
 pytestmark = pytest.mark.slow
 CHROMIUM = os.environ.get("TENGEN_CHROMIUM", "/usr/bin/chromium")
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed: pip install playwright")
+# an assertion waits until it holds, up to this long: 30 s instead of Playwright's 5 s, so that a loaded CI machine
+# (the browser, the server and the solver sharing two cores) is not read as a failure; a passing check returns at once
+playwright_api.expect.set_options(timeout=30_000)
 if not shutil.which(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 

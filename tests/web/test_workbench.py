@@ -205,6 +205,56 @@ def set_up_hane(page, expect) -> None:
     expect(page.locator("[data-testid=wb-board] .shudan-vertex.shudan-selected")).to_have_count(6)
 
 
+def centre(page, name: str) -> dict:
+    """The middle of a point of the board, in the page's CSS pixels (the touch events' coordinates)."""
+    box = vertex(page, name).bounding_box()
+    return {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+
+
+@pytest.mark.slow
+def test_a_finger_places_stones_and_brushes_the_region(server, browser, web):
+    """On a phone's touch screen: a tap places a stone, a finger's stroke over C1-F1 marks all four points (the
+    board captures the finger's pointer, whose moves would otherwise stay with a point that re-renders, and
+    looks up the point under it), a second stroke from a marked point unmarks, the page does not scroll while
+    the brush is down, and a stroke is one undo step."""
+    context = browser.new_context(viewport={"width": 820, "height": 1000}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/")
+    page.get_by_test_id("mode-workbench").tap()
+    page.wait_for_selector("[data-testid=wb-board] .shudan-goban")
+    expect = web.playwright_api.expect
+    page.keyboard.press("b")
+    for v in ("A2", "B2"):
+        p = centre(page, v)
+        page.touchscreen.tap(p["x"], p["y"])
+    expect(page.locator("[data-testid=wb-board] .shudan-vertex.shudan-sign_1")).to_have_count(2)
+    page.keyboard.press("r")
+    cdp = context.new_cdp_session(page)
+
+    def stroke(start: str, end: str) -> None:
+        a, b = centre(page, start), centre(page, end)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [a]})
+        for k in range(1, 11):
+            at = {"x": a["x"] + (b["x"] - a["x"]) * k / 10, "y": a["y"] + (b["y"] - a["y"]) * k / 10}
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [at]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    marked = page.locator("[data-testid=wb-board] .shudan-vertex.shudan-selected")
+    stroke("C1", "F1")
+    expect(marked).to_have_count(4)
+    for v in ("C1", "D1", "E1", "F1"):
+        expect(vertex(page, v)).to_have_class(re.compile(r"\bshudan-selected\b"))
+    stroke("E1", "F1")  # a stroke that starts on a marked point unmarks
+    expect(marked).to_have_count(2)
+    assert page.evaluate("window.scrollY") == 0
+    page.keyboard.press("z")  # the stroke is one undo step
+    expect(marked).to_have_count(4)
+    assert not errors, errors
+    context.close()
+
+
 @pytest.mark.slow
 def test_set_up_mark_solve_step_and_download(server, browser, web, tmp_path):
     page, errors = open_workbench(server, browser)

@@ -220,6 +220,37 @@ export function Workbench({ active, from }) {
     brush.current = !d.region[v[1]][v[0]];
     commit(withRegion(d, v, brush.current));
   };
+  // a finger's (or pen's) stroke, by pointer events: the board captures the pointer, so its moves keep coming
+  // while the points under it re-render, and the point under the finger is looked up at each move (the page
+  // does not scroll while the brush is down: style.css's touch-action); a mouse keeps Shudan's vertex events
+  const lastTouched = useRef(null);
+  const vertexAt = (e) => {
+    const el = document.elementFromPoint(e.clientX, e.clientY);
+    const cell = el && el.closest("[data-testid=wb-board] .shudan-vertex");
+    return cell ? [Number(cell.dataset.x), Number(cell.dataset.y)] : null;
+  };
+  const onPointerDown = (e) => {
+    if (e.pointerType === "mouse" || !editing || tool !== "region") return;
+    const v = vertexAt(e);
+    if (!v) return;
+    e.preventDefault();  // no compatibility mouse events: the stroke is these handlers'
+    e.currentTarget.setPointerCapture(e.pointerId);
+    lastTouched.current = v.join(",");
+    startStroke(v);
+  };
+  const onPointerMove = (e) => {
+    if (e.pointerType === "mouse" || brush.current === null || lastTouched.current === null) return;
+    const v = vertexAt(e);
+    if (!v || v.join(",") === lastTouched.current) return;
+    lastTouched.current = v.join(",");
+    const mark = brush.current;
+    amend((now) => withRegion(now, v, mark));
+  };
+  const onPointerEnd = (e) => {
+    if (e.pointerType === "mouse" || lastTouched.current === null) return;
+    brush.current = null;
+    lastTouched.current = null;
+  };
   const [detecting, setDetecting] = useState(false);
   const onDetect = async () => {
     // the region the analysis would find: the points whose ownership by the network is undecided
@@ -276,7 +307,8 @@ export function Workbench({ active, from }) {
   return h("main", { "data-testid": "workbench" },
     h("div", { class: "boardcol" },
       h(Toolbar, { tool, setTool, d, commit, undo, redo, hist, from, onNew, onDetect, detecting }),
-      h("div", { "data-testid": "wb-board", class: "wb-board" + (tool === "region" ? " brushing" : "") },
+      h("div", { "data-testid": "wb-board", class: "wb-board" + (tool === "region" ? " brushing" : ""),
+                 onPointerDown, onPointerMove, onPointerUp: onPointerEnd, onPointerCancel: onPointerEnd },
         h(Goban, { vertexSize: size, ...maps, showCoordinates: true, fuzzyStonePlacement: false, animateStonePlacement: false,
           onVertexClick: (e, v) => { if (editing && tool === "try") tryAt(v); else if (editing && tool !== "region") place(v); else if (!editing) setStep(null); },
           onVertexMouseDown: (e, v) => { if (editing && tool === "region") { e.preventDefault(); startStroke(v); } },
@@ -286,7 +318,7 @@ export function Workbench({ active, from }) {
         : `${step.name} first, after move ${step.k} of ${step.moves.length}: `,
         h("button", { onClick: () => setStep(null), "data-testid": "wb-back" }, "back to the diagram")) :
         h("div", { class: "muted" }, `${colorName(d.toPlay)} to play; ${regionSize(d)} point(s) marked. Click a point to place the tool's stone ` +
-          "(the same colour again removes it); the region brush marks or unmarks the points you click or drag over.",
+          "(the same colour again removes it); the region brush marks or unmarks the points you click or drag over (a finger too).",
           r ? " ▲ Black's best move, ■ White's best; click a move of a line to see the board after it; with \"try a move\", click a point of the region to see what your move is worth." : "")),
     h("div", { class: "panel" },
       h("div", { class: "card" }, h("h2", null, "Solve"),
