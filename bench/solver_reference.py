@@ -12,7 +12,10 @@ inside the reference's bracket. Metamorphic checks: a color swap (mean negated, 
 mirrored), the 7 other symmetries of the board and a translation (same result); with the native engine all
 9 on every region, with the Python one 1 per region in turn (`--transforms`; its solves are ~20x slower).
 A reference tree over --max-tree nodes (default 10,000) is left unchecked against the reference (counted;
-the metamorphic checks still run). Last line: `disagreements: N`.
+the metamorphic checks still run). A region that is a sum of independent parts at the start (safe stones cut it;
+a quarter of the 6x6 and 7x7 boards are drawn with two parts, one in each bottom corner) is also checked as a
+sum (`devkit.reference_solver.sum_check`): each part solved alone, the whole's mean the parts' added (plus the
+safe stones' count) and its temperature at most the hottest part's. Last line: `disagreements: N`.
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from collections import Counter
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: devkit/ (test and bench helpers)
 from devkit.reference_solver import (
     DETERMINED, TOO_LARGE, TRANSFORMS, UNDETERMINED, against_reference, available_engine, generate, metamorphic,
-    outside_bracket, reference_solve_local, solve,
+    outside_bracket, reference_solve_local, solve, sum_check,
 )
 
 
@@ -56,6 +59,7 @@ def main(argv=None) -> int:
     counts: Counter = Counter()
     caveats: Counter = Counter()
     kinds: Counter = Counter()
+    sums: Counter = Counter()  # regions that are sums of independent parts at the start, by what was checked
     shown = 0
     disagreements = 0
     ref_s = solver_s = meta_s = 0.0
@@ -88,6 +92,11 @@ def main(argv=None) -> int:
             problems.append(("reference", why))
         elif outside_bracket(ref, res):
             caveats["caveated value outside the reference's bracket"] += 1
+        checked, why = sum_check(reg, local, res, engine)
+        if checked != "one part":
+            sums[checked] += 1
+            if why:
+                problems.append(("decomposition", why))
         if per:
             chosen = [TRANSFORMS[(number * per + j) % len(TRANSFORMS)] for j in range(per)]
             problems += metamorphic(reg, res, engine, chosen)
@@ -116,6 +125,8 @@ def main(argv=None) -> int:
     print("determined kinds: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
     print("solver: " + ", ".join(f"{k} {v}" for k, v in sorted(caveats.items())))
     print("answered by: " + ", ".join(f"{k} {v}" for k, v in sorted(engines.items())))
+    print(f"decomposed (independent parts at the start, once safe stones cut the region): {sum(sums.values())}; "
+          f"as sums: " + ", ".join(f"{k} {v}" for k, v in sorted(sums.items())))
     print(f"checks: the reference on every region not too large; metamorphic: "
           + ("none" if not per else "all 9 transforms (7 symmetries, color swap, translation) on every region"
              if per == len(TRANSFORMS) else f"{per} of the 9 transforms per region, in turn ({n * per // len(TRANSFORMS)} regions each)"))

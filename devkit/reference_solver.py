@@ -317,20 +317,36 @@ def _grid_legal(grid: np.ndarray) -> bool:
     return True
 
 
+def _grown(rng: random.Random, n: int, region: set, size: int, columns) -> set:
+    """`region` grown point by point to `size` points within the bottom three lines and `columns`, staying low."""
+    allowed = set(columns)
+    while len(region) < size:
+        frontier = sorted({q for p in region for q in _neighbours(p, n)
+                           if q not in region and q[0] >= n - 3 and q[1] in allowed})
+        if not frontier:
+            break
+        # prefer staying low (first and second lines)
+        weights = [3 if q[0] >= n - 2 else 1 for q in frontier]
+        region.add(rng.choices(frontier, weights)[0])
+    return region
+
+
 def random_region(rng: random.Random, max_empty: int = 6, seed: str = "") -> Optional[RandomRegion]:
     """One random region (None when this draw failed to build; callers count and retry)."""
     n = rng.choice((5, 5, 6, 6, 7))
     # the region: grown from a point on the bottom edge (a corner half the time)
     size = rng.randint(2, max_empty + rng.choice((0, 1, 2, 2, 3, 4)))
     start = (n - 1, 0) if rng.random() < 0.5 else (n - 1, rng.randrange(1, n - 1))
-    region = {start}
-    while len(region) < size:
-        frontier = sorted({q for p in region for q in _neighbours(p, n) if q not in region and q[0] >= n - 3})
-        if not frontier:
-            break
-        # prefer staying low (first and second lines)
-        weights = [3 if q[0] >= n - 2 else 1 for q in frontier]
-        region.add(rng.choices(frontier, weights)[0])
+    # a quarter of the 6x6 and 7x7 boards get a region of two parts, one in each bottom corner, two columns
+    # apart (a sum of two local games once the stones between them are safe); drawn by a second generator,
+    # so the one-part regions are the draws they always were
+    split = random.Random(f"{seed}:two parts")
+    two = n >= 6 and size >= 3 and split.random() < 0.25
+    if two:
+        start = (n - 1, 0)
+    region = _grown(rng, n, {start}, size - (size // 2 if two else 0), range(n) if not two else range(n // 2 - 1))
+    if two:
+        region |= _grown(split, n, {(n - 1, n - 1)}, size // 2, range(n // 2 + 1, n))
     # the outside split between the colors: a random line through the region's middle
     cr = sum(p[0] for p in region) / len(region)
     cc = sum(p[1] for p in region) / len(region)
@@ -508,6 +524,55 @@ def solve(reg: RandomRegion, engine: str = "python", max_nodes: int = 2_000_000)
         return solve_region(reg.board(), reg.region, ExhaustiveConfig(**kwargs))
     except Exception as e:  # noqa: BLE001 - a crash is reported as a disagreement, never raised
         return f"error: {type(e).__name__}: {e}".splitlines()[0]
+
+
+def part_points(local: LocalRegion) -> list[list[Point]]:
+    """The region's independent parts at the start (`LocalRegion.independent_parts`) as point lists: the
+    4-connected parts of the region once its safe stones (chains touching their own wall) are taken out."""
+    safe, _ = local.safe_and_unsafe(local.start[BLACK], local.start[WHITE])
+    space = local.full & ~(safe[BLACK] | safe[WHITE])
+    out = []
+    while space:
+        part = local.chain(space & -space, space)
+        space &= ~part
+        out.append([local.points[i] for i in _bits(part)])
+    return out
+
+
+def _clean(res) -> bool:
+    """A value with no caveat (no ko or repetition valued by a convention of its own)."""
+    return not isinstance(res, str) and res.status == "ok" and not (res.ko_dependent or res.loop_dependent
+                                                                    or res.ko_fixed_point or res.kind == "ko")
+
+
+def sum_check(reg: RandomRegion, local: LocalRegion, res, engine: str = "python") -> tuple[str, Optional[str]]:
+    """A region that is a sum of independent parts at the start, checked as a sum: each part solved alone (the
+    other parts' points then outside, the safe stones between them walls), the whole's mean must be the parts'
+    means added (thermograph means add over a sum) plus the count of the region's safe stones (each counts for
+    its colour whatever is played), and its temperature at most the hottest part's (the temperature of a sum
+    never exceeds its hottest component's). (what was checked, why it fails or None)."""
+    parts = part_points(local)
+    if len(parts) < 2:
+        return "one part", None
+    if not _clean(res):
+        return "a part valued by a ko or repetition convention", None
+    solved = []
+    for points in parts:
+        got = solve(RandomRegion(reg.grid, sorted(points), reg.suicide, reg.seed), engine)
+        if not _clean(got):
+            return "a part not valued alone without a caveat", None
+        solved.append(got)
+    safe, _ = local.safe_and_unsafe(local.start[BLACK], local.start[WHITE])
+    stones = safe[BLACK].bit_count() - safe[WHITE].bit_count()
+    if any(p.mean is None or p.temperature is None for p in solved) or res.mean is None:
+        return "an unbounded part", None
+    mean = sum(p.mean for p in solved) + stones
+    if res.mean != mean:
+        return "checked", f"sum: mean {res.mean}, the parts' {' + '.join(str(p.mean) for p in solved)} + {stones} safe = {mean}"
+    if res.temperature > max(p.temperature for p in solved):
+        return "checked", (f"sum: temperature {res.temperature} above the hottest part's "
+                           f"{max(p.temperature for p in solved)}")
+    return "checked", None
 
 
 def _describe(res) -> str:

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from sealed_walls import SEALED_TOP
 from devkit.reference_solver import (
-    DETERMINED, TRANSFORMS, UNDETERMINED, accept, against_reference, available_engine, color_swapped,
-    generate, metamorphic, random_region, reference_solve, region_from_diagram, same_result, solve, symmetric,
-    transformed, translated,
+    DETERMINED, TRANSFORMS, UNDETERMINED, RandomRegion, accept, against_reference, available_engine, color_swapped,
+    generate, metamorphic, part_points, random_region, reference_solve, region_from_diagram, same_result, solve,
+    sum_check, symmetric, transformed, translated,
 )
 
 TOP = SEALED_TOP
@@ -252,3 +252,52 @@ def test_random_regions_up_to_six_empty_points(seed):
         res = solve(reg, engine)
         assert against_reference(ref, res) is None, f"{engine}\n{reg.diagram()}\n{ref.describe()}"
         assert metamorphic(reg, res, engine) == [], f"{engine}\n{reg.diagram()}"
+
+
+# a region of two parts: B1 C1 (a first-line gote, 3/2 points) and D2 E2 (Black's E2 stone, capturable, beside
+# White's wall: 2 points), cut apart by Black's C2, safe on its wall; independent local games at the start
+TWO_CORNERS = """
+ 6 X X X X X X
+ 5 X X X X X X
+ 4 X . X . X O
+ 3 X X X X O .
+ 2 X X x * x O
+ 1 X * * O O .
+   A B C D E F
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_region_of_two_independent_parts_is_their_sum(engine):
+    """Decomposition: a region that safe stones cut into parts is valued as the sum of the parts solved
+    alone (means add, plus the safe stones' count; the temperature is the hotter part's here), and the
+    reference agrees with the whole."""
+    reg = region_from_diagram(TWO_CORNERS)
+    (board, local), why = accept(reg)
+    parts = part_points(local)
+    assert len(parts) == 2 and local.independent_parts(*local.start.values()) == 2, why
+    whole = solve(reg, engine)
+    alone = [solve(RandomRegion(reg.grid, sorted(p), reg.suicide), engine) for p in parts]
+    assert [sorted(p) for p in parts] == [[(4, 3), (4, 4)], [(5, 1), (5, 2)]]  # D2 E2, then B1 C1
+    assert [(a.kind, a.mean, a.temperature) for a in alone] == [("gote", F(0), F(2)), ("gote", F(1, 2), F(3, 2))]
+    assert (whole.kind, whole.mean, whole.temperature) == ("gote", F(3, 2), F(2))  # 1/2 + 0 + 1 safe stone; the hotter T
+    assert sum_check(reg, local, whole, engine) == ("checked", None)
+    assert against_reference(reference_solve(reg.board(), reg.region), whole) is None
+
+
+def test_the_sum_check_catches_a_value_that_is_not_the_parts_sum():
+    import dataclasses
+
+    reg = region_from_diagram(TWO_CORNERS)
+    (board, local), _ = accept(reg)
+    whole = solve(reg, ENGINES[-1])
+    checked, why = sum_check(reg, local, dataclasses.replace(whole, mean=whole.mean + 1), ENGINES[-1])
+    assert checked == "checked" and "sum: mean 5/2" in why
+    checked, why = sum_check(reg, local, dataclasses.replace(whole, temperature=F(5, 2)), ENGINES[-1])
+    assert "above the hottest part's 2" in why
+
+
+def test_the_generator_draws_regions_of_two_parts():
+    regions, _ = generate(3, 120)
+    two = sum(len(part_points(local)) >= 2 for _, _, local in regions)
+    assert two >= 10  # about one region in six (a quarter of the 6x6 and 7x7 boards, and safe stones elsewhere)
