@@ -363,15 +363,19 @@ def test_value_situational_komi_steps_while_the_win_rate_leaves_its_interval():
     assert player.search_komi(board, WHITE) == 0.5  # White's komi has its own state
 
 
-def test_value_situational_komi_never_resigns_under_a_moved_komi():
+def test_value_situational_komi_only_ever_moves_against_the_player():
+    """White far behind at the game's komi: VS would lower White's komi each move (easier for it); the komi stays
+    at the game's, so White's search sees its real chances and resigns; under a komi moved against the player
+    (a lead made harder) it does not resign."""
     from tengen.io.gtp_uct_player import UctPlayer
 
     board = board_from_diagram(HANDICAP_4, rules=Rules.chinese(komi=0.5))
     player = UctPlayer(UctConfig(playouts=300, seed=4), dynamic_komi="vs", resign_threshold=0.4, resign_consecutive=1)
-    assert player.genmove(board, WHITE) == "resign"  # White far behind at the game's komi: it resigns there
-    player._komi_state[WHITE] = (-20.5, player.search.last)  # a komi moved further against White: still losing
+    assert player.genmove(board, WHITE) == "resign"  # its win rate at the game's komi is below 0.4
+    assert player.search.last.komi == 0.5 and player.search_komi(board, WHITE) == 0.5  # VS's step down is refused
+    player._komi_state[WHITE] = (-3.5, player.search.last)  # a komi moved against White (White far ahead, say)
     move = player.genmove(board, WHITE)
-    assert player.search.last.winrate < 0.4 and player.search.last.komi == -19.5 and move != "resign"
+    assert player.search.last.komi == -2.5 and move != "resign"  # VS steps back towards the game's komi
 
 
 def test_gtp_playouts_takes_vs_dynamic_komi_and_refuses_the_network_methods(monkeypatch, capsys):

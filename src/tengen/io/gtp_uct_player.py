@@ -9,10 +9,13 @@ What it adds to `NativeUct.genmove`:
   (no move but own-eye fills, or the opponent passed and the board's area count already wins);
 * dynamic komi (`dynamic_komi="vs"`: Baudiš's value-situational komi, `tengen.search.dynamic_komi`): each search
   of a colour is scored with a komi moved one point from that colour's last one while its win rate was outside
-  (45 %, 55 %), so that a handicap game does not look won (or lost) from the first move and every move alike;
-  the tree is kept only while the komi stays. Resignation then reads the win rate at the game's komi only (a
-  search under a moved komi never resigns); the pass rule always counts with the game's komi. The methods that
-  need a score or a komi curve (ss, mldk) are the network search's;
+  (45 %, 55 %), so that a handicap game does not look won from the first move and every move alike; the tree is
+  kept only while the komi stays. The komi only ever moves against the player (Baudiš: it makes a lead harder
+  to keep), never below the game's for Black or above it for White: a player behind searches at the game's
+  komi, and resigns there (a search under a moved komi never resigns; the pass rule always counts with the
+  game's komi). Without that bound a player far behind kept lowering its komi, saw even chances to the end and
+  filled its own area while the opponent passed. The methods that need a score or a komi curve (ss, mldk) are
+  the network search's;
 * `kgs-genmove_cleanup`: the search's move, except that where it would pass while opponent stones stand dead in
   the player's area (by the mean ownership of native playouts) it plays a liberty of such a chain first;
 * dead stones (final_score, final_status_list): chains whose mean ownership over `ownership_playouts` native
@@ -126,7 +129,8 @@ class UctPlayer:
             self._dynamic = (key, make_dynamic_komi(self.dynamic_komi, game_komi, key[1]))
             self._komi_state.clear()
         komi, last = self._komi_state.get(color, (game_komi, None))
-        return float(self._dynamic[1].next_komi(komi, color, len(board.moves), last))
+        moved = float(self._dynamic[1].next_komi(komi, color, len(board.moves), last))
+        return max(moved, game_komi) if color == BLACK else min(moved, game_komi)  # only ever against the player
 
     # ------------------------------------------------------------------ genmove
     def genmove(self, board: Board, color: int, cleanup: bool = False,
