@@ -301,3 +301,30 @@ def test_the_generator_draws_regions_of_two_parts():
     regions, _ = generate(3, 120)
     two = sum(len(part_points(local)) >= 2 for _, _, local in regions)
     assert two >= 10  # about one region in six (a quarter of the 6x6 and 7x7 boards, and safe stones elsewhere)
+
+
+# a dame point (C3, between White's wall and Black's) beside a cold part (B1 C1 D1 E1 D2 under White's safe C2
+# and B1): the dame is no move, so the region is the sum of its parts, a number; when a dame could be filled
+# while the rest was unsettled, this region was a gote of temperature 1 and both parts alone numbers
+DAME_BESIDE_A_COLD_PART = """
+ 5 O X X . X
+ 4 . O X X .
+ 3 O O * X X
+ 2 . O o * X
+ 1 O o * * *
+   A B C D E
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_dame_point_is_no_move_and_the_region_stays_a_sum(engine):
+    from tengen.go.colors import BLACK, WHITE
+
+    reg = region_from_diagram(DAME_BESIDE_A_COLD_PART)
+    (board, local), _ = accept(reg)
+    info = local.analyze(local.start[BLACK], local.start[WHITE])
+    dame = 1 << local.index[(2, 2)]  # C3
+    assert not any(local.candidates(local.start[BLACK], local.start[WHITE], c, info, "all") & dame for c in (BLACK, WHITE))
+    whole = solve(reg, engine)
+    assert (whole.kind, whole.mean, whole.temperature) == ("number", F(-2), F(-1))
+    assert sum_check(reg, local, whole, engine) == ("checked", None)

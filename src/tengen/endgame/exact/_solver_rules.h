@@ -162,10 +162,8 @@ static void rules_analyze(const Region *r, uint64_t b, uint64_t w, Info *out) {
         int size = popcount(area);
         if (black != white) stands += black ? size : -size;
         if (black != white && !touches_unsafe) { count += black ? size : -size; terr[black ? 0 : 1] |= area; continue; }
-        if (black && white && (area & (area - 1)) == 0 && !touches_unsafe && !(area & (r->breach[0] | r->breach[1]))) {
-            open |= area;
-            continue;
-        }
+        if (black && white && (area & (area - 1)) == 0 && !touches_unsafe && !(area & (r->breach[0] | r->breach[1])))
+            continue;  /* a single dame point between safe stones: 0, and nobody plays there (LocalRegion.analyze) */
         settled = 0;
         open |= area;
     }

@@ -52,7 +52,8 @@ Local-game conventions (stated so that results can be checked):
   bordered only by one color's safe stones and walls, where every empty point touches them, belongs to
   that color (the enemy can never make an eye there; Benson's small region): its stones are dead.
 - Settled (a leaf, valued by its area count over the region) = every chain safe or dead and every empty
-  area territory of one color, or a single dame point between safe stones (counted 0).
+  area territory of one color, or a single dame point between safe stones (counted 0, and never played: the
+  territory-scoring dame, so that a region is the sum of its independent parts).
 - Breaking the seal: a safe chain touching an empty outside point the opponent owns is a +-inf threat
   leaf (the hand-made variation trees do the same); such a point is never dame.
 - Moves: none inside settled territory or dead areas; no filling of an own eye unless it saves a chain
@@ -396,7 +397,10 @@ class LocalRegion:
         stones, bordered only by one color's safe stones and walls, in which every empty point touches
         those safe stones or walls, is that color's (the opponent can never make an eye there: Benson's
         small region): its stones are dead and nobody plays there. Empty areas bordered by one color's
-        safe stones are its territory; a single empty point between safe stones of both colors is dame.
+        safe stones are its territory; a single empty point between safe stones of both colors is dame: it counts 0
+        and is no move for either side, settled or not (a stone there changes nothing but its own point, so
+        playing it while the rest of the region is unsettled would make a dame worth a point there and nothing
+        once the rest has settled: a region would not be the sum of its independent parts).
         """
         empty = self.full & ~(b | w)
         safe, unsafe = self.safe_and_unsafe(b, w)
@@ -447,8 +451,7 @@ class LocalRegion:
                 continue  # settled territory: no moves there
             if black and white and area & (area - 1) == 0 and not touches_unsafe \
                     and not area & (self.breach[BLACK] | self.breach[WHITE]):
-                open_points |= area  # a single dame point between safe stones: settled (0), still playable
-                continue
+                continue  # a single dame point between safe stones: 0, and nobody plays there (see the docstring)
             settled = False
             open_points |= area
         # what can never change hands: safe stones, dead areas and territory (bordered by safe stones only)
