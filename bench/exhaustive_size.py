@@ -1,4 +1,5 @@
-"""How far the exhaustive local solver goes, native (C) and Python engines side by side in one run: 2 x N
+"""How far the exhaustive local solver goes, the native engine (C) and the Python oracle (`devkit.python_search`)
+side by side in one run: 2 x N
 edge strips (first and second line), bounded by a Benson-alive Black wall over the left half and a White
 wall over the right half (for an odd N, White's half is the longer by one point).
 
@@ -26,12 +27,17 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+from pathlib import Path
 
-from tengen.endgame.exact import ExhaustiveConfig, solve_region
-from tengen.go.board import Board
-from tengen.go.colors import BLACK, EMPTY, WHITE
-from tengen.go.coords import to_gtp
-from tengen.go.rules import Rules
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: devkit/ (the Python oracle)
+from devkit.python_search import PYTHON  # noqa: E402
+from tengen.endgame.exact import ExhaustiveConfig, solve_region  # noqa: E402
+from tengen.go.board import Board  # noqa: E402
+from tengen.go.colors import BLACK, EMPTY, WHITE  # noqa: E402
+from tengen.go.coords import to_gtp  # noqa: E402
+from tengen.go.rules import Rules  # noqa: E402
+
+ENGINES = {"native": "native", "python": PYTHON}  # the product's engine, and the Python oracle beside it
 
 
 def edge_strip(n: int, rules: Rules | None = None) -> tuple[Board, list[tuple[int, int]]]:
@@ -109,7 +115,7 @@ def run(sizes: list[int], moves: str, seconds: float, max_nodes: int, python_sec
                 continue
             limit = python_seconds if engine == "python" else seconds
             res = solve_region(board, region, ExhaustiveConfig(moves=moves, seconds=limit, max_nodes=max_nodes,
-                                                               count_essential=True, engine=engine))
+                                                               count_essential=True, engine=ENGINES[engine]))
             results[engine] = res
             needed = "-" if res.essential_nodes is None else res.essential_nodes
             split = "-" if res.split_nodes is None else res.split_nodes

@@ -24,11 +24,12 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: devkit/
 from exhaustive_size import corner_region, edge_strip  # noqa: E402
 
 from tengen.cgt.thermo import UNBOUNDED  # noqa: E402
 from tengen.endgame.exact import LocalRegion  # noqa: E402
-from tengen.endgame.exact.search import Solver, _Open  # noqa: E402
+from devkit.python_search import Solver, _Open  # noqa: E402
 from tengen.go.colors import BLACK, WHITE  # noqa: E402
 
 
@@ -44,7 +45,7 @@ def _below(a, b, t_max) -> bool:
 
 
 class PrunedSolver(Solver):
-    """`exact.search.Solver` with options left out when one reply bounds them below the options kept."""
+    """`devkit.python_search.Solver` with options left out when one reply bounds them below the options kept."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -253,11 +253,11 @@ def test_a_simple_ko_is_valued_by_the_phantom_rule():
 
 def test_the_phantoms_fixed_point_agrees_with_the_textbook_rule_on_a_simple_ko(monkeypatch):
     # with the textbook shape's check switched off, the fixed point at the taker's end gives the same value
-    from tengen.endgame.exact.search import Solver
+    from devkit.python_search import PYTHON, Solver
 
     monkeypatch.setattr(Solver, "_strict_chain", lambda self, key, lists, opens: None)
     board = board_of(KO)
-    result = solve_region(board, pts(board, "C1 D1 E1 F1"), ExhaustiveConfig(vouched=True, engine="python"))
+    result = solve_region(board, pts(board, "C1 D1 E1 F1"), ExhaustiveConfig(vouched=True, engine=PYTHON))
     assert (result.mean, result.temperature, result.ko_fixed_point) == (Fraction(-2, 3), Fraction(4, 3), True)
 
 
@@ -279,6 +279,9 @@ KO_AFTER_SENTE = """
 
 @pytest.mark.parametrize("engine", ["native", "python"])
 def test_a_ko_beyond_the_textbook_shape_is_valued_by_the_phantoms_fixed_point(engine):
+    from devkit.python_search import PYTHON
+
+    engine = PYTHON if engine == "python" else engine
     board = board_of(KO_AFTER_SENTE)
     region = pts(board, "C1 D1 E1 F1 G1 H1 C2 D2 E2 F2 G2")
     result = solve_region(board, region, ExhaustiveConfig(vouched=True, max_nodes=50_000, engine=engine))

@@ -237,7 +237,9 @@ def test_not_sealed_and_budget():
     with pytest.raises(RegionNotSealed):
         solve_region(board, points("E1"))
     board, region = strip(6)
-    res = solve_region(board, region, ExhaustiveConfig(max_nodes=50, engine="python"))
+    from devkit.python_search import PYTHON
+
+    res = solve_region(board, region, ExhaustiveConfig(max_nodes=50, engine=PYTHON))
     assert res.status == "too_large" and "too large" in res.reason and res.nodes == 51
     # the native engine's budget also counts the positions it merged (settled parts filled): fewer searched
     res = solve_region(board, region, ExhaustiveConfig(max_nodes=50, engine="native"))

@@ -1,8 +1,8 @@
-"""The native exhaustive search against the Python one it ports (`search.Solver`): on random
+"""The native exhaustive search against the Python one it ports (the test oracle `devkit.python_search`): on random
 small regions (stones of both colours inside, kos and loops included) both engines must give the same
 result to the last detail: status, kind, mean, temperature, thermograph walls, best moves, principal
 lines, ko chain, caveats and the number of positions searched. Also the native engine's own contract:
-budgets, the memory it reports, and the fallback to Python when it cannot answer."""
+budgets, the memory it reports, and a region it cannot answer declined with the reason."""
 from __future__ import annotations
 
 import random
@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from test_unsolved import TWO_KOS
 
+from devkit.python_search import PYTHON
 from tengen.endgame.exact import ExhaustiveConfig, RegionNotSealed, native, solve_region
 from tengen.go import BLACK, WHITE, Board, Rules
 from tengen.go.diagram import parse_diagram
@@ -50,7 +51,7 @@ def strip_board(length: int, rows: int, stones: list[int], split: int, suicide: 
 def both(board: Board, region: list, merge_settled: bool = False, **config):
     """The Python engine's result and the native one's (merging settled positions or not)."""
     out = []
-    for engine in ("python", "native"):
+    for engine in (PYTHON, "native"):
         try:
             out.append(solve_region(board, region, ExhaustiveConfig(seconds=None, engine=engine,
                                                                     merge_settled=merge_settled, **config)))
@@ -164,18 +165,22 @@ def test_native_reports_budget_and_memory():
     assert solver.stats["bytes"] > 64 * solver.nodes  # the memory it holds, stated per position in the module
 
 
-def test_auto_falls_back_to_python_when_native_cannot(monkeypatch):
+def test_a_region_the_native_engine_cannot_answer_is_declined_with_the_reason(monkeypatch):
+    """No other engine answers in its place (the Python search is a test oracle): not built, or its exact
+    arithmetic out of range, the region is unsupported and says why."""
+    from dataclasses import replace
+
+    from tengen.endgame.exact import solve as solve_module
+
     board, region = strip_board(2, 1, [0, 0], 1, False)
 
     def refuse(*args, **kwargs):
         raise native.NativeUnavailable("refused for the test")
 
-    monkeypatch.setattr("tengen.endgame.exact.solve.NativeSolver", refuse)
-    res = solve_region(board, region, ExhaustiveConfig(seconds=None, engine="auto"))
-    assert res.status == "ok" and res.engine == "python"
-    assert any("refused for the test" in n for n in res.notes)
-    with pytest.raises(native.NativeUnavailable):
-        solve_region(board, region, ExhaustiveConfig(seconds=None, engine="native"))
+    monkeypatch.setattr(solve_module, "NATIVE", replace(solve_module.NATIVE, solver=refuse))
+    res = solve_region(board, region, ExhaustiveConfig(seconds=None))
+    assert res.status == "unsupported" and res.mean is None
+    assert "the exact solver cannot answer this region (refused for the test)" in res.reason
 
 
 def test_native_is_the_default_engine():
@@ -184,7 +189,7 @@ def test_native_is_the_default_engine():
     assert res.engine == "native" and res.status == "ok"
 
 
-# ------------------------------------------------------------ line superko (search.LineSuperkoSolver in C)
+# ------------------------------------------------------------ line superko (python_search.LineSuperkoSolver in C)
 def _line_region(seed: int):
     """A random 2 x 3..5 edge strip (as `strip_board` builds them) and the move set, from a seed."""
     rng = random.Random(seed)
@@ -213,7 +218,8 @@ def _line_readout(solver, root) -> tuple:
 
 
 def test_native_line_superko_agrees_with_python_where_repetitions_matter():
-    from tengen.endgame.exact.search import BudgetExceeded, LineSuperkoSolver
+    from devkit.python_search import LineSuperkoSolver
+    from tengen.endgame.exact.native import BudgetExceeded
 
     settings = dict(max_nodes=1_000, seconds=None, sacrifices=False, loop_passes=60)
     compared = 0
@@ -238,7 +244,7 @@ def test_native_line_superko_agrees_with_python_where_repetitions_matter():
 
 
 def test_native_line_superko_keeps_the_budget():
-    from tengen.endgame.exact.search import BudgetExceeded
+    from tengen.endgame.exact.native import BudgetExceeded
 
     board, region, moves = _line_region(6)  # 14,747 positions without repetitions
     local = native.LocalRegion(board, region)
@@ -251,7 +257,7 @@ def test_native_line_superko_keeps_the_budget():
 
 # test_unsolved.TWO_KOS, two textbook kos in one region: their repetitions leave the loops' fixed points apart,
 # so solve_region values the region again with positional superko on the local line (the note says so).
-def test_superko_re_search_is_native_unless_the_engine_is_python():
+def test_superko_re_search_runs_on_the_configs_engine():
     from tengen.go.coords import from_gtp
     from tengen.go.diagram import board_from_diagram
 
@@ -263,18 +269,20 @@ def test_superko_re_search_is_native_unless_the_engine_is_python():
     assert any("positional superko on the local line" in note for note in py.notes)
     assert_same(py, nat)
     from tengen.endgame.exact import solve as solve_module
-    from tengen.endgame.exact.search import LineSuperkoSolver
+    from devkit.python_search import LineSuperkoSolver
 
     local = native.LocalRegion(board, region)
     root = (local.start[BLACK], local.start[WHITE], None)
     for engine, cls in (("auto", native.NativeLineSuperkoSolver), ("native", native.NativeLineSuperkoSolver),
-                        ("python", LineSuperkoSolver)):
+                        (PYTHON, LineSuperkoSolver)):
         config = ExhaustiveConfig(engine=engine)
         solver, (rec, _, _), _ = solve_module._without_repetitions(local, root, config, None, None)
         assert type(solver) is cls and (rec.mean, rec.temperature) == (py.mean, py.temperature)
 
 
-def test_superko_re_search_falls_back_to_python_when_native_cannot(monkeypatch):
+def test_superko_re_search_keeps_the_first_value_when_the_native_one_cannot(monkeypatch):
+    from dataclasses import replace
+
     from tengen.endgame.exact import solve as solve_module
     from tengen.go.coords import from_gtp
     from tengen.go.diagram import board_from_diagram
@@ -282,13 +290,12 @@ def test_superko_re_search_falls_back_to_python_when_native_cannot(monkeypatch):
     def refuse(*args, **kwargs):
         raise native.NativeUnavailable("refused for the test")
 
-    monkeypatch.setattr(solve_module, "NativeLineSuperkoSolver", refuse)
     board = board_from_diagram(TWO_KOS, rules=Rules.chinese(komi=0))
     local = native.LocalRegion(board, [from_gtp(v, 7, 8) for v in "C1 D1 E1 F1 C7 D7 E7 F7".split()])
     root = (local.start[BLACK], local.start[WHITE], None)
-    solver, (rec, _, _), _ = solve_module._without_repetitions(local, root, ExhaustiveConfig(engine="auto"), None, None)
-    assert type(solver).__name__ == "LineSuperkoSolver" and rec.mean == Fraction(-4, 3)
-    assert solve_module._without_repetitions(local, root, ExhaustiveConfig(engine="native"), None, None) is None
+    assert solve_module._without_repetitions(local, root, ExhaustiveConfig(), None, None) is not None
+    monkeypatch.setattr(solve_module, "NATIVE", replace(solve_module.NATIVE, line_solver=refuse))
+    assert solve_module._without_repetitions(local, root, ExhaustiveConfig(), None, None) is None
 
 
 @pytest.mark.parametrize("mean, used", [(Fraction(5), True), (Fraction(13, 2), True), (Fraction(1), False),

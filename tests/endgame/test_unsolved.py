@@ -190,8 +190,10 @@ def test_a_region_over_the_native_limit_is_declined_without_the_python_search():
 
 
 def test_a_budget_hit_of_the_python_search_names_its_own_limit():
+    from devkit.python_search import PYTHON
+
     board, region = fixture(HANE_CONNECT)
-    result = solve_exhaustively(board, region, RegionResult(region), ExhaustiveConfig(max_nodes=5, engine="python"))
+    result = solve_exhaustively(board, region, RegionResult(region), ExhaustiveConfig(max_nodes=5, engine=PYTHON))
     assert_unsolved(result, "more than 5 positions")
     assert "None" not in result.declined and not any("answered" in note for note in result.notes)
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from tengen.endgame import cgt_bridge
 from tengen.endgame.evalcache import NeedsNetwork, NetworkOnDemand  # noqa: F401 - NeedsNetwork: the analysis's error
-from tengen.endgame.local_games import (AUTO_SOLVER_NODES_NATIVE, AUTO_SOLVER_NODES_PYTHON,  # noqa: F401 - re-exported
+from tengen.endgame.local_games import (AUTO_SOLVER_NODES_NATIVE,  # noqa: F401 - re-exported
                                         MAX_LOCAL_POINTS, ProgressCallback, analyze_region, analyze_regions,
                                         auto_solver_nodes, too_large_for_a_local_game, value_net_for, value_regions)
 from tengen.endgame.move_check import MoveLook, check_move

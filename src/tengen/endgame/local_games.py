@@ -172,18 +172,14 @@ def _shares(evaluations: list[int], seconds: float) -> list[float]:
 # what `auto` lets the exact solver spend on one sealed region before handing it to a tree. A count of
 # positions, not seconds: which regions are solved exactly must not depend on how busy the machine is. The
 # native search (`exact.native`, about 5-10 microseconds and up to 500 bytes a position searched or merged, on
-# one core: 2,000,000 positions ~ 10-20 s and about 1 GB at most; a 33-point corner stopped at the budget held 0.72 GB) owns every textbook-sized region (the 12-point
-# empty edge strip: 227,286 positions searched, 1.3 s); the Python search, where the extension is not built, gets what it finishes in seconds (the largest
-# dev-set region, a 10-point hane-connect with repetitions, needs ~26,000 positions)
+# one core: 2,000,000 positions ~ 10-20 s and about 1 GB at most; a 33-point corner stopped at the budget held
+# 0.72 GB) owns every textbook-sized region (the 12-point empty edge strip: 227,286 positions searched, 1.3 s)
 AUTO_SOLVER_NODES_NATIVE = 2_000_000
-AUTO_SOLVER_NODES_PYTHON = 30_000
 
 
 def auto_solver_nodes() -> int:
-    """The position budget `auto` gives the exact solver on one region (by the engine that will run)."""
-    from tengen.endgame.exact import native_available as available
-
-    return AUTO_SOLVER_NODES_NATIVE if available() else AUTO_SOLVER_NODES_PYTHON
+    """The position budget `auto` gives the exact solver on one region."""
+    return AUTO_SOLVER_NODES_NATIVE
 
 
 def _analyze_auto(board: Board, regions: Sequence[Region], network: NetworkOnDemand, options: AnalysisOptions,

@@ -1,13 +1,13 @@
-/* Native exhaustive local solver: the search of tengen/endgame/exact/search.py in C.
+/* Native exhaustive local solver: the exact solver's search (its Python port, devkit/python_search.py, is a test oracle).
  *
  * Positions (Black stones, White stones, ko ban) of a sealed region's local game (rules:
  * _solver_rules.h, a port of exact/rules.py) live in an open-addressing transposition table; an
  * iterative depth-first search with Tarjan's strongly connected components values each position by its
  * thermograph record (_solver_store.h: exact rationals, interned records, memoised combinations). Loops
  * are valued by fixed points from each position's count bounds, kos by phantoms (a banned retake is a
- * hole its parent fills), exactly as the Python search does; that module's docstring states the
- * conventions and stays the readable reference (tests compare the two engines position by position).
- * run_line_search is search.LineSuperkoSolver (no repetitions: positional superko on the local line) on the
+ * hole its parent fills), exactly as the Python port does; tengen/endgame/exact/solve.py states the
+ * conventions (tests compare the two engines position by position).
+ * run_line_search is the search with no repetitions (positional superko on the local line) on the
  * same tables, what solve_region's repetitions="superko" re-search runs.
  *
  * Memory: the position table (a 56-byte position, 5 bytes a move, a 32-byte slot at most half full) and the

@@ -1,8 +1,8 @@
-"""The native exhaustive search (`_solver.c`) behind the Python search's interface.
+"""The exact solver's search: the native engine (`_solver.c`), the only one the product runs.
 
 `NativeSolver` runs the C search (rules, transposition table, Tarjan loops, kos by phantoms, exact
-thermograph records: the conventions of `tengen.endgame.exact.solve`, ported line by line from
-`search.Solver`) and then answers the questions `exact.readout` and `exact.solve_region`
+thermograph records: the conventions of `tengen.endgame.exact.solve`, ported line by line from the Python
+search that is now a test oracle, `devkit.python_search.Solver`) and then answers the questions `exact.readout` and `exact.solve_region`
 ask of a finished search (`tt`, `children`, `cautious`, `kos`, `child_record`, ...) by looking positions
 up in the C tables, so nothing the size of the search is ever copied into Python. Records come back as
 `tengen.cgt.thermo.Thermo` objects, one per record id.
@@ -10,12 +10,12 @@ up in the C tables, so nothing the size of the search is ever copied into Python
 Positions that differ only in settled parts (dead areas and territory: nobody plays there again) are one
 position to the native search: a position is searched in its canonical form, settled parts filled with their
 owner's stones, which has the same analysis, moves and values (`merge_settled`; off, the native search visits
-exactly the Python search's positions, which the tests compare). So it searches fewer positions than the
-Python engine reports for the same region.
+exactly the Python oracle's positions, which the tests compare). So it searches fewer positions than the
+Python oracle reports for the same region.
 
 Arithmetic is on 64-bit rationals with every operation checked: an overflow (never seen on Go regions,
-whose values have small denominators) raises `NativeUnavailable`, and `solve_region` then runs the Python
-search, whose Fractions cannot overflow.
+whose values have small denominators) raises `NativeUnavailable`, and `solve_region` declines the region
+(`unsupported`, the reason said) rather than answer from another engine.
 """
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ from tengen.cgt.numbers import INF, NEG_INF
 from tengen.cgt.thermo import Thermo, number_thermo
 from tengen.cgt.walls import Wall
 from tengen.deadline import cancel_event
-from tengen.endgame.exact.search import BudgetExceeded
 from tengen.endgame.exact.rules import LocalRegion, RegionNotSealed
 from tengen.go.colors import BLACK
 
@@ -40,6 +39,10 @@ except ImportError:  # pragma: no cover - a checkout without the built extension
 
 ERRORS = {1: "rational overflow", 2: "a thermograph wall with too many segments", 3: "out of memory",
           4: "internal inconsistency"}
+
+
+class BudgetExceeded(Exception):
+    """The search met its node budget or time limit."""
 
 
 class NativeUnavailable(RuntimeError):
@@ -59,7 +62,7 @@ def _value(q) -> Fraction | float:
 
 
 class _OpenMarker:
-    """What `tt` holds for a position whose immediate retake is banned (the Python search's `_Open`)."""
+    """What `tt` holds for a position whose immediate retake is banned (the Python oracle's `_Open`)."""
 
     __slots__ = ("node",)
 
@@ -216,11 +219,11 @@ class NativeSolver:
 
 
 class NativeLineSuperkoSolver(NativeSolver):
-    """`search.LineSuperkoSolver` in C (`run_line_search`): the same search without repetitions, a move that
+    """`devkit.python_search.LineSuperkoSolver` in C (`run_line_search`): the same search without repetitions, a move that
     recreates the stones of a position on its own line being illegal (positional superko on the local line);
     immediate ko retakes keep their phantoms, and a value that relied on a position still on the line is
     valued again on every line that reaches it. Settled parts are never merged (the line compares stones), so
-    it visits exactly the Python search's positions, the same count of them; after `value(root)` the readout
+    it visits exactly the Python oracle's positions, the same count of them; after `value(root)` the readout
     reads it as any `NativeSolver`."""
 
     def __init__(self, local: LocalRegion, *, max_nodes: int, seconds: Optional[float], moves: str, sacrifices: bool,

@@ -1,14 +1,39 @@
-"""Reading a finished exhaustive search: orthodox first moves, principal lines, the essential-option `Game`."""
+"""Reading a finished exhaustive search: orthodox first moves, principal lines, the essential-option `Game`
+(and `essential_options`, the options a record needs, which the searches use too)."""
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Optional
 
+from typing import TYPE_CHECKING
+
 from tengen.cgt.game import Game
-from tengen.cgt.thermo import Thermo, orthodox_indices
-from tengen.endgame.exact.search import Solver, essential_options
+from tengen.cgt.thermo import Thermo, combine, orthodox_indices
 from tengen.go.colors import BLACK
 from tengen.go.coords import Point
+
+if TYPE_CHECKING:  # the finished search's tables (devkit.python_search.Solver answers the same questions)
+    from tengen.endgame.exact.native import NativeSolver as Solver
+
+
+def essential_options(lo_l, lo_r, hi_l, hi_r, side, keep) -> list[int]:
+    """Greedily drop options of `side` that change neither extreme's record; returns the ones left."""
+    idx = list(range(len((lo_l, lo_r)[side])))
+    base = (combine(lo_l, lo_r), combine(hi_l, hi_r))
+    for j in list(idx):
+        if j == keep:
+            continue
+        trial = [x for x in idx if x != j]
+        ok = True
+        for (L, R), ref in zip(((lo_l, lo_r), (hi_l, hi_r)), base):
+            cut_l = [L[x] for x in trial] if side == 0 else L
+            cut_r = [R[x] for x in trial] if side == 1 else R
+            if (not cut_l and not cut_r) or not combine(cut_l, cut_r).same_thermograph(ref):
+                ok = False
+                break
+        if ok:
+            idx = trial
+    return idx
 
 
 def _option_records(solver: Solver, key) -> tuple[list, list, list, list]:

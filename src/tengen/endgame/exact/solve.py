@@ -1,7 +1,7 @@
 """Exhaustive local solver for a sealed region: `solve_region(board, region, config) -> ExhaustiveResult`.
 
 The local game (its walls, rules of play, settled positions and move conventions) is
-`tengen.endgame.exact.rules`; the search over its positions is `exact.search`, and reading its result
+`tengen.endgame.exact.rules`; the search over its positions is the native engine `exact.native` (C), and reading its result
 (best moves, principal lines, the essential-option game) `exact.readout`.
 
 Search conventions (stated so that results can be checked):
@@ -24,7 +24,7 @@ Search conventions (stated so that results can be checked):
   its bracket worst for the player making it (symmetric under a color swap); the result says so
   (`loop_dependent`, with the bracket; `strict_kos=True` reports 'unsupported' instead). With
   `repetitions="superko"` (the analysis's setting) such a region is searched again with positional superko on
-  the local line (`native.NativeLineSuperkoSolver`, or `search.LineSuperkoSolver` with the Python engine: a
+  the local line (`native.NativeLineSuperkoSolver`: a
   move that recreates a position of its own line is illegal), and that value stands where the search finishes.
 A transposition table on the local position (stones + ko ban) and a node budget or time limit (status
 'too_large') keep the search bounded.
@@ -35,7 +35,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional, Union
 
 from tengen.cgt.game import Game
 from tengen.cgt.ko import KoChain
@@ -43,20 +43,37 @@ from tengen.cgt.thermo import KO, Thermo
 from tengen.cgt.values import MoveValues, move_values
 from tengen.deadline import cancel_event, seconds_left
 from tengen.endgame.exact.readout import best_moves, essential_game, essential_positions, principal_line
-from tengen.endgame.exact.native import NativeLineSuperkoSolver, NativeSolver, NativeUnavailable
+from tengen.endgame.exact.native import BudgetExceeded, NativeLineSuperkoSolver, NativeSolver, NativeUnavailable
 from tengen.endgame.exact.native import available as native_available
-from tengen.endgame.exact.search import BudgetExceeded, LineSuperkoSolver, Solver
 from tengen.endgame.exact.rules import LocalRegion
 from tengen.endgame.notes import Note
 from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import Point
 
 OK, TOO_LARGE, UNSUPPORTED = "ok", "too_large", "unsupported"
-ENGINES = ("auto", "native", "python")
 REPETITIONS = ("fixed_points", "superko")
-PYTHON_FALLBACK_NODES = 100_000  # what `auto` lets the Python search spend when the native one cannot answer
-PYTHON_FALLBACK_SECONDS = 60.0  # and its time limit (it holds ~1 kB a position: 100,000 stay near 0.1 GB)
-NATIVE_MAX_POINTS = 64  # the native search's masks; a larger region is declined at once, never searched in Python
+NATIVE_MAX_POINTS = 64  # the native search's masks; a larger region is declined at once
+NATIVE_SUPERKO_NODES = 2_000_000  # what the native search without repetitions may spend (within max_nodes)
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A search for `solve_region`: the search (`solver(local, **limits)`, then `value(root)` and the tables
+    `exact.readout` reads), the same search without repetitions (`line_solver`: positional superko on the local
+    line), what that one may spend, whether the search takes `merge_settled`, and whether it recurses in Python
+    (one frame per move of a line). The product runs NATIVE; the tests' oracle (`devkit.python_search.PYTHON`)
+    is another."""
+
+    name: str
+    solver: Callable[..., object]
+    line_solver: Callable[..., object]
+    superko_nodes: int = NATIVE_SUPERKO_NODES
+    merges: bool = False
+    deep: bool = False
+
+
+NATIVE = Engine("native", NativeSolver, NativeLineSuperkoSolver, merges=True)
+ENGINES = ("auto", "native")  # by name ("auto" is the native engine too); an Engine object is taken as given
 
 
 @dataclass
@@ -74,11 +91,11 @@ class ExhaustiveConfig:
     open_outside: bool = False  # with vouched: such outside points next to the region's empty points are played too
     count_essential: bool = False  # also count the positions the thermograph needs, and those that split
     merge_settled: bool = True  # native: positions differing only in settled parts searched once (exact.native)
-    engine: str = "auto"  # "native": the C search (`exact.native`); "python": the readable one; "auto": native when built
+    engine: Union[str, Engine] = "auto"  # the native C search ("auto", "native"), or an Engine (a test oracle)
     # where a repetition decides the value (the loops' fixed points stay apart): "fixed_points" values it with
     # nobody winning it; "superko" searches again with positional superko on the local line (what the analysis
-    # uses: the native line search within NATIVE_SUPERKO_NODES, the Python one within SUPERKO_NODES), keeping the
-    # first value when that search does not finish
+    # uses: the engine's line search within its superko_nodes), keeping the first value when that search does
+    # not finish
     repetitions: str = "fixed_points"
 
 
@@ -113,8 +130,8 @@ class ExhaustiveResult:
     essential_nodes: Optional[int] = None  # positions the thermograph needs (config.count_essential)
     split_nodes: Optional[int] = None  # positions searched that split into independent parts (same flag)
     seconds: float = 0.0
-    engine: str = ""  # which search answered: "native" or "python"
-    memory_bytes: int = 0  # what the native search's tables held (0 for the Python search)
+    engine: str = ""  # which search answered (its Engine's name: "native" in the product)
+    memory_bytes: int = 0  # what the native search's tables held (0 for another engine)
     reason: str = ""
     notes: list[Note] = field(default_factory=list)
 
@@ -130,38 +147,31 @@ class ExhaustiveResult:
         return out
 
 
+def _engine(config: ExhaustiveConfig) -> Engine:
+    """The config's search engine: the native one by name, or the Engine object given."""
+    if isinstance(config.engine, Engine):
+        return config.engine
+    if config.engine in ENGINES:
+        return NATIVE
+    raise ValueError(f"unknown engine {config.engine!r} ({', '.join(ENGINES)}, or an Engine)")
+
+
 def _search(local: LocalRegion, root: tuple, config: ExhaustiveConfig, result: ExhaustiveResult, searching: list):
-    """Run the chosen engine on the root (each solver is appended to `searching` before it runs, so a
-    budget stop can still report its count); the native one falls back to Python when it cannot answer."""
-    settings = dict(max_nodes=config.max_nodes, seconds=_within_deadline(config.seconds), moves=config.moves,
-                    sacrifices=config.sacrifices, loop_passes=config.loop_passes)
-    fallback = ""
+    """Run the config's engine on the root (each solver is appended to `searching` before it runs, so a budget
+    stop can still report its count). NativeUnavailable (not built, arithmetic out of range) propagates."""
     if config.repetitions not in REPETITIONS:
         raise ValueError(f"unknown repetitions {config.repetitions!r} ({', '.join(REPETITIONS)})")
-    if config.engine not in ENGINES:
-        raise ValueError(f"unknown engine {config.engine!r} ({', '.join(ENGINES)})")
-    if config.engine == "native" or (config.engine == "auto" and native_available()):
-        try:
-            solver = NativeSolver(local, merge_settled=config.merge_settled, **settings)
-            searching.append(solver)
-            res = solver.value(root)
-            result.engine = "native"
-            return res
-        except NativeUnavailable as exc:
-            if config.engine == "native" or local.n > NATIVE_MAX_POINTS:
-                raise
-            # the Python search is ~100x slower: a budget sized for the native one would run for hours
-            settings["max_nodes"] = min(settings["max_nodes"], PYTHON_FALLBACK_NODES)
-            settings["seconds"] = min(settings["seconds"] or PYTHON_FALLBACK_SECONDS, PYTHON_FALLBACK_SECONDS)
-            fallback = f"native solver unavailable ({exc}): the Python search answered"
-    solver = Solver(local, **settings)
+    engine = _engine(config)
+    settings = dict(max_nodes=config.max_nodes, seconds=_within_deadline(config.seconds), moves=config.moves,
+                    sacrifices=config.sacrifices, loop_passes=config.loop_passes)
+    if engine.merges:
+        settings["merge_settled"] = config.merge_settled
+    solver = engine.solver(local, **settings)
     searching.append(solver)
-    _deep_lines()
-    result.engine = "python"
-    res = solver.value(root)
-    if fallback:
-        result.notes.append(Note("engine", f"{fallback} (within {solver.max_nodes} positions)"))
-    return res
+    if engine.deep:
+        _deep_lines()
+    result.engine = engine.name
+    return solver.value(root)
 
 
 def _kos_at_fixed_points(solver) -> bool:
@@ -179,8 +189,8 @@ def _within_deadline(seconds: Optional[float]) -> Optional[float]:
 
 
 def _deep_lines() -> None:
-    """Room for the Python searches' recursion: one frame per move of the current line (Python 3.11 keeps
-    Python-to-Python calls off the C stack)."""
+    """Room for a Python search's recursion (an Engine with `deep`, the tests' oracle): one frame per move of the
+    current line (Python 3.11 keeps Python-to-Python calls off the C stack)."""
     if sys.getrecursionlimit() < 50_000:
         sys.setrecursionlimit(50_000)
 
@@ -191,27 +201,22 @@ def parts_hint(parts: int) -> str:
             if parts > 1 else "")
 
 
-SUPERKO_NODES = 300_000  # what the search without repetitions (Python) may spend where a repetition decides
-NATIVE_SUPERKO_NODES = 2_000_000  # and the native one (`NativeLineSuperkoSolver`, ~100x faster; within max_nodes)
-SUPERKO_SECONDS = 60.0
+SUPERKO_SECONDS = 60.0  # the time limit of the search without repetitions
 
 
 def _without_repetitions(local: LocalRegion, root: tuple, config: ExhaustiveConfig, lo, hi):
-    """(solver, (rec, lo, hi), (lowest mean, highest mean)) of the search that forbids repeating a position of
-    the line (`LineSuperkoSolver`), or None when it does not finish within its budget. The native one
-    (`NativeLineSuperkoSolver`) runs unless engine="python" or it is not built; where it cannot answer, "auto"
-    runs the Python one instead (and "native" keeps the first value)."""
+    """(solver, (rec, lo, hi), (lowest mean, highest mean)) of the engine's search that forbids repeating a
+    position of the line (`NativeLineSuperkoSolver` in the product), or None when it does not finish within
+    its budget (the engine's superko_nodes within max_nodes, and SUPERKO_SECONDS) or cannot answer."""
+    engine = _engine(config)
     seconds = _within_deadline(min(config.seconds or SUPERKO_SECONDS, SUPERKO_SECONDS))
     settings = dict(seconds=seconds, moves=config.moves, sacrifices=config.sacrifices, loop_passes=config.loop_passes)
-    if config.engine == "native" or (config.engine == "auto" and native_available() and local.n <= NATIVE_MAX_POINTS):
-        try:
-            solver = NativeLineSuperkoSolver(local, max_nodes=min(config.max_nodes, NATIVE_SUPERKO_NODES), **settings)
-            return _finished_without_repetitions(solver, root, lo, hi)
-        except NativeUnavailable:
-            if config.engine == "native":
-                return None
-    solver = LineSuperkoSolver(local, max_nodes=min(config.max_nodes, SUPERKO_NODES), **settings)
-    _deep_lines()
+    try:
+        solver = engine.line_solver(local, max_nodes=min(config.max_nodes, engine.superko_nodes), **settings)
+    except NativeUnavailable:
+        return None
+    if engine.deep:
+        _deep_lines()
     return _finished_without_repetitions(solver, root, lo, hi)
 
 
@@ -229,7 +234,7 @@ def _finished_without_repetitions(solver, root: tuple, lo, hi):
     """`_without_repetitions`' answer from one line-superko solver (None when it does not finish)."""
     try:
         res = solver.value(root)
-    except (BudgetExceeded, RecursionError):
+    except (BudgetExceeded, RecursionError, NativeUnavailable):
         return None
     if not isinstance(res, tuple) or res[0] is None:
         return None
@@ -249,7 +254,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     local = LocalRegion(board, region, config.require_benson, config.vouched, open_outside=config.open_outside)
     result = ExhaustiveResult(UNSUPPORTED, local.points, notes=list(local.notes), opened=list(local.opened))
     result.parts = local.independent_parts(local.start[BLACK], local.start[WHITE])
-    if local.n > NATIVE_MAX_POINTS and config.engine != "python":
+    if local.n > NATIVE_MAX_POINTS and _engine(config) is NATIVE:
         result.status, result.kind = TOO_LARGE, TOO_LARGE
         result.reason = (f"too large: {local.n} points (the exact solver takes at most {NATIVE_MAX_POINTS}; "
                          "mark a smaller region)")
@@ -259,6 +264,11 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
     searching: list = []
     try:
         res = _search(local, root, config, result, searching)
+    except NativeUnavailable as exc:  # not built, or its exact arithmetic out of range: no value from it
+        result.reason = f"unsupported: the exact solver cannot answer this region ({exc})"
+        result.nodes = searching[-1].nodes if searching else 0
+        result.seconds = time.perf_counter() - start
+        return result
     except (BudgetExceeded, RecursionError) as exc:
         solver = searching[-1]
         result.status, result.kind = TOO_LARGE, TOO_LARGE

@@ -1,11 +1,13 @@
-"""The exhaustive search over a sealed region's local game (the conventions it implements: `tengen.endgame.exact.solve`).
+"""The exact solver's search in Python: the readable port source of the native engine (`tengen.endgame.exact`'s
+C search), kept beside the full-tree reference (`devkit.reference_solver`) as a test oracle, not in the product.
 
-The search runs on `tengen.endgame.exact.rules`'s bitmask positions; every position is valued by its
-thermograph record (`tengen.cgt.thermo.combine` of its options' records), which is all the thermograph
-needs: dominated options drop out of the scaffold max / min, equal records are interned and combinations
-memoised. Loops are found as strongly connected components (Tarjan) and valued by fixed points; kos by
-phantoms. A transposition table on the local position (stones + ko ban) and a node budget or time limit
-(`BudgetExceeded`) keep it bounded.
+It runs on `tengen.endgame.exact.rules`'s bitmask positions; every position is valued by its thermograph record
+(`tengen.cgt.thermo.combine` of its options' records), which is all the thermograph needs: dominated options drop
+out of the scaffold max / min, equal records are interned and combinations memoised. Loops are found as strongly
+connected components (Tarjan) and valued by fixed points; kos by phantoms. A transposition table on the local
+position (stones + ko ban) and a node budget or time limit (`BudgetExceeded`) keep it bounded. The conventions are
+`tengen.endgame.exact.solve`'s; `solve_region(..., ExhaustiveConfig(engine=PYTHON))` runs this search through
+the product's own API (the tests compare the two engines position by position).
 """
 from __future__ import annotations
 
@@ -17,13 +19,11 @@ from tengen.cgt.ko import KoChain, UnsupportedKo, simple_ko
 from tengen.cgt.numbers import INF, NEG_INF
 from tengen.cgt.thermo import UNBOUNDED, Thermo, combine, number_thermo
 from tengen.deadline import cancel_event
+from tengen.endgame.exact.native import BudgetExceeded
+from tengen.endgame.exact.readout import essential_options
 from tengen.endgame.exact.rules import LocalAnalysis, LocalRegion
+from tengen.endgame.exact.solve import Engine
 from tengen.go.colors import BLACK, WHITE
-
-
-class BudgetExceeded(Exception):
-    """The search met its node budget or time limit."""
-
 
 _OMIT = object()  # a banned retake left out (the ko's taker wins it)
 
@@ -501,26 +501,6 @@ def _fill(op: _Open, which: int, phantom: Optional[Thermo]) -> tuple[list, list]
     return lefts, rights
 
 
-def essential_options(lo_l, lo_r, hi_l, hi_r, side, keep) -> list[int]:
-    """Greedily drop options of `side` that change neither extreme's record; returns the ones left."""
-    idx = list(range(len((lo_l, lo_r)[side])))
-    base = (combine(lo_l, lo_r), combine(hi_l, hi_r))
-    for j in list(idx):
-        if j == keep:
-            continue
-        trial = [x for x in idx if x != j]
-        ok = True
-        for (L, R), ref in zip(((lo_l, lo_r), (hi_l, hi_r)), base):
-            cut_l = [L[x] for x in trial] if side == 0 else L
-            cut_r = [R[x] for x in trial] if side == 1 else R
-            if (not cut_l and not cut_r) or not combine(cut_l, cut_r).same_thermograph(ref):
-                ok = False
-                break
-        if ok:
-            idx = trial
-    return idx
-
-
 class LineSuperkoSolver(Solver):
     """The same search without repetitions: a move that recreates the stones of a position on its own line is
     illegal (positional superko, applied to the local line), so no loop is left to value; immediate ko
@@ -576,3 +556,6 @@ class LineSuperkoSolver(Solver):
         if low < depth:
             self.temp.add(key)
         return low
+
+
+PYTHON = Engine("python", Solver, LineSuperkoSolver, superko_nodes=300_000, deep=True)  # ExhaustiveConfig(engine=PYTHON)
