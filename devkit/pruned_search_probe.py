@@ -53,26 +53,16 @@ class PrunedSolver(Solver):
         self.why: Counter = Counter()
 
     def _visit(self, key: tuple) -> None:
-        info = self._enter(key)
-        if info is None:
+        entered = self._push(key)
+        if entered is None:
             return
-        index = self.counter
-        self.counter += 1
-        self.onstack[key] = index
-        self.stack.append(key)
+        info, index = entered
         self.stands[key] = info.as_it_stands
         self.low[key] = low = index
 
         def go(child) -> None:
             nonlocal low
-            if child is None or child in self.tt:
-                return
-            if child in self.onstack:
-                low = min(low, self.onstack[child])
-                return
-            self._visit(child)
-            if child not in self.tt:
-                low = min(low, self.low[child])
+            low = self._visit_option(child, low)
 
         opts = self.options(key, info)
         can_prune = key[2] is None
@@ -111,21 +101,7 @@ class PrunedSolver(Solver):
             go(item[1])
             kept[side].append(item)
         self.children[key] = kept
-        self.low[key] = low
-        if low != index:
-            return
-        scc = []
-        while True:
-            k = self.stack.pop()
-            del self.onstack[k]
-            scc.append(k)
-            if k == key:
-                break
-        if len(scc) == 1:
-            self.tt[key] = self._acyclic(key)
-        else:
-            self.loops += 1
-            self._solve_loop(scc)
+        self._close_component(key, index, low)
 
     def _first_needed(self, rec, kept, deferred, go):
         """The first deferred (side, option) no reply bounds below rec, or None when every one is bounded."""

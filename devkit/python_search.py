@@ -121,27 +121,43 @@ class Solver:
     def _visit(self, key: tuple) -> None:
         """Depth-first search with Tarjan's strongly connected components: positions on a loop (a
         sequence of moves repeating a position) are valued together once the loop is complete."""
-        info = self._enter(key)
-        if info is None:
+        entered = self._push(key)
+        if entered is None:
             return
-        index = self.counter
-        self.counter += 1
-        self.onstack[key] = index
-        self.stack.append(key)
+        info, index = entered
         low = index
         opts = self.options(key, info)
         self.children[key] = opts
         self.stands[key] = info.as_it_stands
         for side in (0, 1):
             for _, child in opts[side]:
-                if child is None or child in self.tt:
-                    continue
-                if child in self.onstack:
-                    low = min(low, self.onstack[child])
-                    continue
-                self._visit(child)
-                if child not in self.tt:
-                    low = min(low, self.low[child])
+                low = self._visit_option(child, low)
+        self._close_component(key, index, low)
+
+    def _push(self, key: tuple) -> Optional[tuple[LocalAnalysis, int]]:
+        """Enter a position (None: settled, valued at once) and put it on Tarjan's stack: (its analysis, index)."""
+        info = self._enter(key)
+        if info is None:
+            return None
+        index = self.counter
+        self.counter += 1
+        self.onstack[key] = index
+        self.stack.append(key)
+        return info, index
+
+    def _visit_option(self, child: Optional[tuple], low: int) -> int:
+        """Search an option (not a banned retake, not yet valued, not on the stack) and return the parent's low
+        link with it taken into account (Tarjan)."""
+        if child is None or child in self.tt:
+            return low
+        if child in self.onstack:
+            return min(low, self.onstack[child])
+        self._visit(child)
+        return low if child in self.tt else min(low, self.low[child])
+
+    def _close_component(self, key: tuple, index: int, low: int) -> None:
+        """Tarjan's step after a position's options: where it roots a strongly connected component, pop the
+        component and value it (one position acyclically, a loop by its fixed points)."""
         self.low[key] = low
         if low != index:
             return
