@@ -195,6 +195,16 @@ def _deep_lines() -> None:
         sys.setrecursionlimit(50_000)
 
 
+def _bracket_text(lo, hi) -> str:
+    """' (mean between a and b, temperature between c and d as one side or the other wins every ko)', or ''."""
+    if lo is None or hi is None or None in (lo.mean, hi.mean):
+        return ""
+    means = sorted((lo.mean, hi.mean))
+    temps = sorted((lo.temperature, hi.temperature))
+    return (f" (mean between {means[0]} and {means[1]}, temperature between {temps[0]} and {temps[1]} as one side "
+            "or the other wins every ko)")
+
+
 def parts_hint(parts: int) -> str:
     """What to say of a region that is several independent local games at the start ('' for one)."""
     return (f"; the region is {parts} independent local games: mark each as its own region to value them apart"
@@ -336,7 +346,7 @@ def solve_region(board, region: Iterable[Point], config: Optional[ExhaustiveConf
         result.ko_dependent = True
         result.bracket = (lo, hi)
         result.notes.append(Note("repetition", "depends on a ko outside the phantom rule's reach, valued with the ko's "
-                                 "taker winning it"))
+                                 f"taker winning it{_bracket_text(lo, hi)}"))
     result.status = OK
     result.thermograph = rec
     result.ko = solver.kos.get(root)
