@@ -6,8 +6,10 @@ Each diagram is analyzed as `tengen analyze FILE --move 0` does (the root node: 
 of Frejlak's paper scores it (`efn_dev/README.md`): right when the area temperature T of the marked region
 satisfies |T - (g/2 + 1)| <= 1e-5 for the book's value g (a territory-scoring deiri value). Each line gives
 the engine that answered, tengen's value in the book's terms (g = 2 (T - 1)) beside the book's, and for a
-miss why: the exact solver declined (and its reason), a ko or repetition decided the value, or the first
-move at which tengen's principal line leaves the book's variations.
+miss why: the exact solver declined (and its reason), a ko or repetition decided the value (for a ko valued with
+its taker winning it, whether the book's temperature lies inside the bracket its valuations span: if not, no ko
+rule gives the book's value and the two games differ), or the first move at which tengen's principal line leaves
+the book's variations.
 Last lines: `efn_dev_exact: S solved, R right` (regions the exact solver answered, and how many of those are
 right) and `efn_dev_correct: N/50`.
 Usage: python bench/efn_dev.py [--chapter 06-value-of-ko] [--data DIR]
@@ -21,6 +23,7 @@ import time
 import warnings
 from fractions import Fraction
 from pathlib import Path
+from typing import Optional
 
 from tengen.endgame.notes import of_kind
 from tengen.files import shared_data_path
@@ -68,14 +71,25 @@ def divergence(line: list, tree: dict, height: int) -> str:
     return ""
 
 
-def why(result, book_tree: dict, height: int) -> str:
-    """The first reason a miss has: the solver declined, a ko or repetition, or where the lines part."""
+_BRACKET = re.compile(r"temperature between (-?\d+(?:/\d+)?) and (-?\d+(?:/\d+)?)")
+
+
+def why(result, book_tree: dict, height: int, book_temperature: Optional[Fraction] = None) -> str:
+    """The first reason a miss has: the solver declined, a ko or repetition (and whether the book's temperature
+    lies inside the bracket the ko's valuations span), or where the lines part."""
     if result is None:
         return "no region found"
     if result.declined:
         return f"exact solver declined: {result.declined}"
     kos = of_kind(result.notes, "repetition")  # a ko or loop that decided the value
     if kos and result.method == "exhaustive":
+        found = _BRACKET.search(kos[-1])
+        if found and book_temperature is not None:
+            low, high = sorted(Fraction(x) for x in found.groups())
+            span = f"the bracket its ko valuations span ({_fraction_text(low)}..{_fraction_text(high)})"
+            where = (f"inside {span}: a ko valuation could give the book's value" if low <= book_temperature <= high
+                     else f"outside {span}: no ko valuation gives it, the two games differ")
+            return f"a ko decides it; the book's temperature {_fraction_text(book_temperature)} lies {where}: {kos[-1]}"
         return "a ko or repetition decides it: " + kos[-1]
     parts = []
     for first, line in ((BLACK, result.principal_black), (-BLACK, result.principal_white)):
@@ -128,7 +142,8 @@ def main() -> int:
         line = (f"{name:28s} {'right' if ok else 'MISS ':5s} engine {engine:11s} type {kind:12s} "
                 f"tengen g {mine:>6s}  book g {_fraction_text(g):>6s}  {seconds:5.1f} s")
         if not ok:
-            line += "  why: " + why(result, book_lines(position.node, position.board.height), position.board.height)
+            line += "  why: " + why(result, book_lines(position.node, position.board.height), position.board.height,
+                                    g / 2 + 1)
         print(line, flush=True)
     print(f"seconds: {time.perf_counter() - start:.1f}")
     print(f"efn_dev_exact: {solved} solved, {right_exact} right")
