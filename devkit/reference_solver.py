@@ -532,16 +532,9 @@ def solve(reg: RandomRegion, engine: str = "python", max_nodes: int = 2_000_000)
 
 
 def part_points(local: LocalRegion) -> list[list[Point]]:
-    """The region's independent parts at the start (`LocalRegion.independent_parts`) as point lists: the
-    4-connected parts of the region once its safe stones (chains touching their own wall) are taken out."""
-    safe, _ = local.safe_and_unsafe(local.start[BLACK], local.start[WHITE])
-    space = local.full & ~(safe[BLACK] | safe[WHITE])
-    out = []
-    while space:
-        part = local.chain(space & -space, space)
-        space &= ~part
-        out.append([local.points[i] for i in _bits(part)])
-    return out
+    """The region's independent parts at the start (`LocalRegion.independent_part_masks`) as point lists."""
+    return [[local.points[i] for i in _bits(part)]
+            for part in local.independent_part_masks(local.start[BLACK], local.start[WHITE])]
 
 
 def _clean(res) -> bool:
@@ -560,7 +553,7 @@ def sum_check(reg: RandomRegion, local: LocalRegion, res, engine: str = "python"
     if len(parts) < 2:
         return "one part", None
     if not _clean(res):
-        return "a part valued by a ko or repetition convention", None
+        return "valued by a ko or repetition convention", None
     solved = []
     for points in parts:
         got = solve(RandomRegion(reg.grid, sorted(points), reg.suicide, reg.seed), engine)

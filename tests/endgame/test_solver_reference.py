@@ -21,6 +21,7 @@ from devkit.reference_solver import (
     generate, metamorphic, part_points, random_region, reference_solve, region_from_diagram, same_result, solve,
     sum_check, symmetric, transformed, translated,
 )
+from tengen.go.colors import BLACK, WHITE
 
 TOP = SEALED_TOP
 
@@ -275,7 +276,7 @@ def test_a_region_of_two_independent_parts_is_their_sum(engine):
     reg = region_from_diagram(TWO_CORNERS)
     (board, local), why = accept(reg)
     parts = part_points(local)
-    assert len(parts) == 2 and local.independent_parts(*local.start.values()) == 2, why
+    assert len(parts) == 2 and local.independent_parts(local.start[BLACK], local.start[WHITE]) == 2, why
     whole = solve(reg, engine)
     alone = [solve(RandomRegion(reg.grid, sorted(p), reg.suicide), engine) for p in parts]
     assert [sorted(p) for p in parts] == [[(4, 3), (4, 4)], [(5, 1), (5, 2)]]  # D2 E2, then B1 C1
@@ -318,8 +319,6 @@ DAME_BESIDE_A_COLD_PART = """
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_dame_point_is_no_move_and_the_region_stays_a_sum(engine):
-    from tengen.go.colors import BLACK, WHITE
-
     reg = region_from_diagram(DAME_BESIDE_A_COLD_PART)
     (board, local), _ = accept(reg)
     info = local.analyze(local.start[BLACK], local.start[WHITE])

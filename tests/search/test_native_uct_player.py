@@ -278,7 +278,10 @@ def test_gtp_native_limits_are_refused_at_startup_in_one_line(capsys):
     from tengen.commands import gtp_cmd
     from tengen.search import native_uct
 
+    from tengen.io import gtp_uct_player
+
     assert (gtp_cmd.NATIVE_MAX_THREADS, gtp_cmd.NATIVE_MAX_PLAYOUTS) == (native_uct.MAX_THREADS, native_uct.MAX_PLAYOUTS)
+    assert gtp_cmd.NATIVE_DYNAMIC_KOMI == gtp_uct_player.NATIVE_DYNAMIC_KOMI
     for flags, said in ((["--playouts-per-move", str(10**20)], "--playouts-per-move must be 1..16777216"),
                         (["--expand-threshold", "99999999999"], "--expand-threshold must be 0..2147483647"),
                         (["--threads", "17"], "--threads must be 1..16"),

@@ -11,6 +11,7 @@ DYNAMIC_KOMI = ("none", "ss", "vs", "mldk")  # tengen.search.dynamic_komi.DYNAMI
 # tengen.search.native_uct's MAX_THREADS and MAX_PLAYOUTS (not imported: the parser builds fast; a test keeps
 # them equal)
 NATIVE_MAX_THREADS, NATIVE_MAX_PLAYOUTS = 16, 1 << 24
+NATIVE_DYNAMIC_KOMI = ("none", "vs")  # tengen.io.gtp_uct_player's (not imported either; the same test keeps it equal)
 LIZZIE_NAME = "KataGo-compatible tengen"  # Lizzie uses kata-analyze when `name` starts with "KataGo"
 
 
@@ -150,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--prior-depth needs --evaluator playouts and --prior pbn, and must be at least -1")
     if native:
         _check_native_limits(args)
-        if args.dynamic_komi not in ("none", "vs"):  # gtp_uct_player.NATIVE_DYNAMIC_KOMI (not imported: GTP starts fast)
+        if args.dynamic_komi not in NATIVE_DYNAMIC_KOMI:
             raise CliError(f"--dynamic-komi {args.dynamic_komi} needs the network search's score or komi curve; "
                            "with --evaluator playouts use none or vs")
     rules = Rules.from_name(args.rules, args.komi)

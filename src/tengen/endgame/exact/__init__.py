@@ -1,7 +1,7 @@
 """The exact local solver, in one room: a region's local game (`rules`: what the marked points mean, the
 rules of play over bitmasks), its search (`_solver.c`, behind `native`: the one engine; its Python port,
-`devkit/python_search.py`, is a test oracle outside the package), the readout of a finished search (`readout`: best moves, principal lines, the essential-option game) and the
-API (`solve`). Conventions: docs/LOCAL_GAME.md and `solve`'s docstring.
+`devkit/python_search.py`, is a test oracle outside the package), the readout of a finished search
+(`readout`: best moves, principal lines, the essential-option game) and the API (`solve`). Conventions: docs/LOCAL_GAME.md and `solve`'s docstring.
 
     from tengen.endgame.exact import ExhaustiveConfig, solve_region
     result = solve_region(board, region_points, ExhaustiveConfig(vouched=True))

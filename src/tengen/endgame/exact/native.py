@@ -2,10 +2,10 @@
 
 `NativeSolver` runs the C search (rules, transposition table, Tarjan loops, kos by phantoms, exact
 thermograph records: the conventions of `tengen.endgame.exact.solve`, ported line by line from the Python
-search that is now a test oracle, `devkit.python_search.Solver`) and then answers the questions `exact.readout` and `exact.solve_region`
-ask of a finished search (`tt`, `children`, `cautious`, `kos`, `child_record`, ...) by looking positions
-up in the C tables, so nothing the size of the search is ever copied into Python. Records come back as
-`tengen.cgt.thermo.Thermo` objects, one per record id.
+search that is now a test oracle, `devkit.python_search.Solver`) and then answers the questions
+`exact.readout` and `exact.solve_region` ask of a finished search (`tt`, `children`, `cautious`, `kos`,
+`child_record`, ...) by looking positions up in the C tables, so nothing the size of the search is ever copied
+into Python. Records come back as `tengen.cgt.thermo.Thermo` objects, one per record id.
 
 Positions that differ only in settled parts (dead areas and territory: nobody plays there again) are one
 position to the native search: a position is searched in its canonical form, settled parts filled with their
@@ -219,8 +219,8 @@ class NativeSolver:
 
 
 class NativeLineSuperkoSolver(NativeSolver):
-    """`devkit.python_search.LineSuperkoSolver` in C (`run_line_search`): the same search without repetitions, a move that
-    recreates the stones of a position on its own line being illegal (positional superko on the local line);
+    """`devkit.python_search.LineSuperkoSolver` in C (`run_line_search`): the same search without repetitions, a
+    move that recreates the stones of a position on its own line being illegal (positional superko on the local line);
     immediate ko retakes keep their phantoms, and a value that relied on a position still on the line is
     valued again on every line that reaches it. Settled parts are never merged (the line compares stones), so
     it visits exactly the Python oracle's positions, the same count of them; after `value(root)` the readout

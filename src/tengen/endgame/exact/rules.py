@@ -322,15 +322,20 @@ class LocalRegion:
         return safe, unsafe
 
     def independent_parts(self, b: int, w: int) -> int:
-        """How many independent local games the position is: 4-connected parts of the region left once
-        the safe stones (chains touching their own wall, which can never be captured) are taken out.
+        """How many independent local games the position is (`independent_part_masks`)."""
+        return len(self.independent_part_masks(b, w))
+
+    def independent_part_masks(self, b: int, w: int) -> list[int]:
+        """The independent local games of the position, as point masks: the 4-connected parts of the region
+        left once the safe stones (chains touching their own wall, which can never be captured) are taken out.
         Moves in one part cannot change another, so a decomposition search could value them apart."""
         safe, _ = self.safe_and_unsafe(b, w)
-        space, parts = self.full & ~(safe[BLACK] | safe[WHITE]), 0
-        rest = space
+        space = self.full & ~(safe[BLACK] | safe[WHITE])
+        parts, rest = [], space
         while rest:
-            rest &= ~self.chain(rest & -rest, space)
-            parts += 1
+            part = self.chain(rest & -rest, space)
+            rest &= ~part
+            parts.append(part)
         return parts
 
     def chain(self, seed: int, stones: int) -> int:

@@ -1,8 +1,8 @@
 """Exhaustive local solver for a sealed region: `solve_region(board, region, config) -> ExhaustiveResult`.
 
 The local game (its walls, rules of play, settled positions and move conventions) is
-`tengen.endgame.exact.rules`; the search over its positions is the native engine `exact.native` (C), and reading its result
-(best moves, principal lines, the essential-option game) `exact.readout`.
+`tengen.endgame.exact.rules`; the search over its positions is the native engine `exact.native` (C), and
+reading its result (best moves, principal lines, the essential-option game) `exact.readout`.
 
 Search conventions (stated so that results can be checked):
 - Cold but unsettled positions (seki, mutual shortage of liberties) count as they stand, clamped between
@@ -44,7 +44,6 @@ from tengen.cgt.values import MoveValues, move_values
 from tengen.deadline import cancel_event, seconds_left
 from tengen.endgame.exact.readout import best_moves, essential_game, essential_positions, principal_line
 from tengen.endgame.exact.native import BudgetExceeded, NativeLineSuperkoSolver, NativeSolver, NativeUnavailable
-from tengen.endgame.exact.native import available as native_available
 from tengen.endgame.exact.rules import LocalRegion
 from tengen.endgame.notes import Note
 from tengen.go.colors import BLACK, WHITE
