@@ -11,8 +11,12 @@ the same command again continues. The result is read back from disk: each arm's 
 (1.96 sqrt(p(1-p)/n)), and a two-proportion z-test (pooled, two-sided).
 
     python bench/pbn_play.py [--games 100] [--playouts-per-move 10000] [--threads 1] [--fpu V] [--prior-weight 1.0]
-        [--level 10] [--handicap N --komi K] [--dynamic-komi vs] [--parallel 1] [--block 10] [--out DIR] [--report]
-        [--arms plain,prior] [--first N] [--merge DIR]
+        [--level 10] [--handicap N --komi K] [--dynamic-komi vs] [--knowledge classic] [--parallel 1] [--block 10]
+        [--out DIR] [--report] [--arms plain,prior] [--first N] [--merge DIR]
+
+`--knowledge` is both arms' tree knowledge (`tengen gtp --knowledge`: classic, the default, after Fuego's default
+prior knowledge, which the Cortigo study's plain arm had, and Pachi's line rule; none, the engine of the games
+played before it).
 
 `--arms plain` plays the plain arm only: the calibration (its win rate with its interval at a level and
 handicap) before the experiment. The experiment can be shared out between machines as `bench/match_gnugo.py`'s
@@ -101,6 +105,7 @@ def tengen_command(args: argparse.Namespace, prior: bool) -> str:
         cmd += f" --fpu {args.fpu:g}"
     if args.dynamic_komi != "none":
         cmd += f" --dynamic-komi {args.dynamic_komi}"
+    cmd += f" --knowledge {args.knowledge}"  # always explicit: the engine's default may change between matches
     if prior:
         cmd += f" --prior pbn --prior-weight {args.prior_weight:g}"
     return cmd
@@ -118,6 +123,8 @@ def arm_folder(args: argparse.Namespace, arm: str) -> Path:
         name += f"-k{args.komi:g}"
     if args.dynamic_komi != "none":
         name += f"-dk{args.dynamic_komi}"
+    if args.knowledge != "none":  # the games before the default knowledge have folders without a suffix
+        name += f"-kn{args.knowledge}"
     if arm == "prior":
         name += f"-w{args.prior_weight:g}"
     return base / name
@@ -137,6 +144,10 @@ def main() -> int:
                         help="fixed handicap stones for tengen, then always Black (0: even games, colours alternate)")
     parser.add_argument("--dynamic-komi", choices=("none", "vs"), default="none",
                         help="both arms' dynamic komi (vs: value-situational, Baudis; for handicap games; default none)")
+    parser.add_argument("--knowledge", choices=("none", "classic"), default="classic",
+                        help="both arms' tree knowledge (`tengen gtp --knowledge`; default classic; none: the engine "
+                             "of the games before it, whose folders carry no suffix and whose command lines lack "
+                             "the flag)")
     parser.add_argument("--parallel", type=int, default=1, help="games at once per arm")
     parser.add_argument("--block", type=int, default=10, help="games per arm before switching arms (default 10)")
     parser.add_argument("--out", default=None, help="folder of the two match folders (default ~/.cache/tengen/matches)")

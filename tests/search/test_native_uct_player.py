@@ -188,6 +188,45 @@ def test_tree_reuse_keeps_the_visits_of_the_position_reached():
     assert search.last.reused == 0
 
 
+ATARI_BY_THE_LAST_MOVE = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . O O . . .
+    . . . O X X . . .
+    . . . . O . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . ."""
+
+
+def _first_visited(knowledge: str, seed: int):
+    """The root move the first playout of a search visits, after White's atari at (4, 6) (Black to move)."""
+    board = board_from_diagram(ATARI_BY_THE_LAST_MOVE, Rules.chinese(komi=7.5))
+    board.to_play = WHITE
+    board.play(WHITE, (4, 6))
+    raw = _search(1, seed=seed, knowledge=knowledge).search(board)
+    visited = [(m, v) for m, v, *_ in raw["moves"] if v > 0]
+    assert raw["root_visits"] == 1 and len(visited) == 1  # real visits only: the virtual games are not reported
+    m = visited[0][0]
+    return None if m < 0 else (m // 9, m % 9)
+
+
+def test_the_default_knowledge_sends_the_first_playout_to_the_policys_answer():
+    # the policy's answer to the atari (the extension at (5, 5)) starts at 1.0 x 9 virtual games, every other
+    # move lower (Fuego's GoUctDefaultPriorKnowledge), so the first playout goes there, whatever the seed
+    assert {_first_visited("classic", seed) for seed in range(1, 6)} == {(5, 5)}
+    # without it every move is untried and ties are drawn at random
+    assert len({_first_visited("none", seed) for seed in range(1, 6)}) > 1
+
+
+def test_the_knowledge_is_checked_and_stated():
+    with pytest.raises(ValueError):
+        UctConfig(knowledge="mogo")
+    assert "knowledge=classic" in UctConfig().describe()
+    assert "knowledge=none" in UctConfig(knowledge="none").describe()
+
+
 def test_the_prior_is_called_and_a_huge_weight_decides_the_move():
     calls = []
 
@@ -282,6 +321,8 @@ def test_gtp_native_limits_are_refused_at_startup_in_one_line(capsys):
 
     assert (gtp_cmd.NATIVE_MAX_THREADS, gtp_cmd.NATIVE_MAX_PLAYOUTS) == (native_uct.MAX_THREADS, native_uct.MAX_PLAYOUTS)
     assert gtp_cmd.NATIVE_DYNAMIC_KOMI == gtp_uct_player.NATIVE_DYNAMIC_KOMI
+    assert (gtp_cmd.NATIVE_KNOWLEDGE, gtp_cmd.NATIVE_KNOWLEDGE_DEFAULT) == (native_uct.KNOWLEDGE,
+                                                                          native_uct.KNOWLEDGE_DEFAULT)
     for flags, said in ((["--playouts-per-move", str(10**20)], "--playouts-per-move must be 1..16777216"),
                         (["--expand-threshold", "99999999999"], "--expand-threshold must be 0..2147483647"),
                         (["--threads", "17"], "--threads must be 1..16"),

@@ -12,6 +12,7 @@ DYNAMIC_KOMI = ("none", "ss", "vs", "mldk")  # tengen.search.dynamic_komi.DYNAMI
 # them equal)
 NATIVE_MAX_THREADS, NATIVE_MAX_PLAYOUTS = 16, 1 << 24
 NATIVE_DYNAMIC_KOMI = ("none", "vs")  # tengen.io.gtp_uct_player's (not imported either; the same test keeps it equal)
+NATIVE_KNOWLEDGE, NATIVE_KNOWLEDGE_DEFAULT = ("none", "classic"), "classic"  # native_uct's KNOWLEDGE (the same test)
 LIZZIE_NAME = "KataGo-compatible tengen"  # Lizzie uses kata-analyze when `name` starts with "KataGo"
 
 
@@ -29,7 +30,8 @@ ABOUT = ("a GTP v2 engine that plays through tengen's Monte Carlo tree search (P
          "through the native playout engine (C: UCT with RAVE, Mogo-style heavy playouts with atari answers, 3x3 "
          "patterns and no big self-atari, root-parallel threads, tree reuse; `--playouts-per-move` a move, "
          "`--threads`, RAVE's equivalence `--rave-equivalence`, `--fpu` the first-play urgency of an unvisited "
-         "move without AMAF samples, stated in `version`; `python bench/playout_speed.py` measures it); "
+         "move without AMAF samples, `--knowledge` new nodes' prior knowledge (Fuego's and "
+         "Pachi's), stated in `version`; `python bench/playout_speed.py` measures it); "
          "`--evaluator classic`: tengen's classic evaluator; `--prior pbn` adds the PBN's corner and side move "
          "probabilities to the selection (`--prior-weight W`: W * p / (1 + n)). GNU Go's life-and-death commands "
          "`dragon_status`, `owl_attack`, `owl_defend` answer in its formats, judged by the network one move deep, "
@@ -98,6 +100,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fpu", type=finite_float, default=1.0, metavar="V",
                         help="with --evaluator playouts: first-play urgency, the value of an unvisited move without "
                              "AMAF samples (one with samples takes its AMAF value; default 1.0: each move tried once)")
+    parser.add_argument("--knowledge", choices=NATIVE_KNOWLEDGE, default=NATIVE_KNOWLEDGE_DEFAULT,
+                        help="with --evaluator playouts: the prior knowledge new tree nodes start with (classic: virtual "
+                             "games from the playout policy's moves, self-ataris, 3x3 patterns and, on large boards, "
+                             "the line of a move in an empty area, after Fuego's and Pachi's; none: without; default {NATIVE_KNOWLEDGE_DEFAULT})")
     parser.add_argument("--playouts", type=int, default=None,
                         help="(removed: random games per leaf of the former Python playout search; use "
                              "--playouts-per-move)")
@@ -252,7 +258,7 @@ def _uct_player(args):
 
     config = UctConfig(playouts=args.playouts_per_move, threads=args.threads or 1,
                        rave_equivalence=args.rave_equivalence, expand_threshold=args.expand_threshold, fpu=args.fpu,
-                       prior_weight=1.0 if args.prior_weight is None else args.prior_weight,
+                       knowledge=args.knowledge, prior_weight=1.0 if args.prior_weight is None else args.prior_weight,
                        **({} if args.prior_depth is None else {"prior_depth": args.prior_depth}))
     factory = _pbn_board_prior if args.prior == "pbn" else None
     resign = {} if args.resign_threshold is None else {"resign_threshold": args.resign_threshold}

@@ -3,8 +3,8 @@
  *
  * One concern per header: _uct_board.h (the fast board: tengen.go's board core, go/_board_core.h, with the
  * playouts' additions), _uct_patterns.h (the 3x3 pattern table), _uct_playout.h (the playout policy),
- * _uct_tree.h (nodes, selection). This file is the search loop and the Python API. tengen.search.native_uct
- * is the public wrapper; nothing else should call this module.
+ * _uct_tree.h (nodes, selection), _uct_knowledge.h (new nodes' prior knowledge). This file is the search loop and
+ * the Python API. tengen.search.native_uct is the public wrapper; nothing else should call this module.
  *
  * Parallelism: root parallelism (Cazenave and Jouandeau 2007, "On the parallelization of UCT"; Chaslot,
  * Winands and van den Herik 2008, "Parallel Monte-Carlo tree search"): each of T threads grows its own tree
@@ -22,10 +22,12 @@
  *       -> (64-bit FNV-1a hash of every playout's moves and colours, moves played, Black's wins): the same
  *          playouts as `playouts` with the same arguments; a check that an optimisation keeps the moves
  *   Engine(width, height, threads=1, seed=0, max_nodes=..., rave_equivalence=1000, expand_threshold=4,
- *          fpu=1.0, exploration=0, prior=None, prior_weight=0, prior_depth=2, prior_visits=200, mercy=0)
+ *          fpu=1.0, exploration=0, prior=None, prior_weight=0, prior_depth=2, prior_visits=200, mercy=0,
+ *          knowledge=False)
  *     .search(stones, to_play, komi, playouts, seconds=0, ko=-1, last=None, path=None, early_stop=True) -> dict
  *     .clear()
- * `mercy`: the playouts' mercy rule, a lead in stones on the board (0: off; _uct_playout.h).
+ * `mercy`: the playouts' mercy rule, a lead in stones on the board (0: off; _uct_playout.h). `knowledge`: new
+ * nodes' children start with the default prior knowledge's virtual games (_uct_knowledge.h).
  * Bad arguments raise ValueError (or TypeError); nothing crashes. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -37,6 +39,7 @@
 #include "_uct_patterns.h"
 #include "_uct_playout.h"
 #include "_uct_tree.h"
+#include "_uct_knowledge.h"
 
 #define UCT_MAX_DEPTH 512
 #define UCT_SEQ_CAP (3 * UB_MAX_SIDE * UB_MAX_SIDE + UCT_MAX_DEPTH + 8)
@@ -384,7 +387,8 @@ static void ask_prior(EngineObject *E, UTree *t, int64_t ni, const UBoard *b) {
     PyGILState_Release(g);
 }
 
-/* Expand node ni at position b: one child per legal move that fills no own eye, and a pass. */
+/* Expand node ni at position b: one child per legal move that fills no own eye, and a pass (with the default
+   knowledge's virtual games when it is on). */
 static void expand(EngineObject *E, UTree *t, int64_t ni, const UBoard *b) {
     int c = b->to_play, moves[UB_MAXP], n = 0;
     for (int r = 0; r < b->g.h; r++)
@@ -401,6 +405,7 @@ static void expand(EngineObject *E, UTree *t, int64_t ni, const UBoard *b) {
         memset(ch, 0, sizeof(UNode));
         ch->children = -1; ch->move = (int16_t)moves[i];
     }
+    if (E->P.knowledge) uk_initialize(b, &t->pool[first], n);
     t->pool[ni].children = (int32_t)first;
     t->pool[ni].nchildren = (int16_t)n;
     t->pool[ni].has_prior = 0;
@@ -419,12 +424,12 @@ static void run_one(EngineObject *E, UThread *th) {
     while (depth < UCT_MAX_DEPTH && b.npass < 2) {
         UNode *node = &t->pool[ni];
         if (node->children < 0) {
-            if (depth > 0 && node->visits < (uint32_t)P->expand_threshold) break;
+            if (depth > 0 && uk_real_visits(node) < (uint32_t)P->expand_threshold) break;
             expand(E, t, ni, &b);
             node = &t->pool[ni];
             if (node->children < 0) break;
         }
-        if (E->prior && !node->has_prior && (depth <= P->prior_depth || node->visits >= (uint32_t)P->prior_visits)) {
+        if (E->prior && !node->has_prior && (depth <= P->prior_depth || uk_real_visits(node) >= (uint32_t)P->prior_visits)) {
             ask_prior(E, t, ni, &b);
             if (atomic_load(&E->stop) && E->err_type) return;
         }
@@ -477,7 +482,7 @@ static int decided(const EngineObject *E, const UThread *th) {
     uint32_t best = 0, second = 0;
     const UNode *ch = &t->pool[root->children];
     for (int i = 0; i < root->nchildren; i++) {
-        uint32_t v = ch[i].visits;
+        uint32_t v = uk_real_visits(&ch[i]);
         if (v > best) { second = best; best = v; } else if (v > second) second = v;
     }
     return (int64_t)(best - second) > E->budget - th->done;
@@ -567,7 +572,7 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
     int64_t reused = 0;
     for (int i = 0; i < self->nthreads; i++) {
         if (reuse_or_reset(self, self->th[i], &root, komi, path, npath) < 0) return PyErr_NoMemory();
-        reused += self->th[i]->tree.pool[self->th[i]->tree.root].visits;
+        reused += uk_real_visits(&self->th[i]->tree.pool[self->th[i]->tree.root]);
     }
     self->searches++;
     self->budget = playouts > 0 ? (playouts + self->nthreads - 1) / self->nthreads : 0;
@@ -615,12 +620,14 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
         done += th->done;
         moves_played += th->moves; mercy_stops += th->mercy_stops;
         nodes += t->used;
-        root_visits += r->visits;
+        root_visits += uk_real_visits(r);
         if (r->children < 0) continue;
         for (int k = 0; k < r->nchildren; k++) {
             const UNode *c = &t->pool[r->children + k];
             int j = c->move < 0 ? np - 1 : (int)flat(&th->root, c->move);
-            vis[j] += c->visits; wins[j] += 0.5 * c->wins; avis[j] += c->amaf_visits; awins[j] += 0.5 * c->amaf_wins;
+            const double kn = c->known_n, kw = 0.1 * c->known_v * c->known_n;  /* the virtual games, left out */
+            vis[j] += c->visits - kn; wins[j] += 0.5 * c->wins - kw; avis[j] += c->amaf_visits - kn;
+            awins[j] += 0.5 * c->amaf_wins - kw;
             prior[j] += c->prior / self->nthreads;
         }
     }
@@ -655,14 +662,15 @@ static void Engine_free_threads(EngineObject *self) {
 
 static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"width", "height", "threads", "seed", "max_nodes", "rave_equivalence", "expand_threshold",
-                             "fpu", "exploration", "prior", "prior_weight", "prior_depth", "prior_visits", "mercy", NULL};
-    int w, h, threads = 1, expand_threshold = 4, prior_depth = 2, prior_visits = 200, mercy = 0;
+                             "fpu", "exploration", "prior", "prior_weight", "prior_depth", "prior_visits", "mercy",
+                             "knowledge", NULL};
+    int w, h, threads = 1, expand_threshold = 4, prior_depth = 2, prior_visits = 200, mercy = 0, knowledge = 0;
     unsigned long long seed = 0; long long max_nodes = 4000000;
     double rave = 1000.0, fpu = 1.0, exploration = 0.0, prior_weight = 0.0;
     PyObject *prior = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|iKLdiddOdiii", kwlist, &w, &h, &threads, &seed, &max_nodes, &rave,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|iKLdiddOdiiip", kwlist, &w, &h, &threads, &seed, &max_nodes, &rave,
                                      &expand_threshold, &fpu, &exploration, &prior, &prior_weight, &prior_depth, &prior_visits,
-                                     &mercy))
+                                     &mercy, &knowledge))
         return -1;
     if (w < 2 || h < 2 || w > UB_MAX_SIDE || h > UB_MAX_SIDE) {
         PyErr_Format(PyExc_ValueError, "board size %dx%d out of range 2..%d", w, h, UB_MAX_SIDE); return -1;
@@ -684,6 +692,7 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw) {
     self->P.exploration = exploration; self->P.prior_weight = prior_weight; self->P.prior_depth = prior_depth;
     self->P.prior_visits = prior_visits > 0 ? prior_visits : INT32_MAX;
     self->mercy = mercy;
+    self->P.knowledge = knowledge;
     if (prior != Py_None) { Py_INCREF(prior); self->prior = prior; }
     self->th = (UThread **)PyMem_Calloc((size_t)threads, sizeof(UThread *));
     if (!self->th) { PyErr_NoMemory(); return -1; }

@@ -31,17 +31,19 @@ static inline void up_add(int *cand, int *n, int p) {
     cand[(*n)++] = p;
 }
 
-/* Rule 1: answer atari around the last move. */
-static int up_answer_atari(const UBoard *b, int c, uint64_t *rng, int *rule) {
-    int last = b->last, cand[32], n = 0;
+/* Rule 1's candidates: the moves that answer an atari the last move (the opponent's) made, into cand (room for
+   32); returns their number, the first *captures of them capturing the last move's chain. */
+static int up_atari_answers(const UBoard *b, int c, int *cand, int *captures) {
+    int last = b->last, n = 0;
     const int S = b->g.S;
-    if (last < 0 || !b->last_atari || b->g.color[last] != BC_OPP(c)) return UB_PASS;
+    *captures = 0;
+    if (last < 0 || !b->last_atari || b->g.color[last] != BC_OPP(c)) return 0;
     int h = b->g.head[last];
     if (bc_in_atari(&b->g, h)) {
         int lib = bc_atari_lib(&b->g, h);
         if (ub_legal(b, lib, c)) up_add(cand, &n, lib);
     }
-    int captures = n;
+    *captures = n;
     const int nb[4] = {last - S, last - 1, last + 1, last + S};
     int done[4], nd = 0;
     for (int i = 0; i < 4; i++) {
@@ -63,6 +65,12 @@ static int up_answer_atari(const UBoard *b, int c, uint64_t *rng, int *rule) {
         int lib = bc_atari_lib(&b->g, own);  /* extend */
         if (ub_legal(b, lib, c) && ub_libs_after2(b, lib, c) >= 2) up_add(cand, &n, lib);
     }
+    return n;
+}
+
+/* Rule 1: answer atari around the last move (one of rule 1's candidates at random). */
+static int up_answer_atari(const UBoard *b, int c, uint64_t *rng, int *rule) {
+    int cand[32], captures, n = up_atari_answers(b, c, cand, &captures);
     if (!n) return UB_PASS;
     int p = up_pick(cand, n, rng);
     int i = 0;
@@ -71,10 +79,11 @@ static int up_answer_atari(const UBoard *b, int c, uint64_t *rng, int *rule) {
     return p;
 }
 
-/* Rule 2: a pattern at one of the 8 neighbours of the last move. */
-static int up_pattern_move(const UBoard *b, int c, uint64_t *rng) {
-    int last = b->last, cand[8], n = 0;
-    if (last < 0) return UB_PASS;
+/* Rule 2's candidates: the empty neighbours of the last move where a pattern matches and the move is legal and
+   no self-atari, into cand (room for 8); returns their number. */
+static int up_pattern_moves(const UBoard *b, int c, int *cand) {
+    int last = b->last, n = 0;
+    if (last < 0) return 0;
     const int S = b->g.S, around[8] = {last - S - 1, last - S, last - S + 1, last - 1, last + 1, last + S - 1, last + S, last + S + 1};
     unsigned x = b->code[last], empty = ~(x | (x >> 1)) & 0x5555u;  /* the empty neighbours, from last's code */
     while (empty) {
@@ -85,6 +94,12 @@ static int up_pattern_move(const UBoard *b, int c, uint64_t *rng) {
         if (ub_libs_after2(b, p, c) < 2) continue;
         cand[n++] = p;
     }
+    return n;
+}
+
+/* Rule 2: a pattern at one of the 8 neighbours of the last move. */
+static int up_pattern_move(const UBoard *b, int c, uint64_t *rng) {
+    int cand[8], n = up_pattern_moves(b, c, cand);
     return n ? up_pick(cand, n, rng) : UB_PASS;
 }
 

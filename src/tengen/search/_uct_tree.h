@@ -14,7 +14,9 @@
  * b^2 = 1 / (4E)), c the UCB exploration (default 0, as in Gelly and Silver), W the prior weight and p the
  * prior's probability of the move. First-play urgency: a child with no visit takes its AMAF value when it
  * has AMAF samples (beta = 1), else `fpu` (default 1.0: every such move is tried once before any is repeated);
- * the pass child takes 0 until visited (it is not sampled by AMAF).
+ * the pass child takes 0 until visited (it is not sampled by AMAF). With the default knowledge on
+ * (_uct_knowledge.h), a child starts with virtual games in both Q and Q_amaf; the prior term's n counts real
+ * visits only.
  *
  * The nodes live in one pool allocated per tree (a cap on memory: when it is full the tree stops growing and
  * the search goes on with playouts from the leaves). A node's children are contiguous in the pool. */
@@ -34,7 +36,9 @@ typedef struct {
     int16_t move;       /* point of the frame, or UB_PASS */
     int16_t nchildren;
     uint8_t has_prior;  /* the prior was asked for this node's children */
-    uint8_t pad[3];
+    uint8_t known_n;    /* virtual games of the default knowledge (_uct_knowledge.h), in visits and AMAF visits */
+    uint8_t known_v;    /* their value in tenths of a win */
+    uint8_t pad;
 } UNode;
 
 typedef struct {
@@ -46,6 +50,7 @@ typedef struct {
 typedef struct {
     double rave_equivalence, fpu, exploration, prior_weight;
     int expand_threshold, prior_depth, prior_visits;
+    int knowledge;      /* 1: new children start with the default knowledge's virtual games (_uct_knowledge.h) */
 } UParams;
 
 static int ut_alloc(UTree *t, int64_t cap) {
@@ -84,7 +89,7 @@ static int64_t ut_select(const UTree *t, const UParams *P, int64_t ni, uint64_t 
             v = ((1.0f + k) * c->wins + c->amaf_wins) / (2.0f * (n + na + n * k));
             if (expl > 0 && vn > 0) v += expl * sqrtf(logn / n);
         }
-        if (pw > 0) v += pw * c->prior / (1.0f + n);
+        if (pw > 0) v += pw * c->prior / (1.0f + (float)(vn - c->known_n));  /* real visits: the prior fades as in Rosin */
         if (v > best) { best = v; bi = i; ties = 1; }
         else if (v == best && bc_randint(rng, (uint32_t)++ties) == 0) bi = i;  /* ties broken at random */
     }

@@ -24,6 +24,11 @@ What the C engine does (see the headers of `src/tengen/search/_uct*.h`; its boar
   (default 1.0, so every move is tried once before any is repeated); pass is valued 0 until visited;
 * expansion of a leaf after `expand_threshold` visits (default 4: a 19x19 node costs ~360 children, so a
   little evidence first keeps the tree within the node pool);
+* default prior knowledge (`knowledge`, "classic" by default; "none" for the engine as it played before it): each
+  new node's children start with virtual games (a value and a count, in both Q and Q_amaf) from what the
+  playout policy would play there, self-ataris and 3x3 patterns, after Fuego's GoUctDefaultPriorKnowledge and
+  Gelly and Silver (2007)'s prior as virtual experience, and on large boards by the line of a move in an empty
+  area (Pachi's large-board prior; `_uct_knowledge.h` has the rule); the search reports real visits only;
 * Rosin (2011), "Multi-armed bandits with episode context": an additive prior term W p(move) / (1 + n) in the
   value, p from a Python callable asked when a node within `prior_depth` plies of the root is expanded, or
   when a deeper node reaches `prior_visits` visits (the PBN costs ~1.5 ms a call);
@@ -55,6 +60,8 @@ MovePrior = Callable[[np.ndarray, int], np.ndarray]  # (stones int8 HxW, to_play
 FPU_DEFAULT = 1.0
 RAVE_EQUIVALENCE_DEFAULT = 1000.0
 EXPAND_THRESHOLD_DEFAULT = 4
+KNOWLEDGE = ("none", "classic")  # new nodes' prior knowledge: none, or classic (_uct_knowledge.h)
+KNOWLEDGE_DEFAULT = "classic"
 # The playouts' mercy rule as a coefficient k (recommended 0.6, MERCY_RECOMMENDED): a playout stops when one
 # side leads by round(k * points ** 0.75) stones on the board (50 on 19x19, 28 on 13x13, 16 on 9x9; 0: off).
 # Measured from the empty board with komi 7.5 (full playouts, noting when the lead first reached each
@@ -101,6 +108,7 @@ class UctConfig:
     prior_depth: int = 2            # ask the prior for nodes this many plies from the root ...
     prior_visits: int = 200         # ... and for deeper nodes with this many visits
     mercy: float = MERCY_DEFAULT    # playouts' mercy rule: stop at a lead of mercy * points ** 0.75 stones (0: off)
+    knowledge: str = KNOWLEDGE_DEFAULT  # new nodes' prior knowledge, one of KNOWLEDGE
     pass_winrate: float = 0.0       # pass when the chosen move's win rate is below this (0: never)
     max_nodes: int = 4_000_000      # per tree (NODE_BYTES a node)
     seed: int = 0
@@ -122,6 +130,8 @@ class UctConfig:
             raise ValueError("fpu must be finite, exploration and prior_weight >= 0")
         if not (np.isfinite(self.mercy) and self.mercy >= 0):
             raise ValueError("mercy must be finite and >= 0 (0: off)")
+        if self.knowledge not in KNOWLEDGE:
+            raise ValueError(f"knowledge must be one of {', '.join(KNOWLEDGE)}")
         if not 0 <= self.pass_winrate < 1:
             raise ValueError("pass_winrate must lie in [0, 1)")
 
@@ -129,7 +139,7 @@ class UctConfig:
         """One line of the settings that shape the search (GTP `version`, bench headers)."""
         return (f"native-uct rave-equivalence={self.rave_equivalence:g} fpu={self.fpu:g} (AMAF value when sampled) "
                 f"expand={self.expand_threshold} exploration={self.exploration:g} mercy={self.mercy:g} "
-                f"threads={self.threads}")
+                f"knowledge={self.knowledge} threads={self.threads}")
 
 
 @dataclass
@@ -201,6 +211,7 @@ class NativeUct:
                                        exploration=cfg.exploration, prior=callback,
                                        prior_weight=cfg.prior_weight if callback else 0.0,
                                        prior_depth=cfg.prior_depth, prior_visits=cfg.prior_visits,
+                                       knowledge=cfg.knowledge != "none",
                                        **_mercy_kw(mercy_stones(cfg.mercy, board.width, board.height)))
             self._shape = shape
             self._last_moves = None
