@@ -81,6 +81,25 @@ def test_a_move_whose_follow_up_is_the_hottest_is_sente_and_loses_nothing():
     assert gote.reason == "gote 0.5 points while a 5.0-point gote stood at ?"  # no orthodox move in a hand-made analysis
 
 
+def test_a_move_in_a_region_that_is_the_movers_sente_loses_nothing_without_a_follow_up_near_it():
+    board = Board(9)
+    # before: region E5-E6 is White's sente (count -3: the value after White's move there; Black's reverse sente
+    # would gain 3), and a 5-point gote stands at J9; White plays E5: the count stays, no follow-up is left
+    before = _analysis(board, [("J9", 0.0, 5.0, "gote"), ("E5,E6", -3.0, 3.0, "white_sente")])
+    after = _analysis(board, [("J9", 0.0, 5.0, "gote"), ("E6", -3.0, 0.0, "number")])
+    review = judge_move(2, WHITE, from_gtp("E5", 9), before, after, 9)
+    assert review.own_sente and review.sente and review.gain == 0.0 and review.loss == 0.0
+    assert review.reason.startswith("its own sente in region B")
+    # Black's move in the same region is its reverse sente, a gote gaining 3 while 5 stood elsewhere
+    black = judge_move(1, BLACK, from_gtp("E5", 9), before,
+                       _analysis(board, [("J9", 0.0, 5.0, "gote"), ("E6", 0.0, 0.0, "number")]), 9)
+    assert not black.own_sente and not black.sente and black.gain == 3.0 and black.loss == 2.0
+    # the mover's sente that gives away count is no longer free
+    worse = judge_move(2, WHITE, from_gtp("E5", 9), before,
+                       _analysis(board, [("J9", 0.0, 5.0, "gote"), ("E6", -1.0, 0.0, "number")]), 9)
+    assert not worse.own_sente and worse.loss == 7.0  # gote: 5 elsewhere less its gain of -2
+
+
 def test_white_gains_are_counted_from_whites_side():
     board = Board(9)
     before = _analysis(board, [("A1", 0.0, 3.0, "gote")])

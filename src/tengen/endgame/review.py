@@ -10,7 +10,9 @@ orthodox play): the board count (sure territory plus every region's mean, area, 
 move minus the count before, from the mover's side, is what the move gained; orthodox play would have
 gained the hottest temperature `t`. A gote move loses `t - gain` (at least 0). A move that leaves a local
 follow-up hotter than anything else on the board is sente: the opponent must answer, so it loses only
-what it gave away in the count (`-gain`, at least 0). The network's loss is KaTrain's: the score lead
+what it gave away in the count (`-gain`, at least 0). So is a move in a region whose thermograph makes it
+the mover's sente (the count already stands at the value after it, and the opponent's reverse sente there,
+worth the region's temperature, is gone), even where the position after it shows no follow-up near the move. The network's loss is KaTrain's: the score lead
 before the move minus the lead after it, from the mover's side (one network evaluation per position, no
 search, where KaTrain searches).
 """
@@ -62,6 +64,9 @@ class MoveReview:
     gain: Optional[float] = None
     loss: Optional[float] = None
     sente: bool = False
+    # played in a region whose sente move is the mover's (by the region's thermograph before the move): the count
+    # already assumes it, so it gains about nothing and loses nothing; the opponent's reverse sente there is gone
+    own_sente: bool = False
     lead_before: Optional[float] = None  # the network's score lead (Black's side) before and after
     lead_after: Optional[float] = None
     network_loss: Optional[float] = None
@@ -226,7 +231,9 @@ def judge_move(number: int, color: int, move: Move, before: Analysis, after: Ana
         return review
     others = max((r.temperature for i, r in enumerate(before.regions)
                   if i != played and r.temperature is not None), default=0.0)
-    review.sente = move is not None and review.follow_up > max(others, 0.0) + FINE and review.gain > -FINE
+    review.own_sente = played is not None and review.region_kind == own_sente_kind(color) and review.gain > -FINE
+    review.sente = move is not None and review.gain > -FINE and (review.follow_up > max(others, 0.0) + FINE
+                                                                 or review.own_sente)
     hottest = max(review.hottest_temperature, 0.0)
     review.loss = round(max(0.0, -review.gain) if review.sente else max(0.0, hottest - review.gain), 2)
     review.reason = _reason(review, height)
@@ -307,6 +314,11 @@ def _follow_up(after: Analysis, move: Move) -> float:
                 if r.temperature is not None and _near(r.region.points, move, NEAR)), default=0.0)
 
 
+def own_sente_kind(color: int) -> str:
+    """The region kind in which `color` holds the sente move (the opponent's move there is reverse sente)."""
+    return BLACK_SENTE if color == BLACK else WHITE_SENTE
+
+
 def describe_kind(kind: Optional[str], color: int) -> str:
     """A region's type as the mover sees it: gote, sente (its own), reverse sente (the opponent's), ko."""
     if kind == GOTE:
@@ -324,6 +336,9 @@ def _reason(review: MoveReview, height: int) -> str:
     best = f"a {t:.1f}-point {describe_kind(review.hottest_kind, review.color)} stood at {where}"
     if review.move is None:
         return f"passed while {best}" if t > FINE else "passed: nothing was left to gain"
+    if review.sente and review.loss < FINE and review.own_sente and review.follow_up <= review.region_temperature:
+        return (f"its own sente in region {review.region}: the count stays (gained {_points(review.gain)}) and it "
+                f"takes away the opponent's {review.region_temperature:.1f}-point reverse sente")
     if review.sente and review.loss < FINE:
         return f"sente: its follow-up, worth {review.follow_up:.1f}, must be answered"
     if review.loss < FINE:

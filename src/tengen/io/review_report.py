@@ -29,7 +29,7 @@ def move_json(move: MoveReview, height: int) -> dict[str, Any]:
             "hottest_kind": move.hottest_kind,
             "orthodox": None if move.orthodox is None else to_gtp(move.orthodox, height),
             "orthodox_reason": move.orthodox_reason, "count_before": _r(move.count_before),
-            "count_after": _r(move.count_after), "gain": _r(move.gain), "sente": move.sente,
+            "count_after": _r(move.count_after), "gain": _r(move.gain), "sente": move.sente, "own_sente": move.own_sente,
             "follow_up": _r(move.follow_up), "loss": _r(move.loss), "network_loss": _r(move.network_loss),
             "lead_before": _r(move.lead_before), "lead_after": _r(move.lead_after), "reason": move.reason,
             "at_stake": list(move.at_stake),
