@@ -35,7 +35,7 @@ from devkit.regression_files import parse_suite  # noqa: E402
 # deeper than the interactive default: on the first 40 games 2000 nodes score 21 exactly, 400 nodes 16
 BENCH_LIFE_NODES = 2000
 SUITES = {"endgame1": shared_data_path("regression", "gnugo", "endgame1.tst", must_exist=False),
-          "uct_endgame": shared_data_path("regression", "classic", "uct_endgame.tst", must_exist=False)}
+          "uct_endgame": shared_data_path("regression", "fuego", "uct_endgame.tst", must_exist=False)}
 
 
 def score_games(evaluator, limit: int | None) -> str:

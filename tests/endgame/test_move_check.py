@@ -118,7 +118,7 @@ def test_the_real_network_overrules_a_self_atari_in_a_fuego_endgame(real_evaluat
     from tengen.go.sgf import load_game
     from devkit.regression_files import parse_suite
 
-    suite = shared_data("regression", "classic", "uct_endgame.tst")
+    suite = shared_data("regression", "fuego", "uct_endgame.tst")
     (case,) = [c for c in parse_suite(suite) if c.number == 50]
     board = load_game(case.sgf).board_at(case.move - 1, strict=False)
     board.to_play = parse_color(case.args[0])

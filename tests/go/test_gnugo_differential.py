@@ -148,7 +148,7 @@ def _loadsgf_agrees(gnugo: GtpClient, folder, argument: str = "") -> int:
     return compared
 
 
-@pytest.mark.parametrize("suite", ["gnugo", pytest.param("classic", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("suite", ["gnugo", pytest.param("fuego", marks=pytest.mark.slow)])
 def test_regression_sgfs_load_like_gnugo(suite):
     """Every SGF of GNU Go's (and, slow, Fuego's) regression suites: setup stones, PL, handicap, captures."""
     folder = shared_data("regression", suite)
@@ -160,5 +160,5 @@ def test_regression_sgfs_load_like_gnugo(suite):
 @pytest.mark.parametrize("argument", ["1", "2", "10", "51", "C3", "D4"])  # (GNU Go mishandles off-board vertices)
 def test_regression_sgfs_load_like_gnugo_at_earlier_moves(argument):
     with GtpClient.gnugo() as gnugo:
-        for suite in ("gnugo", "classic"):
+        for suite in ("gnugo", "fuego"):
             assert _loadsgf_agrees(gnugo, shared_data("regression", suite), argument) > 100
