@@ -50,6 +50,7 @@ sys.path.insert(0, str(REPO / "src"))
 from tengen.eval.gtp_client import find_gnugo  # noqa: E402
 from tengen.play.match import MatchError, MatchSettings, merge_match, print_result, run_match  # noqa: E402
 from tengen.play.match_record import Summary, summarize  # noqa: E402
+from tengen.search.native_uct import KNOWLEDGE, KNOWLEDGE_DEFAULT  # noqa: E402
 
 ARMS = ("plain", "prior")
 
@@ -144,10 +145,10 @@ def main() -> int:
                         help="fixed handicap stones for tengen, then always Black (0: even games, colours alternate)")
     parser.add_argument("--dynamic-komi", choices=("none", "vs"), default="none",
                         help="both arms' dynamic komi (vs: value-situational, Baudis; for handicap games; default none)")
-    parser.add_argument("--knowledge", choices=("none", "classic"), default="classic",
-                        help="both arms' tree knowledge (`tengen gtp --knowledge`; default classic; none: the engine "
-                             "of the games before it, whose folders carry no suffix and whose command lines lack "
-                             "the flag)")
+    parser.add_argument("--knowledge", choices=KNOWLEDGE, default=KNOWLEDGE_DEFAULT,
+                        help=f"both arms' tree knowledge (`tengen gtp --knowledge`; default {KNOWLEDGE_DEFAULT}; none: "
+                             "the engine of the games before it, whose folders carry no suffix and whose command "
+                             "lines lack the flag)")
     parser.add_argument("--parallel", type=int, default=1, help="games at once per arm")
     parser.add_argument("--block", type=int, default=10, help="games per arm before switching arms (default 10)")
     parser.add_argument("--out", default=None, help="folder of the two match folders (default ~/.cache/tengen/matches)")

@@ -101,9 +101,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --evaluator playouts: first-play urgency, the value of an unvisited move without "
                              "AMAF samples (one with samples takes its AMAF value; default 1.0: each move tried once)")
     parser.add_argument("--knowledge", choices=NATIVE_KNOWLEDGE, default=NATIVE_KNOWLEDGE_DEFAULT,
-                        help="with --evaluator playouts: the prior knowledge new tree nodes start with (classic: virtual "
-                             "games from the playout policy's moves, self-ataris, 3x3 patterns and, on large boards, "
-                             "the line of a move in an empty area, after Fuego's and Pachi's; none: without; default {NATIVE_KNOWLEDGE_DEFAULT})")
+                        help="with --evaluator playouts: the prior knowledge new tree nodes start with (classic: "
+                             "virtual games from the playout policy's moves, self-ataris, 3x3 patterns and, on large boards, "
+                             "the line of a move in an empty area, after Fuego's and Pachi's; none: without; "
+                             f"default {NATIVE_KNOWLEDGE_DEFAULT})")
     parser.add_argument("--playouts", type=int, default=None,
                         help="(removed: random games per leaf of the former Python playout search; use "
                              "--playouts-per-move)")

@@ -12,7 +12,8 @@ gained the hottest temperature `t`. A gote move loses `t - gain` (at least 0). A
 follow-up hotter than anything else on the board is sente: the opponent must answer, so it loses only
 what it gave away in the count (`-gain`, at least 0). So is a move in a region whose thermograph makes it
 the mover's sente (the count already stands at the value after it, and the opponent's reverse sente there,
-worth the region's temperature, is gone), even where the position after it shows no follow-up near the move. The network's loss is KaTrain's: the score lead
+worth the region's temperature, is gone), even where the position after it shows no follow-up near the move.
+The network's loss is KaTrain's: the score lead
 before the move minus the lead after it, from the mover's side (one network evaluation per position, no
 search, where KaTrain searches).
 """
@@ -231,7 +232,7 @@ def judge_move(number: int, color: int, move: Move, before: Analysis, after: Ana
         return review
     others = max((r.temperature for i, r in enumerate(before.regions)
                   if i != played and r.temperature is not None), default=0.0)
-    review.own_sente = played is not None and review.region_kind == own_sente_kind(color) and review.gain > -FINE
+    review.own_sente = review.region_kind == own_sente_kind(color) and review.gain > -FINE
     review.sente = move is not None and review.gain > -FINE and (review.follow_up > max(others, 0.0) + FINE
                                                                  or review.own_sente)
     hottest = max(review.hottest_temperature, 0.0)

@@ -424,12 +424,12 @@ static void run_one(EngineObject *E, UThread *th) {
     while (depth < UCT_MAX_DEPTH && b.npass < 2) {
         UNode *node = &t->pool[ni];
         if (node->children < 0) {
-            if (depth > 0 && uk_real_visits(node) < (uint32_t)P->expand_threshold) break;
+            if (depth > 0 && ut_real_visits(node) < (uint32_t)P->expand_threshold) break;
             expand(E, t, ni, &b);
             node = &t->pool[ni];
             if (node->children < 0) break;
         }
-        if (E->prior && !node->has_prior && (depth <= P->prior_depth || uk_real_visits(node) >= (uint32_t)P->prior_visits)) {
+        if (E->prior && !node->has_prior && (depth <= P->prior_depth || ut_real_visits(node) >= (uint32_t)P->prior_visits)) {
             ask_prior(E, t, ni, &b);
             if (atomic_load(&E->stop) && E->err_type) return;
         }
@@ -482,7 +482,7 @@ static int decided(const EngineObject *E, const UThread *th) {
     uint32_t best = 0, second = 0;
     const UNode *ch = &t->pool[root->children];
     for (int i = 0; i < root->nchildren; i++) {
-        uint32_t v = uk_real_visits(&ch[i]);
+        uint32_t v = ut_real_visits(&ch[i]);
         if (v > best) { second = best; best = v; } else if (v > second) second = v;
     }
     return (int64_t)(best - second) > E->budget - th->done;
@@ -572,7 +572,7 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
     int64_t reused = 0;
     for (int i = 0; i < self->nthreads; i++) {
         if (reuse_or_reset(self, self->th[i], &root, komi, path, npath) < 0) return PyErr_NoMemory();
-        reused += uk_real_visits(&self->th[i]->tree.pool[self->th[i]->tree.root]);
+        reused += ut_real_visits(&self->th[i]->tree.pool[self->th[i]->tree.root]);
     }
     self->searches++;
     self->budget = playouts > 0 ? (playouts + self->nthreads - 1) / self->nthreads : 0;
@@ -620,12 +620,12 @@ static PyObject *Engine_search(EngineObject *self, PyObject *args, PyObject *kw)
         done += th->done;
         moves_played += th->moves; mercy_stops += th->mercy_stops;
         nodes += t->used;
-        root_visits += uk_real_visits(r);
+        root_visits += ut_real_visits(r);
         if (r->children < 0) continue;
         for (int k = 0; k < r->nchildren; k++) {
             const UNode *c = &t->pool[r->children + k];
             int j = c->move < 0 ? np - 1 : (int)flat(&th->root, c->move);
-            const double kn = c->known_n, kw = 0.1 * c->known_v * c->known_n;  /* the virtual games, left out */
+            const double kn = c->known_n, kw = 0.5 * uk_virtual_wins(c->known_n, c->known_v);  /* left out */
             vis[j] += c->visits - kn; wins[j] += 0.5 * c->wins - kw; avis[j] += c->amaf_visits - kn;
             awins[j] += 0.5 * c->amaf_wins - kw;
             prior[j] += c->prior / self->nthreads;

@@ -12,7 +12,7 @@
  *     pattern matches 1.0 x 3, the rest 0.5 x 3;
  *   - no pattern anywhere: self-ataris 0.0 x 3, the rest no virtual games;
  *   - the pass 0.0 x 9 in every case;
- *   - then, on boards of 13 x 13 and more, a move with no stone within two points (its 5 x 5 square empty) is
+ *   - but on boards of 13 x 13 and more, a move with no stone within two points (its 5 x 5 square empty) is
  *     valued by its line, as Pachi's prior does on large boards (Baudis 2011, "MCTS with information sharing",
  *     its `b19` prior) and Fuego's root filter for the first line: the first and second lines 0.0 x 9, the third
  *     and fourth 0.7 x 9 (no pattern, atari or self-atari can lie in such a square).
@@ -37,9 +37,12 @@ static int uk_captures(const UBoard *b, int c, int *cand) {
     return n;
 }
 
+/* The win sum of count virtual games worth tenths / 10 of a win each, in the tree's units (2 a win). */
+static inline float uk_virtual_wins(int count, int tenths) { return (float)(2 * count * tenths) / 10.0f; }
+
 /* A fresh child's virtual games: count games worth tenths / 10 of a win each. */
 static inline void uk_set(UNode *ch, int count, int tenths) {
-    float wins = (float)(2 * count * tenths) / 10.0f;  /* wins count 2 a win */
+    float wins = uk_virtual_wins(count, tenths);
     ch->visits = (uint32_t)count; ch->wins = wins;
     ch->amaf_visits = (uint32_t)count; ch->amaf_wins = wins;
     ch->known_n = (uint8_t)count; ch->known_v = (uint8_t)tenths;
@@ -78,6 +81,8 @@ static void uk_initialize(const UBoard *b, UNode *ch, int n) {
     for (int i = 0; i < n; i++) {
         int m = ch[i].move;
         if (m < 0) { uk_set(&ch[i], UK_STRONG_COUNT, 0); continue; }
+        int line = b->g.w >= UK_LARGE_BOARD && b->g.h >= UK_LARGE_BOARD ? uk_empty_area_line(b, m) : 0;
+        if (line && line <= 4) { uk_set(&ch[i], UK_STRONG_COUNT, line <= 2 ? 0 : 7); continue; }
         int self_atari = ub_libs_after2(b, m, c) < 2;
         if (nbest) {
             int k = 0;
@@ -86,15 +91,7 @@ static void uk_initialize(const UBoard *b, UNode *ch, int n) {
             else uk_set(&ch[i], UK_STRONG_COUNT, self_atari ? 0 : up_match(b, m) ? 6 : 4);
         } else if (self_atari) uk_set(&ch[i], UK_WEAK_COUNT, 0);
         else if (any_pattern) uk_set(&ch[i], UK_WEAK_COUNT, up_match(b, m) ? 10 : 5);
-        if (b->g.w >= UK_LARGE_BOARD && b->g.h >= UK_LARGE_BOARD) {
-            int line = uk_empty_area_line(b, m);
-            if (line && line <= 2) uk_set(&ch[i], UK_STRONG_COUNT, 0);
-            else if (line == 3 || line == 4) uk_set(&ch[i], UK_STRONG_COUNT, 7);
-        }
     }
 }
-
-/* A node's real visits (less its virtual games). */
-static inline uint32_t uk_real_visits(const UNode *nd) { return nd->visits - nd->known_n; }
 
 #endif

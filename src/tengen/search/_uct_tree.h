@@ -53,6 +53,9 @@ typedef struct {
     int knowledge;      /* 1: new children start with the default knowledge's virtual games (_uct_knowledge.h) */
 } UParams;
 
+/* A node's real visits (less the default knowledge's virtual games). */
+static inline uint32_t ut_real_visits(const UNode *nd) { return nd->visits - nd->known_n; }
+
 static int ut_alloc(UTree *t, int64_t cap) {
     t->pool = (UNode *)malloc((size_t)cap * sizeof(UNode));
     if (!t->pool) return -1;
@@ -89,7 +92,7 @@ static int64_t ut_select(const UTree *t, const UParams *P, int64_t ni, uint64_t 
             v = ((1.0f + k) * c->wins + c->amaf_wins) / (2.0f * (n + na + n * k));
             if (expl > 0 && vn > 0) v += expl * sqrtf(logn / n);
         }
-        if (pw > 0) v += pw * c->prior / (1.0f + (float)(vn - c->known_n));  /* real visits: the prior fades as in Rosin */
+        if (pw > 0) v += pw * c->prior / (1.0f + (float)ut_real_visits(c));  /* the prior fades over real visits */
         if (v > best) { best = v; bi = i; ties = 1; }
         else if (v == best && bc_randint(rng, (uint32_t)++ties) == 0) bi = i;  /* ties broken at random */
     }
