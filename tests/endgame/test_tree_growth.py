@@ -162,3 +162,23 @@ def test_growth_settings_override_named_thresholds_and_refuse_unknown_ones():
     for bad in ("answer=0.5", "leaf_no_move", "max_nodes=lots", "answer_threshold=2"):
         with pytest.raises(ValueError):
             growth_settings(bad)
+
+
+def test_root_moves_widens_the_root_only():
+    """`root_moves` gives each color at least that many of its most likely moves at the root; below it
+    the mass rule alone decides (one move here, a dominant one)."""
+    points = [(4, i) for i in range(4)]
+    peaked = LocalPrediction(black={p: w for p, w in zip(points, (0.7, 0.1, 0.1, 0.1))},
+                             white={p: w for p, w in zip(points, (0.1, 0.7, 0.1, 0.1))})
+    script = {(): peaked}
+    for c, p in [(BLACK, q) for q in points] + [(WHITE, q) for q in points]:
+        script[((c, p),)] = peaked
+    narrow = grow_tree(Board(5), _region(), ScriptedPredictor(script), GrowthConfig(max_depth=1))
+    assert [p for p, _ in narrow.root.children[BLACK]] == [(4, 0)]
+    wide = grow_tree(Board(5), _region(), ScriptedPredictor(script), GrowthConfig(max_depth=1, root_moves=3))
+    assert [p for p, _ in wide.root.children[BLACK]] == [(4, 0), (4, 1), (4, 2)]
+    assert [p for p, _ in wide.root.children[WHITE]][0] == (4, 1) and len(wide.root.children[WHITE]) == 3
+    first = wide.root.children[BLACK][0][1]
+    assert all(len(first.children[c]) <= 1 for c in (BLACK, WHITE))
+    with pytest.raises(ValueError, match="root_moves"):
+        GrowthConfig(root_moves=0)

@@ -41,6 +41,7 @@ class GrowthConfig:
     leaf_no_move: float = 0.20  # the published 0.30 before the growth sweep (module docstring)
     one_color_share: float = 0.85
     move_fraction: float = 0.30
+    root_moves: int = 1  # at the root, at least this many of each color's most likely moves (legal ones)
     max_depth: int = 12
     max_nodes: int = 300  # per tree
     max_total_nodes: Optional[int] = 400  # shared by the trees of one position grown together (None: no cap)
@@ -50,6 +51,8 @@ class GrowthConfig:
     def __post_init__(self) -> None:
         if self.missing_color not in ("probe", "threat"):
             raise ValueError("missing_color must be 'probe' or 'threat'")
+        if self.root_moves < 1:
+            raise ValueError(f"root_moves must be at least 1, not {self.root_moves!r}")
         if not 0 <= self.answer_threshold <= 1:
             raise ValueError(f"answer_threshold must lie in [0, 1] (1: never), not {self.answer_threshold!r}")
 
@@ -125,14 +128,13 @@ def _ranked(moves: dict[Point, float]) -> list[Point]:
     return sorted(moves, key=lambda p: (-moves[p], p))
 
 
-def select_moves(moves: dict[Point, float], fraction: float) -> list[Point]:
-    """Moves above `fraction` of the color's mass, or the single best; most likely first."""
+def select_moves(moves: dict[Point, float], fraction: float, at_least: int = 1) -> list[Point]:
+    """Moves above `fraction` of the color's mass, and at least the `at_least` most likely; most likely first."""
     if not moves:
         return []
     mass = sum(moves.values())
     ranked = _ranked(moves)
-    chosen = [p for p in ranked if moves[p] > fraction * mass]
-    return chosen or ranked[:1]
+    return [p for i, p in enumerate(ranked) if i < at_least or moves[p] > fraction * mass]
 
 
 def colors_to_expand(pred: LocalPrediction, is_root: bool, share: float) -> list[int]:
@@ -277,7 +279,8 @@ class _Grower:
         root always gets a first move of each color); when every selected move is illegal, the most
         likely legal one instead. True when the budget cut some."""
         moves = pred.moves(color)
-        chosen = select_moves(moves, self.config.move_fraction)
+        chosen = select_moves(moves, self.config.move_fraction,
+                              self.config.root_moves if node.depth == 0 else 1)
         fallback = [p for p in _ranked(moves) if p not in chosen]
         for k, point in enumerate(chosen + fallback):
             if k >= len(chosen) and (node.children[color] or any(c == color for c, _ in node.ko_retakes)):
