@@ -15,7 +15,8 @@ from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import board_from_diagram
 from tengen.go.rules import Rules
-from tengen.search.native_uct import NativeUct, UctConfig, board_move_prior, mercy_stones
+from tengen.go.scoring import area_score
+from tengen.search.native_uct import NativeUct, UctConfig, board_move_prior, mercy_stones, playout_dead_stones
 
 
 def _search(playouts: int = 2000, seed: int = 1, **config) -> NativeUct:
@@ -105,6 +106,26 @@ def test_it_passes_after_the_opponents_pass_when_the_count_already_wins():
     board.undo()
     board.to_play = BLACK  # no pass before: Black plays on (a dame)
     assert search.genmove(board) is not None
+
+
+def test_after_the_opponents_pass_it_counts_without_its_own_dead_stones():
+    # pbn_calibration, knclassic game 8 and 13, l8 game 13, uct20000 game 18: GNU Go passed, the board's count as
+    # it stood (Tromp-Taylor) won for tengen with its dead stones in GNU Go's area counted as alive, tengen passed,
+    # and the referee took them off: lost by 4.5 to 31.5. Here the Black stone inside White's area is dead: as it
+    # stands Black leads by 5.5 (the white area touches it, so it counts for no one); without it White wins by 10.5.
+    board = board_from_diagram("""
+        X . X . O . . . O
+        X X X . O . . . O
+        X . X . O . X . O
+        X X X . O . . . O
+        X . X . O . . . O""", Rules.chinese(komi=0.5))
+    assert area_score(board).margin == 5.5
+    board.to_play = WHITE
+    board.play(WHITE, None)
+    assert playout_dead_stones(board) == [(2, 6)]
+    search = _search(300)
+    assert search.genmove(board) is not None
+    assert search.last.reason == "search"
 
 
 def _random_position(seed: int, size: int = 9, moves: int = 50) -> Board:
