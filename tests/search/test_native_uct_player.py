@@ -217,8 +217,8 @@ ATARI_BY_THE_LAST_MOVE = """
     . . . O X X . . .
     . . . . O . . . .
     . . . . . . . . .
-    . . . . . . . . .
-    . . . . . . . . ."""
+    . . . . . . . X .
+    . . . . . . . . ."""  # the Black stone at (7, 7) breaks the ladder that would catch the extension at (5, 5)
 
 
 def _first_visited(knowledge: str, seed: int):

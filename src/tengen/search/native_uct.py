@@ -39,10 +39,11 @@ What the C engine does (see the headers of `src/tengen/search/_uct*.h`; its boar
 
 This wrapper adds what needs the whole game: the root's move must be legal under tengen's rules (positional
 superko included; the next most visited otherwise), and the pass rule: pass when (a) no legal move that fills no
-own eye remains, or (b) the opponent has just passed and the area count with komi wins for the player to move once
-the chains the playouts call dead are taken off (`playout_dead_stones`; the referee of a game under area rules
-removes dead stones, so the board's count as it stands would count the player's own dead stones for it and pass
-into a lost game), or (c) the chosen move's win rate is below `pass_winrate` (default 0:
+own eye remains, or (b) the opponent has just passed and the area count with komi wins for the player to move both
+as the board stands (Tromp-Taylor) and once the chains the playouts call dead are taken off (`playout_dead_stones`:
+the referee of a game under area rules removes dead stones, so the count as it stands alone would count the
+player's own dead stones for it and pass into a lost game; where only the second count wins, playing on to take
+the opponent's dead stones off costs nothing under area scoring), or (c) the chosen move's win rate is below `pass_winrate` (default 0:
 never; the GTP player resigns instead, see `tengen.io.gtp_uct_player`).
 """
 from __future__ import annotations
@@ -265,7 +266,8 @@ class NativeUct:
             result.reason = "no-moves"
             return None
         passed = board.moves and board.moves[-1][1] is None and board.moves[-1][0] == -color
-        if passed and area_score(board, dead=playout_dead_stones(board, seed=self.config.seed)).margin * color > 0:
+        if passed and area_score(board).margin * color > 0 and \
+                area_score(board, dead=playout_dead_stones(board, seed=self.config.seed)).margin * color > 0:
             result.reason = "opponent-passed-and-won"
             result.winrate = 1.0
             return None
