@@ -323,6 +323,25 @@ def test_gtp_evaluator_playouts_answers_genmove_with_a_legal_vertex(monkeypatch,
     assert "native-uct" in answers[3] and "fpu=1" in answers[3]
 
 
+def test_gtp_playouts_search_a_handicap_game_with_the_rules_handicap_bonus(monkeypatch, capsys):
+    # Chinese rules give White one point a handicap stone (GNU Go's final_score, the match referee, counts so);
+    # the playout player searched at the bare komi and lost such games by 1.5 that it counted as won by 0.5
+    from tengen.cli import main
+    from tengen.search import native_uct
+
+    seen = []
+
+    def genmove(self, board, playouts=None, seconds=None, komi=None):
+        seen.append((board.rules.komi, komi))
+        return None
+
+    monkeypatch.setattr(native_uct.NativeUct, "genmove", genmove)
+    script = b"1 boardsize 9\n2 komi 0.5\n3 set_free_handicap C3 G7\n4 genmove w\n5 clear_board\n6 genmove b\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(script)))
+    assert main(["gtp", "--evaluator", "playouts", "--playouts-per-move", "50", "--size", "9"]) == 0
+    assert seen == [(2.5, 2.5), (0.5, 0.5)]
+
+
 def test_gtp_native_flags_are_checked(capsys):
     from tengen.cli import main
 

@@ -49,6 +49,7 @@ class UctPlayer:
     move prior (called once, on the first genmove; None: no prior)."""
 
     last_result = None  # the analysis commands' report (they are not offered by this player)
+    komi_includes_handicap = True  # its searches score with the board's komi: the GTP server adds the handicap bonus
 
     def __init__(self, config: "UctConfig", prior_factory: Optional[Callable[[], "MovePrior"]] = None,
                  seconds: Optional[float] = None, resign_threshold: float = 0.05, resign_consecutive: int = 3,
