@@ -5,7 +5,9 @@ What the C engine does (see the headers of `src/tengen/search/_uct*.h`; its boar
 `src/tengen/go/_board_core.h`, the one the rules core plays on, with the playouts' 8-neighbour codes added):
 * playouts with the heuristics of Gelly, Wang, Munos and Teytaud (2006), "Modification of UCT with patterns in
   Monte-Carlo Go" (Mogo), in their priority order: answer atari (capture the last move's chain, or save an own
-  chain by capturing or by extending to >= 2 liberties), the Mogo 3x3 patterns around the last move, capture
+  chain by capturing or by extending to >= 2 liberties, but not into a ladder that catches it: `_uct_ladder.h`, as
+  Pachi's playouts check; the default knowledge values such an escape as a self-atari), the Mogo 3x3 patterns
+  around the last move, capture
   anywhere (with probability 1/2), then random moves that fill no own eye, big self-ataris (>= 3 stones) drawn
   again; a playout ends at two passes (neither side has a legal move but filling its own eyes) or after 3 x the
   board's points in moves, and is scored by area with eyes counted, with komi (Benson's pass-alive test,
