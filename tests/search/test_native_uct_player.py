@@ -15,7 +15,8 @@ from tengen.go.colors import BLACK, WHITE
 from tengen.go.coords import from_gtp
 from tengen.go.diagram import board_from_diagram
 from tengen.go.rules import Rules
-from tengen.search.native_uct import NativeUct, UctConfig, board_move_prior, mercy_stones
+from tengen.go.scoring import area_score
+from tengen.search.native_uct import NativeUct, UctConfig, board_move_prior, mercy_stones, playout_dead_stones
 
 
 def _search(playouts: int = 2000, seed: int = 1, **config) -> NativeUct:
@@ -107,6 +108,26 @@ def test_it_passes_after_the_opponents_pass_when_the_count_already_wins():
     assert search.genmove(board) is not None
 
 
+def test_after_the_opponents_pass_it_counts_without_its_own_dead_stones():
+    # pbn_calibration, knclassic game 8 and 13, l8 game 13, uct20000 game 18: GNU Go passed, the board's count as
+    # it stood (Tromp-Taylor) won for tengen with its dead stones in GNU Go's area counted as alive, tengen passed,
+    # and the referee took them off: lost by 4.5 to 31.5. Here the Black stone inside White's area is dead: as it
+    # stands Black leads by 5.5 (the white area touches it, so it counts for no one); without it White wins by 10.5.
+    board = board_from_diagram("""
+        X . X . O . . . O
+        X X X . O . . . O
+        X . X . O . X . O
+        X X X . O . . . O
+        X . X . O . . . O""", Rules.chinese(komi=0.5))
+    assert area_score(board).margin == 5.5
+    board.to_play = WHITE
+    board.play(WHITE, None)
+    assert playout_dead_stones(board) == [(2, 6)]
+    search = _search(300)
+    assert search.genmove(board) is not None
+    assert search.last.reason == "search"
+
+
 def _random_position(seed: int, size: int = 9, moves: int = 50) -> Board:
     rng = np.random.default_rng(seed)
     board = Board(size, rules=Rules.tromp_taylor())
@@ -196,8 +217,8 @@ ATARI_BY_THE_LAST_MOVE = """
     . . . O X X . . .
     . . . . O . . . .
     . . . . . . . . .
-    . . . . . . . . .
-    . . . . . . . . ."""
+    . . . . . . . X .
+    . . . . . . . . ."""  # the Black stone at (7, 7) breaks the ladder that would catch the extension at (5, 5)
 
 
 def _first_visited(knowledge: str, seed: int):
@@ -300,6 +321,25 @@ def test_gtp_evaluator_playouts_answers_genmove_with_a_legal_vertex(monkeypatch,
         assert point is not None and board.is_legal(color, point)
         board.play(color, point)
     assert "native-uct" in answers[3] and "fpu=1" in answers[3]
+
+
+def test_gtp_playouts_search_a_handicap_game_with_the_rules_handicap_bonus(monkeypatch, capsys):
+    # Chinese rules give White one point a handicap stone (GNU Go's final_score, the match referee, counts so);
+    # the playout player searched at the bare komi and lost such games by 1.5 that it counted as won by 0.5
+    from tengen.cli import main
+    from tengen.search import native_uct
+
+    seen = []
+
+    def genmove(self, board, playouts=None, seconds=None, komi=None):
+        seen.append((board.rules.komi, komi))
+        return None
+
+    monkeypatch.setattr(native_uct.NativeUct, "genmove", genmove)
+    script = b"1 boardsize 9\n2 komi 0.5\n3 set_free_handicap C3 G7\n4 genmove w\n5 clear_board\n6 genmove b\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(script)))
+    assert main(["gtp", "--evaluator", "playouts", "--playouts-per-move", "50", "--size", "9"]) == 0
+    assert seen == [(2.5, 2.5), (0.5, 0.5)]
 
 
 def test_gtp_native_flags_are_checked(capsys):

@@ -164,6 +164,52 @@ def test_the_policy_escapes_by_extending_to_more_liberties():
         assert _policy(board, 1, (2, 5), seed) == ((2, 1), "escape")
 
 
+# A Black stone in atari (White's last move at (5, 4)) whose extension at (4, 5) leaves two liberties: with
+# nothing on the way, White's ataris chase it to the top edge (a ladder); a Black stone at (1, 7) breaks it.
+LADDER = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . O . . . .
+    . . . O X . . . .
+    . . . . O O . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . ."""
+LADDER_BROKEN = """
+    . . . . . . . . .
+    . . . . . . . X .
+    . . . . . . . . .
+    . . . . O . . . .
+    . . . O X . . . .
+    . . . . O O . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . ."""
+
+
+def test_the_policy_does_not_run_out_of_a_ladder_that_catches_it():
+    # pbn_calibration: 659 of the 2,320 stones tengen lost were taken after two or more extensions of the same
+    # chain from atari; the playouts (and so the default knowledge) extended into every ladder
+    for seed in range(10):
+        assert _policy(LADDER, 1, (5, 4), seed)[0] != (4, 5)
+        assert _policy(LADDER_BROKEN, 1, (5, 4), seed) == ((4, 5), "escape")
+
+
+def test_the_knowledge_values_a_lost_ladder_escape_as_a_self_atari():
+    # one playout: the first move it visits is the knowledge's favourite; the escape into the ladder is never it
+    grid, _ = _grid(LADDER)
+    for seed in range(1, 6):
+        raw = _uct.Engine(9, 9, seed=seed, knowledge=True).search(grid.tobytes(), 1, 7.5, 300, last=5 * 9 + 4,
+                                                                   early_stop=False)
+        visits = {m: v for m, v, *_ in raw["moves"]}
+        assert visits.get(4 * 9 + 5, 0) < 0.05 * 300
+    grid, _ = _grid(LADDER_BROKEN)
+    raw = _uct.Engine(9, 9, seed=1, knowledge=True).search(grid.tobytes(), 1, 7.5, 300, last=5 * 9 + 4,
+                                                           early_stop=False)
+    assert max(raw["moves"], key=lambda m: m[1])[0] == 4 * 9 + 5  # the broken ladder: running out is best
+
+
 def test_the_policy_never_fills_its_own_eye_and_passes_when_only_eyes_remain():
     board = """
         X . X X X
@@ -324,9 +370,10 @@ def test_mercy_zero_or_a_root_already_past_it_keeps_the_playouts_bit_for_bit():
 
 def test_the_playouts_moves_are_pinned():
     # The moves of 1,000 seeded playouts from the empty 9x9 board, hashed (FNV-1a over moves and colours): the
-    # value of the policy before the mercy rule and the micro-optimisations of issue 45, unchanged by them.
-    # Change it only with a deliberate change of the playout policy.
-    assert _uct.playout_checksum(bytes(81), 9, 9, 1, 7.5, 1000, seed=12345) == (0xEFD3211313853D2B, 104069, 458.0)
+    # value of the policy since its escapes from atari are checked for ladders (_uct_ladder.h; before that
+    # change, and unchanged by the mercy rule and the micro-optimisations of issue 45: 0xEFD3211313853D2B,
+    # 104069 moves, 458.0 wins). Change it only with a deliberate change of the playout policy.
+    assert _uct.playout_checksum(bytes(81), 9, 9, 1, 7.5, 1000, seed=12345) == (0xD23D9511BE9603D6, 103921, 455.0)
 
 
 @pytest.mark.parametrize("call", [

@@ -49,6 +49,7 @@ class UctPlayer:
     move prior (called once, on the first genmove; None: no prior)."""
 
     last_result = None  # the analysis commands' report (they are not offered by this player)
+    komi_includes_handicap = True  # its searches score with the board's komi: the GTP server adds the handicap bonus
 
     def __init__(self, config: "UctConfig", prior_factory: Optional[Callable[[], "MovePrior"]] = None,
                  seconds: Optional[float] = None, resign_threshold: float = 0.05, resign_consecutive: int = 3,
@@ -179,14 +180,11 @@ class UctPlayer:
         return playout_ownership(board, self.ownership_playouts, seed=self.config.seed)
 
     def dead_stones(self, board: Board) -> list[Point]:
-        """Chains whose mean playout ownership is the other side's."""
-        own = self.ownership(board)
-        dead: list[Point] = []
-        for color in (BLACK, -BLACK):
-            for chain in board.chains(color):
-                if float(np.mean([own[p] for p in chain])) * color < 0:
-                    dead.extend(chain)
-        return sorted(dead)
+        """Chains whose mean playout ownership is the other side's (the pass rule's judgement too)."""
+        from tengen.search.native_uct import playout_dead_stones
+
+        self._check_size(board)
+        return playout_dead_stones(board, self.ownership_playouts, seed=self.config.seed)
 
     def _cleanup_move(self, board: Board, color: int) -> Move:
         """A liberty of an opponent chain the playouts call dead (fewest liberties first), else pass."""

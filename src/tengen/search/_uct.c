@@ -2,7 +2,8 @@
  * Fuego, Pachi): UCT with RAVE, heavy playouts with the Mogo heuristics, root parallelism, tree reuse.
  *
  * One concern per header: _uct_board.h (the fast board: tengen.go's board core, go/_board_core.h, with the
- * playouts' additions), _uct_patterns.h (the 3x3 pattern table), _uct_playout.h (the playout policy),
+ * playouts' additions), _uct_patterns.h (the 3x3 pattern table), _uct_ladder.h (ladder reading: atari
+ * escapes that a chase of ataris still catches), _uct_playout.h (the playout policy),
  * _uct_tree.h (nodes, selection), _uct_knowledge.h (new nodes' prior knowledge). This file is the search loop and
  * the Python API. tengen.search.native_uct is the public wrapper; nothing else should call this module.
  *
@@ -37,6 +38,7 @@
 
 #include "_uct_board.h"
 #include "_uct_patterns.h"
+#include "_uct_ladder.h"
 #include "_uct_playout.h"
 #include "_uct_tree.h"
 #include "_uct_knowledge.h"

@@ -16,6 +16,9 @@
  *     valued by its line, as Pachi's prior does on large boards (Baudis 2011, "MCTS with information sharing",
  *     its `b19` prior) and Fuego's root filter for the first line: the first and second lines 0.0 x 9, the third
  *     and fourth 0.7 x 9 (no pattern, atari or self-atari can lie in such a square).
+ * And a move that extends an own chain in atari into a ladder that catches it (tengen.search._uct_ladder) is
+ * valued as a self-atari, 0.0 x 9, whatever else it is (Fuego's root filter drops such moves at the root,
+ * GoUctDefaultRootFilter; here at every new node).
  * A self-atari is a move after which its chain has one liberty (captures counted). The virtual games are kept
  * apart from the real ones (UNode.known_n, known_v): the search reports real visits and win rates, and a node
  * is expanded after real visits only. */
@@ -67,9 +70,22 @@ static int uk_empty_area_line(const UBoard *b, int p) {
     return line + 1;
 }
 
+/* The liberties of colour c's chains in atari where c's extension is caught in a ladder, into out (room for
+   UB_MAX_ATARI); returns their number. */
+static int uk_lost_ladders(const UBoard *b, int c, int *out) {
+    int n = 0;
+    for (int p = 0; p < b->g.N && n < UB_MAX_ATARI; p++) {
+        if (b->g.color[p] != c || b->g.head[p] != p || !bc_in_atari(&b->g, p)) continue;
+        int lib = bc_atari_lib(&b->g, p);
+        if (ub_legal(b, lib, c) && ul_escape_fails(b, lib, c)) up_add(out, &n, lib);
+    }
+    return n;
+}
+
 /* Give the n fresh children ch of a node at position b their virtual games (see the header). */
 static void uk_initialize(const UBoard *b, UNode *ch, int n) {
-    int c = b->to_play, best[UB_MAX_ATARI + 32], nbest = 0, captures;
+    int c = b->to_play, best[UB_MAX_ATARI + 32], nbest = 0, captures, lost[UB_MAX_ATARI];
+    const int nlost = uk_lost_ladders(b, c, lost);
     if (b->last >= 0) {
         nbest = up_atari_answers(b, c, best, &captures);
         if (!nbest) nbest = up_pattern_moves(b, c, best);
@@ -84,6 +100,11 @@ static void uk_initialize(const UBoard *b, UNode *ch, int n) {
         int line = b->g.w >= UK_LARGE_BOARD && b->g.h >= UK_LARGE_BOARD ? uk_empty_area_line(b, m) : 0;
         if (line && line <= 4) { uk_set(&ch[i], UK_STRONG_COUNT, line <= 2 ? 0 : 7); continue; }
         int self_atari = ub_libs_after2(b, m, c) < 2;
+        if (nlost) {
+            int k = 0;
+            while (k < nlost && lost[k] != m) k++;
+            if (k < nlost) { uk_set(&ch[i], UK_STRONG_COUNT, 0); continue; }
+        }
         if (nbest) {
             int k = 0;
             while (k < nbest && best[k] != m) k++;

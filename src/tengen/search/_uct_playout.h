@@ -2,9 +2,10 @@
  * Teytaud (2006), "Modification of UCT with patterns in Monte-Carlo Go" (Mogo):
  *   1. answer atari: capture the chain of the last move when it is in atari; save own chains next to the last
  *      move that it put in atari, by capturing an opponent chain in atari that touches them, or by extending at
- *      the liberty when the chain then has >= 2 liberties (one of these at random);
+ *      the liberty when the chain then has >= 2 liberties and, with exactly two, is not caught in a ladder
+ *      (tengen.search._uct_ladder; Pachi's playouts check their escapes so) (one of these at random);
  *   2. a 3x3 pattern (tengen.search._uct_patterns) at one of the 8 neighbours of the last move (at random among
- *      the matches), not a self-atari;
+ *      the matches), not a self-atari nor an escape into a lost ladder;
  *   3. with probability UP_CAPTURE_ANY_PERCENT %, capture any opponent chain in atari;
  *   4. a random legal move that does not fill an own eye; a move that leaves a chain of >= 3 stones in
  *      self-atari is drawn again (up to UP_SELF_ATARI_REDRAWS times). No such move: pass.
@@ -63,7 +64,7 @@ static int up_atari_answers(const UBoard *b, int c, int *cand, int *captures) {
             s = b->g.next[s];
         } while (s != own);
         int lib = bc_atari_lib(&b->g, own);  /* extend */
-        if (ub_legal(b, lib, c) && ub_libs_after2(b, lib, c) >= 2) up_add(cand, &n, lib);
+        if (ub_legal(b, lib, c) && ub_libs_after2(b, lib, c) >= 2 && !ul_escape_fails(b, lib, c)) up_add(cand, &n, lib);
     }
     return n;
 }
@@ -91,7 +92,7 @@ static int up_pattern_moves(const UBoard *b, int c, int *cand) {
         empty &= empty - 1;
         int p = around[i];
         if (!up_match(b, p) || !ub_legal(b, p, c)) continue;
-        if (ub_libs_after2(b, p, c) < 2) continue;
+        if (ub_libs_after2(b, p, c) < 2 || ul_lost_escape(b, p, c)) continue;
         cand[n++] = p;
     }
     return n;

@@ -5,7 +5,9 @@ What the C engine does (see the headers of `src/tengen/search/_uct*.h`; its boar
 `src/tengen/go/_board_core.h`, the one the rules core plays on, with the playouts' 8-neighbour codes added):
 * playouts with the heuristics of Gelly, Wang, Munos and Teytaud (2006), "Modification of UCT with patterns in
   Monte-Carlo Go" (Mogo), in their priority order: answer atari (capture the last move's chain, or save an own
-  chain by capturing or by extending to >= 2 liberties), the Mogo 3x3 patterns around the last move, capture
+  chain by capturing or by extending to >= 2 liberties, but not into a ladder that catches it: `_uct_ladder.h`, as
+  Pachi's playouts check; the default knowledge values such an escape as a self-atari), the Mogo 3x3 patterns
+  around the last move, capture
   anywhere (with probability 1/2), then random moves that fill no own eye, big self-ataris (>= 3 stones) drawn
   again; a playout ends at two passes (neither side has a legal move but filling its own eyes) or after 3 x the
   board's points in moves, and is scored by area with eyes counted, with komi (Benson's pass-alive test,
@@ -39,8 +41,11 @@ What the C engine does (see the headers of `src/tengen/search/_uct*.h`; its boar
 
 This wrapper adds what needs the whole game: the root's move must be legal under tengen's rules (positional
 superko included; the next most visited otherwise), and the pass rule: pass when (a) no legal move that fills no
-own eye remains, or (b) the opponent has just passed and the area count of the board as it stands (Tromp-Taylor,
-with komi) wins for the player to move, or (c) the chosen move's win rate is below `pass_winrate` (default 0:
+own eye remains, or (b) the opponent has just passed and the area count with komi wins for the player to move both
+as the board stands (Tromp-Taylor) and once the chains the playouts call dead are taken off (`playout_dead_stones`:
+the referee of a game under area rules removes dead stones, so the count as it stands alone would count the
+player's own dead stones for it and pass into a lost game; where only the second count wins, playing on to take
+the opponent's dead stones off costs nothing under area scoring), or (c) the chosen move's win rate is below `pass_winrate` (default 0:
 never; the GTP player resigns instead, see `tengen.io.gtp_uct_player`).
 """
 from __future__ import annotations
@@ -263,7 +268,8 @@ class NativeUct:
             result.reason = "no-moves"
             return None
         passed = board.moves and board.moves[-1][1] is None and board.moves[-1][0] == -color
-        if passed and area_score(board).margin * color > 0:
+        if passed and area_score(board).margin * color > 0 and \
+                area_score(board, dead=playout_dead_stones(board, seed=self.config.seed)).margin * color > 0:
             result.reason = "opponent-passed-and-won"
             result.winrate = 1.0
             return None
@@ -294,6 +300,21 @@ def playout_ownership(board: Board, playouts: int = 256, seed: int = 0) -> np.nd
                                  ko=-1 if ko is None else ko[0] * board.width + ko[1])
     return np.frombuffer(own, dtype=np.float64).reshape(board.height, board.width).copy()
 
+
+# Playouts that judge which stones are dead before the pass rule counts (about 40 ms on 19x19).
+DEAD_STONE_PLAYOUTS = 256
+
+
+def playout_dead_stones(board: Board, playouts: int = DEAD_STONE_PLAYOUTS, seed: int = 0) -> list[Point]:
+    """The stones of the chains whose mean final ownership over `playouts` native playouts from `board` (its side
+    to move) is the other side's: what a referee under area rules takes off before counting."""
+    own = playout_ownership(board, playouts, seed=seed)
+    dead: list[Point] = []
+    for color in (1, -1):
+        for chain in board.chains(color):
+            if float(np.mean([own[p] for p in chain])) * color < 0:
+                dead.extend(chain)
+    return sorted(dead)
 
 
 def board_move_prior(move_prior: Callable[[Board], np.ndarray], rules=None) -> MovePrior:
