@@ -389,9 +389,7 @@ class GtpEngine:
     def _board_for_player(self):
         """The board the player searches: the game's, or, for a player that scores with its board's komi alone
         (`komi_includes_handicap` True: the native playout player), a copy whose komi carries the handicap
-        bonus of the rules (Chinese: one point a stone), the count final_score and a GNU Go referee use. Before
-        it, that player searched a 2-stone game at komi 0.5 against a referee counting 2.5, and lost 4 of 20
-        games in bench/results/pbn_calibration (h2 arm, games 7, 15, 19, 20) by 1.5 that it counted as won."""
+        bonus of the rules (Chinese: one point a stone), the count final_score and a GNU Go referee use."""
         komi = self._effective_komi()
         if not getattr(self.player, "komi_includes_handicap", False) or komi == self.board.rules.komi:
             return self.board

@@ -188,10 +188,10 @@ class UctPlayer:
 
     def _cleanup_move(self, board: Board, color: int) -> Move:
         """A liberty of an opponent chain the playouts call dead (fewest liberties first), else pass."""
-        own = self.ownership(board)
+        dead = set(self.dead_stones(board))
         best: Optional[tuple[int, Point]] = None
         for chain in board.chains(-color):
-            if float(np.mean([own[p] for p in chain])) * color <= 0:
+            if chain[0] not in dead:
                 continue
             libs = board.chain_liberties(chain[0])
             for p in libs:

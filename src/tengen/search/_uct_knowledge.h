@@ -82,6 +82,12 @@ static int uk_lost_ladders(const UBoard *b, int c, int *out) {
     return n;
 }
 
+/* Whether m is one of the n points in a. */
+static inline int uk_among(const int *a, int n, int m) {
+    for (int k = 0; k < n; k++) if (a[k] == m) return 1;
+    return 0;
+}
+
 /* Give the n fresh children ch of a node at position b their virtual games (see the header). */
 static void uk_initialize(const UBoard *b, UNode *ch, int n) {
     int c = b->to_play, best[UB_MAX_ATARI + 32], nbest = 0, captures, lost[UB_MAX_ATARI];
@@ -100,15 +106,9 @@ static void uk_initialize(const UBoard *b, UNode *ch, int n) {
         int line = b->g.w >= UK_LARGE_BOARD && b->g.h >= UK_LARGE_BOARD ? uk_empty_area_line(b, m) : 0;
         if (line && line <= 4) { uk_set(&ch[i], UK_STRONG_COUNT, line <= 2 ? 0 : 7); continue; }
         int self_atari = ub_libs_after2(b, m, c) < 2;
-        if (nlost) {
-            int k = 0;
-            while (k < nlost && lost[k] != m) k++;
-            if (k < nlost) { uk_set(&ch[i], UK_STRONG_COUNT, 0); continue; }
-        }
+        if (uk_among(lost, nlost, m)) { uk_set(&ch[i], UK_STRONG_COUNT, 0); continue; }
         if (nbest) {
-            int k = 0;
-            while (k < nbest && best[k] != m) k++;
-            if (k < nbest) uk_set(&ch[i], UK_STRONG_COUNT, 10);
+            if (uk_among(best, nbest, m)) uk_set(&ch[i], UK_STRONG_COUNT, 10);
             else uk_set(&ch[i], UK_STRONG_COUNT, self_atari ? 0 : up_match(b, m) ? 6 : 4);
         } else if (self_atari) uk_set(&ch[i], UK_WEAK_COUNT, 0);
         else if (any_pattern) uk_set(&ch[i], UK_WEAK_COUNT, up_match(b, m) ? 10 : 5);

@@ -4,10 +4,8 @@
  *
  * Why: the playouts answer an atari by extending whenever the chain then has two liberties, and they do not
  * follow the chase that comes next, so running out of a ladder looked good to the search and to its default
- * knowledge (the escape was one of "the policy's moves", 1.0 x 9 virtual wins). In bench/results/pbn_calibration
- * (107 games against GNU Go) tengen extended from atari about 15 times a game, leaving its chain with two
- * liberties or fewer 612 times, and 659 of the 2,320 stones it lost were taken after two or more such
- * extensions of the same chain (the chase along the top edge of the dkvs arm's game 6, moves 68-85, took 11).
+ * knowledge (the escape was one of "the policy's moves", 1.0 x 9 virtual wins): chased chains were a large share
+ * of the stones lost in the calibration games (docs/BENCHMARKS.md, the PBN calibration's seventh sample).
  * Pachi's playout policy checks its atari escapes for ladders in the same way (Baudis 2011, "MCTS with
  * information sharing", tactics/ladder.c); Fuego's root filter drops the losing ladder escapes at the root
  * (GoUctDefaultRootFilter, Enzenberger et al. 2010).

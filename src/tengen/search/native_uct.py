@@ -45,8 +45,8 @@ own eye remains, or (b) the opponent has just passed and the area count with kom
 as the board stands (Tromp-Taylor) and once the chains the playouts call dead are taken off (`playout_dead_stones`:
 the referee of a game under area rules removes dead stones, so the count as it stands alone would count the
 player's own dead stones for it and pass into a lost game; where only the second count wins, playing on to take
-the opponent's dead stones off costs nothing under area scoring), or (c) the chosen move's win rate is below `pass_winrate` (default 0:
-never; the GTP player resigns instead, see `tengen.io.gtp_uct_player`).
+the opponent's dead stones off costs nothing under area scoring), or (c) the chosen move's win rate is below
+`pass_winrate` (default 0: never; the GTP player resigns instead, see `tengen.io.gtp_uct_player`).
 """
 from __future__ import annotations
 
@@ -301,7 +301,7 @@ def playout_ownership(board: Board, playouts: int = 256, seed: int = 0) -> np.nd
     return np.frombuffer(own, dtype=np.float64).reshape(board.height, board.width).copy()
 
 
-# Playouts that judge which stones are dead before the pass rule counts (about 40 ms on 19x19).
+# Playouts that judge which stones are dead before the pass rule counts.
 DEAD_STONE_PLAYOUTS = 256
 
 
