@@ -1,12 +1,16 @@
 """Does the review flag real mistakes? On the shared KGS 6d+ records that end with counted territory (TB/TW
 markup: games played out to the end, so the endgame is all there), the review runs from its automatic start
-to the last move; each move it flags (a loss of at least 2 points by the regions' values) is judged by a
-search: tengen's MCTS over the default KataGo network from the position after each candidate (the move
+to the last move; each move it charges with a loss of at least 2 points by the regions' values is judged by
+a search: tengen's MCTS over the default KataGo network from the position after each candidate (the move
 played, the review's orthodox move, KataGo's policy move; `--visits`, default 64), the judge of
 `bench/endgame_judge.py`, its answers stored under `--out` (default `bench/results/review_quality`) so a
 rerun only judges new moves. The search's loss of a flagged move is the best candidate's judged score lead
 minus the played move's (the mover's points).
 
+The review flags (lists as a mistake) such a move unless its own mistake check refutes it (`tengen review`'s
+default: a 32-visit search after the move and after the recommended move finds less than 1 point between
+them; `tengen.endgame.review`); the check and the judge are both tengen's MCTS over the same network, with
+different visits and candidates, so the refuted moves are listed with the judge's verdict on them too.
 A flagged move is confirmed when the search's loss is at least 1 point (a 64-visit judge moves by about
 half a point between nearly equal moves). Every disagreement is listed with the review's loss, the
 search's and the network's one-evaluation loss (KaTrain's: score lead before minus after) and the review's
@@ -32,7 +36,7 @@ from endgame_cost import GAMES, records  # noqa: E402
 
 from endgame_judge import judged_once, read_jsonl  # noqa: E402
 
-from tengen.api import default_evaluator  # noqa: E402
+from tengen.api import default_evaluator, search_look  # noqa: E402
 from tengen.files import append_line  # noqa: E402
 from tengen.endgame.evalcache import CachedEvaluator  # noqa: E402
 from tengen.endgame.options import AnalysisOptions  # noqa: E402
@@ -79,7 +83,10 @@ def main() -> int:
     print(f"search judge: tengen's MCTS, default KataGo network, {args.visits} visits from the position after each "
           f"candidate (played, orthodox, policy), seed 0; confirmed: the search's loss at least {AGREE:g}")
     games_file = out / "games.jsonl"
-    label = json.dumps({**options.summary(), "visits": args.visits}, sort_keys=True)  # what the records depend on
+    # what the records depend on (the review's mistake check: the move-check visits, searched after the move and
+    # after the recommended one)
+    label = json.dumps({**options.summary(), "visits": args.visits, "mistake_check": options.move_check_visits},
+                       sort_keys=True)
     done = {g["game"]: g for g in read_jsonl(games_file) if g.get("label") == label}
     names = sample_names(args.games, args.seed)
     if any(name not in done for name in names):
@@ -96,10 +103,10 @@ def main() -> int:
 
 def review_record(game, evaluator, options, search, visits: int, judged: dict, judged_file: Path, label: str) -> dict:
     """One game's review, its flagged moves judged by the search and the network's big losses it missed."""
-    review = review_game(game, CachedEvaluator(evaluator), options)
+    review = review_game(game, CachedEvaluator(evaluator), options, mistake_look=search_look(options))
     flagged = [{"number": m.number, "move": to_gtp(m.move, 19), "review_loss": m.loss, "network_loss": m.network_loss,
                 "search_loss": round(search_loss(game, m, evaluator, search, visits, judged, judged_file), 2),
-                "reason": m.reason}
+                "check_loss": m.search_loss, "refuted": m.refuted, "reason": m.reason}
                for m in review.moves if m.loss is not None and m.loss >= MISTAKE and m.network_loss is not None]
     missed = [{"number": m.number, "move": to_gtp(m.move, 19), "network_loss": m.network_loss, "review_loss": m.loss,
                "reason": m.reason}
@@ -111,15 +118,24 @@ def review_record(game, evaluator, options, search, visits: int, judged: dict, j
 
 
 def summary(games: list[dict]) -> int:
-    """The disagreements, the misses and the last lines over the stored games."""
-    flagged = [(g["game"], f) for g in games for f in g["flagged"]]
+    """The disagreements, the misses and the last lines over the stored games. Flagged: the review's mistakes
+    (charged MISTAKE points or more by the regions' values and not refuted by its own mistake check); the
+    moves the check refuted are counted apart, with the judge's verdict on them."""
+    charged = [(g["game"], f) for g in games for f in g["flagged"]]
+    flagged = [(source, f) for source, f in charged if not f.get("refuted")]
+    refuted = [(source, f) for source, f in charged if f.get("refuted")]
     total = len(flagged)
-    print(f"\ngames: {len(games)}; flagged moves the search judge puts below {AGREE:g} point lost "
+    print(f"charged {MISTAKE:g}+ points by the regions' values: {len(charged)}, of which the search judge confirms "
+          f"{sum(f['search_loss'] >= AGREE for _, f in charged)}; the review's mistake check refutes {len(refuted)} "
+          f"(the judge confirms {sum(f['search_loss'] >= AGREE for _, f in refuted)} of those) and keeps {total}")
+    print(f"\ngames: {len(games)}; flagged moves (the review's mistakes) the search judge puts below {AGREE:g} point lost "
           f"({sum(f['search_loss'] < AGREE for _, f in flagged)}):")
     for source, f in flagged:
         if f["search_loss"] < AGREE:
-            print(f"  {source} move {f['number']} {f['move']}: review {f['review_loss']:.1f}, search "
-                  f"{f['search_loss']:.1f}, network {f['network_loss']:.1f}: {f['reason']}")
+            check = "-" if f.get("check_loss") is None else f"{f['check_loss']:.1f}"
+            print(f"  {source} move {f['number']} {f['move']}: review {f['review_loss']:.1f}, check "
+                  f"{check}, search {f['search_loss']:.1f}, network {f['network_loss']:.1f}: "
+                  f"{f['reason']}")
     missed = [(g["game"], m) for g in games for m in g["missed"]]
     print(f"moves the network puts at {MISTAKE:g}+ points that the review does not flag ({len(missed)}):")
     for source, m in missed:

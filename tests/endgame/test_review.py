@@ -11,9 +11,9 @@ from tengen.cli import main
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.regions import Region
 from tengen.endgame.results import Analysis, RegionResult
-from tengen.endgame.review import judge_move, review_game
+from tengen.endgame.review import GameReview, check_mistake, judge_move, review_game
 from tengen.go import BLACK, WHITE, Board
-from tengen.go.coords import from_gtp
+from tengen.go.coords import from_gtp, to_gtp
 from tengen.go.sgf import load_game_bytes
 
 from standin_networks import StandInNetwork
@@ -98,6 +98,53 @@ def test_a_move_in_a_region_that_is_the_movers_sente_loses_nothing_without_a_fol
     worse = judge_move(2, WHITE, from_gtp("E5", 9), before,
                        _analysis(board, [("J9", 0.0, 5.0, "gote"), ("E6", -1.0, 0.0, "number")]), 9)
     assert not worse.own_sente and worse.loss == 7.0  # gote: 5 elsewhere less its gain of -2
+
+
+class FixedLook:
+    """A mistake check's look with fixed score leads for the mover after each move (a stand-in for a search)."""
+
+    how = "by a fixed look"
+    margin = 0.5
+    alternatives = 1
+
+    def __init__(self, leads: dict[str, float]):
+        self.leads, self.asked = leads, []
+
+    def leads_after(self, board, moves):
+        self.asked.append(list(moves))
+        return [self.leads[to_gtp(m, board.height)] for m in moves]
+
+
+@pytest.mark.parametrize("leads, refuted, said", [
+    ({"E5": 1.0, "J9": 5.0}, False, "confirmed by search: J9 is 4.0 points ahead by a fixed look"),
+    ({"E5": 4.7, "J9": 5.0}, True, "not a mistake by search: J9 is 0.3 points ahead by a fixed look"),
+    ({"E5": 5.5, "J9": 5.0}, True, "not a mistake by search: the move is 0.5 points ahead of J9 by a fixed look"),
+])
+def test_a_mistake_by_the_regions_values_is_listed_only_where_the_search_finds_it(leads, refuted, said):
+    board = Board(9)
+    # a 5-point gote at J9 stands while Black plays a 0.5-point gote at E5: 4.5 lost by the regions' values
+    before = _analysis(board, [("A1", 0.0, 2.0, "gote"), ("J9", 0.0, 5.0, "gote"), ("E5,E6", 0.0, 1.0, "gote")])
+    after = _analysis(board, [("A1", 0.0, 2.0, "gote"), ("J9", 0.0, 5.0, "gote"), ("E6,F6", 0.5, 1.0, "gote")])
+    move = judge_move(1, BLACK, from_gtp("E5", 9), before, after, 9)
+    move.orthodox = from_gtp("J9", 9)  # what the analysis recommended (a hand-made analysis names none)
+    look = FixedLook(leads)
+    check_mistake(move, board, look)
+    assert look.asked == [[from_gtp("E5", 9), from_gtp("J9", 9)]]
+    assert move.loss == 4.5 and move.search_loss == round(leads["J9"] - leads["E5"], 2)
+    assert move.refuted == refuted and said in move.reason
+    review = GameReview([move], 1, "asked", 9, 7.5, "chinese", mistake_check=look.how)
+    assert review.mistakes() == ([] if refuted else [move]) and review.refuted() == ([move] if refuted else [])
+    assert review.totals()[BLACK]["mistakes"] == (0 if refuted else 1)
+
+
+def test_a_move_below_the_mistake_line_or_the_orthodox_one_is_not_searched():
+    board = Board(9)
+    before = _analysis(board, [("J9", 0.0, 2.0, "gote"), ("E5,E6", 0.0, 1.0, "gote")])
+    after = _analysis(board, [("J9", 0.0, 2.0, "gote"), ("E6,F6", 0.5, 1.0, "gote")])
+    small = judge_move(1, BLACK, from_gtp("E5", 9), before, after, 9)  # 1.5 lost: below the mistake line
+    look = FixedLook({})
+    check_mistake(small, board, look)
+    assert small.loss == 1.5 and small.search_loss is None and look.asked == [] and not small.refuted
 
 
 def test_white_gains_are_counted_from_whites_side():

@@ -16,6 +16,13 @@ worth the region's temperature, is gone), even where the position after it shows
 The network's loss is KaTrain's: the score lead
 before the move minus the lead after it, from the mover's side (one network evaluation per position, no
 search, where KaTrain searches).
+
+A move the regions' values charge with a mistake (MISTAKE points or more) is checked by a search where the
+caller gives a look (`mistake_look`, e.g. `tengen.search.move_look.SearchLook`): the mover's score lead after
+the move played and after the analysis's recommended move, each by a fresh search. A mistake the search
+does not see (the recommended move less than CONFIRM points ahead) is not listed among the mistakes: the
+regions' values rest on trees that can misread a region, and a whole-board search is the better judge of
+what a move loses; both figures are reported, and the reason says which one a player reads.
 """
 from __future__ import annotations
 
@@ -25,6 +32,7 @@ from typing import Callable, Optional
 
 from tengen.endgame.analysis import analyze_board, root_ownerships
 from tengen.endgame.evalcache import CachedEvaluator, cached
+from tengen.endgame.move_check import MoveLook
 from tengen.endgame.notes import of_kind
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.region_cache import RegionCache
@@ -34,6 +42,7 @@ from tengen.go.colors import BLACK
 from tengen.go.coords import Move, to_gtp
 
 MISTAKE = 2.0  # points lost from which a move is listed as a mistake
+CONFIRM = 1.0  # points the mistake check's search must also find lost for a flagged move to stay a mistake
 FINE = 0.5  # a loss below this is within the counts' rounding: the move was as good as orthodox
 NEAR = 2  # how many points from a move its local follow-up (or an answer) may stand
 KEEP = 3  # a region with no point this close to the move keeps its borders at the next position
@@ -72,6 +81,10 @@ class MoveReview:
     lead_after: Optional[float] = None
     network_loss: Optional[float] = None
     reason: str = ""
+    # the mistake check (a move the regions' values charge MISTAKE or more): the points the recommended move is
+    # ahead of the move played by a search after each (None: not checked), and how the search looked
+    search_loss: Optional[float] = None
+    search_how: str = ""
     # groups whose life the side to move decided before the move (the analysis's life stage, judged by the
     # network one move deep): a count cannot say that a group lives or dies
     at_stake: list[str] = field(default_factory=list)
@@ -82,6 +95,12 @@ class MoveReview:
 
     def gtp(self, height: int) -> str:
         return to_gtp(self.move, height)
+
+    @property
+    def refuted(self) -> bool:
+        """Charged with a mistake by the regions' values, but the mistake check's search finds less than
+        CONFIRM points lost: not listed as a mistake."""
+        return self.search_loss is not None and self.search_loss < CONFIRM
 
 
 @dataclass
@@ -99,10 +118,17 @@ class GameReview:
     region_hits: int = 0
     region_misses: int = 0
 
+    mistake_check: str = ""  # how flagged moves were checked by search ("": not checked)
+
     def mistakes(self, threshold: float = MISTAKE) -> list[MoveReview]:
-        """Moves that lost at least `threshold` points by the regions' values, largest first."""
-        return sorted((m for m in self.moves if m.loss is not None and m.loss >= threshold),
+        """Moves that lost at least `threshold` points by the regions' values and that the mistake check (where
+        there was one) did not refute, largest first."""
+        return sorted((m for m in self.moves if m.loss is not None and m.loss >= threshold and not m.refuted),
                       key=lambda m: (-m.loss, m.number))
+
+    def refuted(self, threshold: float = MISTAKE) -> list[MoveReview]:
+        """Moves the regions' values charge with at least `threshold` points that the search does not confirm."""
+        return [m for m in self.moves if m.loss is not None and m.loss >= threshold and m.refuted]
 
     def totals(self) -> dict[int, dict]:
         """Per colour: moves reviewed, points lost (regions' values and network), mistakes."""
@@ -113,7 +139,7 @@ class GameReview:
             net = [m for m in mine if m.network_loss is not None]
             out[color] = {"moves": len(mine), "valued": len(valued), "loss": sum(m.loss for m in valued),
                           "network_loss": sum(m.network_loss for m in net),
-                          "mistakes": sum(1 for m in valued if m.loss >= MISTAKE)}
+                          "mistakes": sum(1 for m in valued if m.loss >= MISTAKE and not m.refuted)}
         return out
 
 
@@ -122,12 +148,15 @@ ProgressCallback = Callable[[int, int], None]
 
 def review_game(game, evaluator, options: AnalysisOptions, start: Optional[int] = None, end: Optional[int] = None,
                 progress: Optional[ProgressCallback] = None, reuse: bool = True,
-                on_analysis: Optional[Callable[[int, Analysis], None]] = None) -> GameReview:
+                on_analysis: Optional[Callable[[int, Analysis], None]] = None,
+                mistake_look: Optional[Callable[[object], MoveLook]] = None) -> GameReview:
     """Review moves `start`..`end` (1-based, inclusive; start None: `find_endgame_start`; end None: the last
     move). `reuse=False` analyzes every position afresh, as `tengen analyze` would one at a time (its own
     evaluation cache, no region reused: the review bench's anchor). `on_analysis(moves_played, analysis)` is
-    given each position's analysis as it is made (the web quiz keeps what it needs of them)."""
+    given each position's analysis as it is made (the web quiz keeps what it needs of them). `mistake_look`
+    makes the mistake check's look from the evaluator (the module doc; None: flagged moves are not checked)."""
     evaluator = cached(evaluator)
+    look = mistake_look(evaluator) if mistake_look is not None else None
     total = len(game.moves)
     end = total if end is None else end
     reason = f"from move {start} (asked)"
@@ -155,13 +184,42 @@ def review_game(game, evaluator, options: AnalysisOptions, start: Optional[int] 
         review.regions = len(before.regions)
         review.reused = sum(r.reused for r in before.regions)
         _note_answers(review, reviews[-1] if reviews else None)
+        if look is not None:
+            made, started = evaluator.evaluations, time.perf_counter()
+            check_mistake(review, game.board_at(number - 1, strict=False), look)
+            review.evaluations += evaluator.evaluations - made
+            review.seconds += time.perf_counter() - started
         reviews.append(review)
         before = after
         if progress:
             progress(number - start + 1, end - start + 1)
     return GameReview(reviews, start, reason, game.height, game.komi, game.rules.name,
                       evaluations=evaluator.evaluations - evaluations_before, seconds=time.perf_counter() - began,
-                      region_hits=cache.hits if cache else 0, region_misses=cache.misses if cache else 0)
+                      region_hits=cache.hits if cache else 0, region_misses=cache.misses if cache else 0,
+                      mistake_check=look.how if look is not None else "")
+
+
+def check_mistake(review: MoveReview, board, look: MoveLook) -> None:
+    """The mistake check of one reviewed move (`board`: the position before it): where the regions' values
+    charge MISTAKE points or more, the search's loss against the recommended move (`search_loss`), and the
+    reason says when the search does not confirm it."""
+    if review.loss is None or review.loss < MISTAKE or review.move == review.orthodox:
+        return
+    alternative = review.orthodox
+    if alternative is not None and not board.is_legal(board.to_play, alternative):
+        return
+    played, best = look.leads_after(board, [review.move, alternative])
+    review.search_loss = round(best - played, 2)
+    review.search_how = look.how
+    where = "passing" if alternative is None else to_gtp(alternative, board.height)
+    ahead = (f"{where} is {review.search_loss:.1f} points ahead" if review.search_loss >= 0.05 else
+             f"the move is {-review.search_loss:.1f} points ahead of {where}" if review.search_loss <= -0.05 else
+             f"the move and {where} are even")
+    if review.refuted:
+        review.reason += (f"; not a mistake by search: {ahead} {look.how} (a misread region, or a loss the "
+                          f"search does not see)")
+    else:
+        review.reason += f"; confirmed by search: {ahead} {look.how}"
 
 
 def _add(a: tuple[int, float], b: tuple[int, float]) -> tuple[int, float]:

@@ -8,7 +8,7 @@ import io
 import json
 from typing import Any, Optional
 
-from tengen.endgame.review import MISTAKE, GameReview, MoveReview, describe_kind
+from tengen.endgame.review import CONFIRM, MISTAKE, GameReview, MoveReview, describe_kind
 from tengen.go.colors import BLACK
 from tengen.go.coords import to_gtp
 
@@ -32,6 +32,7 @@ def move_json(move: MoveReview, height: int) -> dict[str, Any]:
             "count_after": _r(move.count_after), "gain": _r(move.gain), "sente": move.sente,
             "own_sente": move.own_sente,
             "follow_up": _r(move.follow_up), "loss": _r(move.loss), "network_loss": _r(move.network_loss),
+            "search_loss": _r(move.search_loss), "search": move.search_how, "refuted_by_search": move.refuted,
             "lead_before": _r(move.lead_before), "lead_after": _r(move.lead_after), "reason": move.reason,
             "at_stake": list(move.at_stake),
             "regions": move.regions, "regions_reused": move.reused, "evaluations": move.evaluations,
@@ -43,7 +44,10 @@ def settings_line(review: GameReview) -> str:
     return (f"rules {review.rules}, komi {review.komi:g}; counts are area counts (Black's side); a move's loss is "
             f"the hottest temperature minus what it gained in the count of its area (0 for a sente move the "
             f"opponent must answer, and for the analysis's recommended move); the network's loss is KaTrain's "
-            f"(score lead before minus after, one network evaluation per position, no search); {review.start_reason}")
+            f"(score lead before minus after, one network evaluation per position, no search); "
+            + (f"a loss of {MISTAKE:g} points or more is a mistake where a search ({review.mistake_check}) finds the "
+               f"recommended move at least {CONFIRM:g} point ahead; " if review.mistake_check else "")
+            + review.start_reason)
 
 
 def review_json(review: GameReview) -> dict[str, Any]:
@@ -54,6 +58,7 @@ def review_json(review: GameReview) -> dict[str, Any]:
             "assumptions": settings_line(review), "evaluations": review.evaluations, "seconds": _r(review.seconds, 1),
             "regions_reused": review.region_hits, "regions_analyzed": review.region_misses, "totals": totals,
             "mistakes": [m.number for m in review.mistakes()],
+            "refuted_by_search": [m.number for m in review.refuted()], "mistake_check": review.mistake_check,
             "moves": [move_json(m, review.height) for m in review.moves]}
 
 
@@ -85,6 +90,12 @@ def review_text(review: GameReview) -> str:
     for m in mistakes:
         lines.append(f"  move {m.number} {_COLOR[m.color]} {to_gtp(m.move, h)}: {m.loss:.1f} points "
                      f"(network {'-' if m.network_loss is None else f'{m.network_loss:.1f}'}): {m.reason}")
+    refuted = review.refuted()
+    if refuted:
+        lines += ["", f"charged {MISTAKE:g} points or more by the regions' values but not a mistake by search "
+                      f"({review.mistake_check}): {len(refuted)}"]
+        lines += [f"  move {m.number} {_COLOR[m.color]} {to_gtp(m.move, h)}: {m.loss:.1f} by the regions, "
+                  f"{m.search_loss:.1f} by search" for m in refuted]
     lines.append("")
     for color, t in review.totals().items():
         lines.append(f"{'Black' if color == BLACK else 'White'}: {t['moves']} moves, {t['valued']} valued, "

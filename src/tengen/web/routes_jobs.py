@@ -146,6 +146,7 @@ def reviews_router(state: WebState) -> APIRouter:
 
         def work(job: Job) -> tuple[Any, dict]:
             from tengen.endgame.evalcache import cached
+            from tengen.api import search_look
             from tengen.endgame.review import review_game
             from tengen.io.review_report import review_json
             from tengen.web.quiz import quiz_position
@@ -161,7 +162,8 @@ def reviews_router(state: WebState) -> APIRouter:
                     quiz.append(position)
 
             review = review_game(game, evaluator, options, start=start, end=end,
-                                 progress=lambda done, total: job.progress("move", done, total), on_analysis=keep)
+                                 progress=lambda done, total: job.progress("move", done, total), on_analysis=keep,
+                                 mistake_look=search_look(options))
             job.check()
             job.kept.update(quiz=quiz, record=req.record_id)
             return review, review_json(review)
