@@ -40,7 +40,7 @@ from tengen.api import default_evaluator, search_look  # noqa: E402
 from tengen.files import append_line  # noqa: E402
 from tengen.endgame.evalcache import CachedEvaluator  # noqa: E402
 from tengen.endgame.options import AnalysisOptions  # noqa: E402
-from tengen.endgame.review import MISTAKE, review_game  # noqa: E402
+from tengen.endgame.review import ENDGAME_REGION_POINTS, MISTAKE, review_game  # noqa: E402
 from tengen.go.coords import to_gtp  # noqa: E402
 
 LIST = GAMES / "kgs_games_with_TB_TW_territory.txt"
@@ -85,8 +85,8 @@ def main() -> int:
     games_file = out / "games.jsonl"
     # what the records depend on (the review's mistake check: the move-check visits, searched after the move and
     # after the recommended one)
-    label = json.dumps({**options.summary(), "visits": args.visits, "mistake_check": options.move_check_visits},
-                       sort_keys=True)
+    label = json.dumps({**options.summary(), "visits": args.visits, "mistake_check": options.move_check_visits,
+                        "endgame_region_points": ENDGAME_REGION_POINTS}, sort_keys=True)
     done = {g["game"]: g for g in read_jsonl(games_file) if g.get("label") == label}
     names = sample_names(args.games, args.seed)
     if any(name not in done for name in names):
@@ -112,8 +112,13 @@ def review_record(game, evaluator, options, search, visits: int, judged: dict, j
                "reason": m.reason}
               for m in review.moves if m.network_loss is not None and m.network_loss >= MISTAKE
               and (m.loss is None or m.loss < MISTAKE)]
+    search_only = [{"number": m.number, "move": to_gtp(m.move, 19), "check_loss": m.search_loss,
+                    "network_loss": m.network_loss, "reason": m.reason}
+                   for m in review.mistakes() if m.loss is None]  # no value by the regions: the check's search alone
     return {"game": game.source, "label": label, "start": review.start, "moves": len(game.moves),
             "start_reason": review.start_reason.split(":")[0], "valued": sum(m.loss is not None for m in review.moves),
+            "valued_by_search": sum(m.loss is None and m.search_loss is not None for m in review.moves),
+            "search_only": search_only,
             "reviewed": len(review.moves), "flagged": flagged, "missed": missed, "seconds": round(review.seconds, 1)}
 
 
@@ -143,8 +148,11 @@ def summary(games: list[dict]) -> int:
         print(f"  {source} move {m['number']} {m['move']}: network {m['network_loss']:.1f}, review {review_loss}: "
               f"{m['reason']}")
     valued, reviewed = sum(g["valued"] for g in games), sum(g["reviewed"] for g in games)
-    print(f"moves reviewed {reviewed}, valued {valued}; flagged {total}; the network's loss >= {MISTAKE:g} on "
-          f"{sum(f['network_loss'] >= MISTAKE for _, f in flagged)}/{total} of them")
+    by_search = sum(g.get("valued_by_search", 0) for g in games)
+    alone = sum(len(g.get("search_only", [])) for g in games)
+    print(f"moves reviewed {reviewed}, valued {valued} by the regions and {by_search} more by the check's search alone "
+          f"({alone} of those listed as mistakes, not judged here); flagged {total}; the network's loss >= "
+          f"{MISTAKE:g} on {sum(f['network_loss'] >= MISTAKE for _, f in flagged)}/{total} of them")
     print(f"flagged_agreement: {sum(f['network_loss'] >= AGREE for _, f in flagged) / total if total else 0:.2f}")
     print(f"flagged_precision: {sum(f['search_loss'] >= AGREE for _, f in flagged) / total if total else 0:.2f}")
     return 0

@@ -137,6 +137,23 @@ def test_a_mistake_by_the_regions_values_is_listed_only_where_the_search_finds_i
     assert review.totals()[BLACK]["mistakes"] == (0 if refuted else 1)
 
 
+@pytest.mark.parametrize("leads, listed", [({"E5": 1.0, "J9": 4.0}, True), ({"E5": 3.5, "J9": 4.0}, False)])
+def test_a_move_the_regions_cannot_value_is_valued_by_search_alone(leads, listed):
+    board = Board(9)
+    # the region Black plays in has no count after the move (a threat its tree left unanswered)
+    before = _analysis(board, [("J9", 0.0, 5.0, "gote"), ("E5,E6", 0.0, 1.0, "gote")])
+    after = _analysis(board, [("J9", 0.0, 5.0, "gote"), ("E6,F6", None, None, "unsolved")])
+    move = judge_move(1, BLACK, from_gtp("E5", 9), before, after, 9)
+    assert move.loss is None and move.reason.startswith("not valued: region B next to the move has no value")
+    move.orthodox = from_gtp("J9", 9)
+    check_mistake(move, board, FixedLook(leads))
+    assert move.search_loss == leads["J9"] - leads["E5"] and move.judged_loss == move.search_loss
+    assert not move.refuted and "; valued by search alone: J9 is" in move.reason
+    review = GameReview([move], 1, "asked", 9, 7.5, "chinese", mistake_check="by a fixed look")
+    assert review.mistakes() == ([move] if listed else [])
+    assert review.totals()[BLACK]["valued_by_search"] == 1 and review.totals()[BLACK]["valued"] == 0
+
+
 def test_a_move_below_the_mistake_line_or_the_orthodox_one_is_not_searched():
     board = Board(9)
     before = _analysis(board, [("J9", 0.0, 2.0, "gote"), ("E5,E6", 0.0, 1.0, "gote")])

@@ -20,7 +20,8 @@ def _start(text: str):
 
 
 ABOUT = ("the endgame review of a whole game: from the start of the endgame (`auto`: the first move after which "
-         "every region of the board has at most 40 points, by the network's ownership) to the end, for every move "
+         "every region of the board has at most 120 points, the most the analysis values as a local game, by the "
+         "network's ownership) to the end, for every move "
          "the region it was played in and its temperature before the move, the hottest region and the orthodox "
          "move then, the move's loss in points against orthodox play by the regions' values (the hottest "
          "temperature minus what the move gained in the count of the area it changed; 0 for a sente move whose "
@@ -40,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sgf", metavar="GAME.sgf", help="game record")
     parser.add_argument("--from", dest="start", type=_start, default=None, metavar="MOVE|auto",
                         help="first move to review (default auto: the first move after which every region of the "
-                             "board has at most 40 points, found by the network's ownership)")
+                             "board has at most 120 points, the most the analysis values as a local game, found by "
+                             "the network's ownership)")
     parser.add_argument("--to", dest="end", type=_start, default=None, metavar="MOVE",
                         help="last move to review (default: the record's last)")
     parser.add_argument("--out", metavar="DIR",

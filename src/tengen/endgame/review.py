@@ -22,7 +22,9 @@ caller gives a look (`mistake_look`, e.g. `tengen.search.move_look.SearchLook`):
 the move played and after the analysis's recommended move, each by a fresh search. A mistake the search
 does not see (the recommended move less than CONFIRM points ahead) is not listed among the mistakes: the
 regions' values rest on trees that can misread a region, and a whole-board search is the better judge of
-what a move loses; both figures are reported, and the reason says which one a player reads.
+what a move loses; both figures are reported, and the reason says which one a player reads. A move next to a
+region the analysis could not value (an unanswered threat, a ko it cannot value) is valued by the same search
+alone, and says so.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from typing import Callable, Optional
 
 from tengen.endgame.analysis import analyze_board, root_ownerships
 from tengen.endgame.evalcache import CachedEvaluator, cached
+from tengen.endgame.local_games import MAX_LOCAL_POINTS
 from tengen.endgame.move_check import MoveLook
 from tengen.endgame.notes import of_kind
 from tengen.endgame.options import AnalysisOptions
@@ -47,8 +50,10 @@ FINE = 0.5  # a loss below this is within the counts' rounding: the move was as 
 NEAR = 2  # how many points from a move its local follow-up (or an answer) may stand
 KEEP = 3  # a region with no point this close to the move keeps its borders at the next position
 # `--from auto`: the endgame starts after the first move from which every region of the board has at most this
-# many points (what trees of the default budgets value; larger open areas are still the middle game)
-ENDGAME_REGION_POINTS = 40
+# many points: the board has split into local games the analysis values (MAX_LOCAL_POINTS, its own limit; a
+# larger open area is still the middle game). At 40 points (before 2026-12-07) the review began in the small
+# endgame, after most of the points a player loses were gone
+ENDGAME_REGION_POINTS = MAX_LOCAL_POINTS
 
 
 @dataclass
@@ -100,7 +105,13 @@ class MoveReview:
     def refuted(self) -> bool:
         """Charged with a mistake by the regions' values, but the mistake check's search finds less than
         CONFIRM points lost: not listed as a mistake."""
-        return self.search_loss is not None and self.search_loss < CONFIRM
+        return self.loss is not None and self.search_loss is not None and self.search_loss < CONFIRM
+
+    @property
+    def judged_loss(self) -> Optional[float]:
+        """The loss a mistake is listed with: the regions' values', else (a move they give no value) the
+        search's."""
+        return self.loss if self.loss is not None else self.search_loss
 
 
 @dataclass
@@ -122,9 +133,10 @@ class GameReview:
 
     def mistakes(self, threshold: float = MISTAKE) -> list[MoveReview]:
         """Moves that lost at least `threshold` points by the regions' values and that the mistake check (where
-        there was one) did not refute, largest first."""
-        return sorted((m for m in self.moves if m.loss is not None and m.loss >= threshold and not m.refuted),
-                      key=lambda m: (-m.loss, m.number))
+        there was one) did not refute, and moves the regions give no value that its search finds losing that
+        much; largest first."""
+        return sorted((m for m in self.moves if m.judged_loss is not None and m.judged_loss >= threshold
+                       and not m.refuted), key=lambda m: (-m.judged_loss, m.number))
 
     def refuted(self, threshold: float = MISTAKE) -> list[MoveReview]:
         """Moves the regions' values charge with at least `threshold` points that the search does not confirm."""
@@ -138,8 +150,9 @@ class GameReview:
             valued = [m for m in mine if m.loss is not None]
             net = [m for m in mine if m.network_loss is not None]
             out[color] = {"moves": len(mine), "valued": len(valued), "loss": sum(m.loss for m in valued),
+                          "valued_by_search": sum(1 for m in mine if m.loss is None and m.search_loss is not None),
                           "network_loss": sum(m.network_loss for m in net),
-                          "mistakes": sum(1 for m in valued if m.loss >= MISTAKE and not m.refuted)}
+                          "mistakes": sum(1 for m in self.mistakes() if m.color == color)}
         return out
 
 
@@ -201,9 +214,10 @@ def review_game(game, evaluator, options: AnalysisOptions, start: Optional[int] 
 
 def check_mistake(review: MoveReview, board, look: MoveLook) -> None:
     """The mistake check of one reviewed move (`board`: the position before it): where the regions' values
-    charge MISTAKE points or more, the search's loss against the recommended move (`search_loss`), and the
-    reason says when the search does not confirm it."""
-    if review.loss is None or review.loss < MISTAKE or review.move == review.orthodox:
+    charge MISTAKE points or more, or give the move no value, the search's loss against the recommended move
+    (`search_loss`); the reason says what the search found."""
+    unvalued = review.loss is None
+    if (not unvalued and review.loss < MISTAKE) or review.move == review.orthodox:
         return
     alternative = review.orthodox
     if alternative is not None and not board.is_legal(board.to_play, alternative):
@@ -215,7 +229,9 @@ def check_mistake(review: MoveReview, board, look: MoveLook) -> None:
     ahead = (f"{where} is {review.search_loss:.1f} points ahead" if review.search_loss >= 0.05 else
              f"the move is {-review.search_loss:.1f} points ahead of {where}" if review.search_loss <= -0.05 else
              f"the move and {where} are even")
-    if review.refuted:
+    if unvalued:
+        review.reason += f"; valued by search alone: {ahead} {look.how}"
+    elif review.refuted:
         review.reason += (f"; not a mistake by search: {ahead} {look.how} (a misread region, or a loss the "
                           f"search does not see)")
     else:

@@ -88,7 +88,7 @@ def review_text(review: GameReview) -> str:
     mistakes = review.mistakes()
     lines += ["", f"mistakes (a loss of {MISTAKE:g} points or more, largest first): {len(mistakes) or 'none'}"]
     for m in mistakes:
-        lines.append(f"  move {m.number} {_COLOR[m.color]} {to_gtp(m.move, h)}: {m.loss:.1f} points "
+        lines.append(f"  move {m.number} {_COLOR[m.color]} {to_gtp(m.move, h)}: {m.judged_loss:.1f} points "
                      f"(network {'-' if m.network_loss is None else f'{m.network_loss:.1f}'}): {m.reason}")
     refuted = review.refuted()
     if refuted:
@@ -98,7 +98,8 @@ def review_text(review: GameReview) -> str:
                   f"{m.search_loss:.1f} by search" for m in refuted]
     lines.append("")
     for color, t in review.totals().items():
-        lines.append(f"{'Black' if color == BLACK else 'White'}: {t['moves']} moves, {t['valued']} valued, "
+        lines.append(f"{'Black' if color == BLACK else 'White'}: {t['moves']} moves, {t['valued']} valued"
+                     + (f" ({t['valued_by_search']} more by search alone)" if t["valued_by_search"] else "") + ", "
                      f"{t['loss']:.1f} points lost by the regions' values, {t['network_loss']:.1f} by the network, "
                      f"{t['mistakes']} mistakes")
     lines.append(f"{review.evaluations} network evaluations, {review.seconds:.1f} s; regions reused "
