@@ -80,7 +80,9 @@ def why(result, book_tree: dict, height: int, book_temperature: Optional[Fractio
     if result is None:
         return "no region found"
     if result.declined:
-        return f"exact solver declined: {result.declined}"
+        if result.temperature is None:
+            return f"exact solver declined: {result.declined}"
+        return f"exact solver declined: {result.declined}; the tree answered: {_lines(result, book_tree, height)}"
     kos = of_kind(result.notes, "repetition")  # a ko or loop that decided the value
     if kos and result.method == "exhaustive":
         found = _BRACKET.search(kos[-1])
@@ -91,6 +93,11 @@ def why(result, book_tree: dict, height: int, book_temperature: Optional[Fractio
                      else f"outside {span}: no ko valuation gives it, the two games differ")
             return f"a ko decides it; the book's temperature {_fraction_text(book_temperature)} lies {where}: {kos[-1]}"
         return "a ko or repetition decides it: " + kos[-1]
+    return _lines(result, book_tree, height)
+
+
+def _lines(result, book_tree: dict, height: int) -> str:
+    """Where each side's principal line leaves the book's tree, or that the lines are the book's."""
     parts = []
     for first, line in ((BLACK, result.principal_black), (-BLACK, result.principal_white)):
         d = divergence(line, book_tree, height)
