@@ -229,6 +229,7 @@ def test_a_region_over_the_limit_is_refused():
     ((3, 3, b"\1" + b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 10, 0.0, 10), "not a stone of the defender"),
     ((3, 3, b"\2" + b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 10, 0.0, 99), "tt_bits"),
     ((3, 3, b"\2" + b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 0, 0.0, 10), "max_nodes"),
+    ((3, 3, b"\2" + b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 10, 0.0, 10, b"\0" * 9, 3), "focus"),
 ])
 def test_the_c_boundary_checks_its_arguments(args, words):
     with pytest.raises(ValueError, match=words):
@@ -256,7 +257,7 @@ def test_random_inputs_never_crash_the_c_search():
                                                            rng.randint(1, 3000), 0.0, 10)
         except ValueError:
             continue
-        assert winner in (-1, 0, 1) and nodes >= 1 and 0 <= end <= 3 and 0 <= flags <= 7
+        assert winner in (-1, 0, 1) and nodes >= 1 and 0 <= end <= 3 and 0 <= flags <= 15
         assert all(m == -1 or (0 <= m < w * h and region[m]) for m in line)
 
 
@@ -373,3 +374,27 @@ def test_a_weak_attacker_stone_on_the_areas_edge_is_capturable_not_a_wall():
                 white=[(r, c) for r, row in enumerate(rows) for c, v in enumerate(row) if v == "O"])
     region = set(default_region(board, (0, 11)))
     assert {(0, 14), (0, 15)} <= region
+
+
+def test_a_focused_search_proves_only_what_exhaustive_minimax_agrees_with():
+    # a search that plays one side's moves only near the group (the C search's `relevant`) may miss that side's
+    # goal, never prove a wrong one: its win for the focused side agrees with the full game's minimax
+    rng = random.Random(61)
+    checked, pruned = {1: 0, 2: 0}, 0
+    for _ in range(300):
+        w, h = rng.choice(((1, 6), (1, 7), (2, 3), (3, 2)))
+        cells = tuple(rng.choice((0, 0, 0, 1, 2)) for _ in range(w * h))
+        stones = [i for i, v in enumerate(cells) if v]
+        if not stones or any(not _chain(cells, w, h, s)[1] for s in stones):
+            continue
+        target = rng.choice(stones)
+        attacker, mover, komaster = 3 - cells[target], rng.choice((1, 2)), rng.choice((1, 2))
+        focus = rng.choice((attacker, 3 - attacker))
+        winner, _, _, _, flags = _proof.solve(w, h, bytes(cells), b"\1" * (w * h), target, attacker, mover, komaster,
+                                              0, 200_000, 0.0, 12, bytes(w * h), focus)
+        if winner != (1 if focus == attacker else 0) or flags & 6:
+            continue  # not the focused side's goal (no claim), or a budget, depth or repetition caveat
+        assert bool(winner) == _attacker_wins(cells, w, h, target, attacker, mover, komaster, frozenset()), cells
+        checked[1 if focus == attacker else 2] += 1
+        pruned += bool(flags & 8)  # the focus left a move out on the way
+    assert checked[1] >= 20 and checked[2] >= 20 and pruned >= 10, (checked, pruned)

@@ -20,7 +20,10 @@
  * the stones and the side to move. Proof numbers start from the target's liberties and single-point eyes;
  * with the target in atari the defender's moves are only those that can save it (the liberty, captures of an
  * adjacent chain), where the attacker is komaster (else a move that turns the capture into a ko capture the
- * attacker may not make saves it too: found by the exhaustive cross-check in the tests). Plain C; Python's API only in the boundary function at the end. */
+ * attacker may not make saves it too: found by the exhaustive cross-check in the tests). A search may focus
+ * one side's moves near the group (`relevant`), which can only prove that side's goal (the caller then
+ * searches in full). The best child's threshold uses the 1+epsilon trick. Plain C; Python's API only in the
+ * boundary function at the end. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -77,7 +80,8 @@ typedef struct {
     uint64_t path[PF_MAX_DEPTH + 1];
     long long nodes, max_nodes;
     double deadline;            /* CLOCK_MONOTONIC seconds, 0: none */
-    int aborted, seen_escape, seen_cut, seen_repeat;
+    int aborted, seen_escape, seen_cut, seen_repeat, seen_focus;
+    int focus;                  /* 0, or the colour whose moves are only those near the group (`relevant`) */
 } Search;
 
 static const int DIRS_N = 4;
@@ -409,6 +413,24 @@ static int rescue_moves(Search *s, const Pos *b, int *moves) {
     return nm;
 }
 
+/* Whether p lies near the group: it touches a defender stone, an empty point next to one, or an attacker
+ * stone next to one (a focused side's moves: Kishimoto and Mueller's searches restrict the moves of the side
+ * trying to prove its goal, which keeps a proof sound; the other side's moves are never restricted). */
+static int relevant(Search *s, const Pos *b, int p) {
+    int nb[4], nb2[4];
+    nbrs(s, p, nb);
+    uint8_t dc = (uint8_t)s->defender, ac = (uint8_t)s->attacker;
+    for (int d = 0; d < DIRS_N; d++) {
+        uint8_t v = b->c[nb[d]];
+        if (v == dc) return 1;
+        if (v == EMPTY || v == ac) {
+            nbrs(s, nb[d], nb2);
+            for (int e = 0; e < DIRS_N; e++) if (b->c[nb2[e]] == dc) return 1;
+        }
+    }
+    return 0;
+}
+
 static void mid(Search *s, Pos *b, int depth, uint32_t thphi, uint32_t thdelta, uint32_t *ophi, uint32_t *odelta);
 
 static int budget_spent(Search *s) {
@@ -450,7 +472,12 @@ static void mid(Search *s, Pos *b, int depth, uint32_t thphi, uint32_t thdelta, 
     if (mover == s->defender && libs == 1 && s->komaster == s->attacker && group_one_chain(s, b)) {
         ncand = rescue_moves(s, b, cand);
     } else {
-        for (int k = 0; k < s->nreg; k++) if (b->c[s->regpts[k]] == EMPTY) cand[ncand++] = s->regpts[k];
+        for (int k = 0; k < s->nreg; k++) {
+            int p = s->regpts[k];
+            if (b->c[p] != EMPTY) continue;
+            if (mover == s->focus && !relevant(s, b, p)) { s->seen_focus = 1; continue; }
+            cand[ncand++] = p;
+        }
         if (mover == s->defender) cand[ncand++] = -1;
     }
     for (int i = 0; i < ncand; i++) {
@@ -495,7 +522,12 @@ static void mid(Search *s, Pos *b, int depth, uint32_t thphi, uint32_t thdelta, 
         Child *k = &kids[best];
         uint64_t cth = (uint64_t)thdelta + k->phi - delta_n;
         uint32_t child_thphi = cth >= PF_INF ? PF_INF : (uint32_t)cth;
-        uint32_t child_thdelta = thphi < sat_add(d2, 1) ? thphi : sat_add(d2, 1);
+        /* the 1+epsilon trick (Pawlewicz and Lew, "Improving depth-first PN-search: 1+epsilon trick", CG 2006):
+         * the best child is searched until its delta passes d2 * (1 + 1/4), not just d2 + 1, so the search
+         * switches between siblings less often */
+        uint32_t d2_eps = d2 >= PF_INF / 2 ? PF_INF : d2 + (d2 >> 1);
+        uint32_t grown = d2_eps > sat_add(d2, 1) ? d2_eps : sat_add(d2, 1);
+        uint32_t child_thdelta = thphi < grown ? thphi : grown;
         Pos child = *b;
         if (k->move < 0) do_pass(s, &child);
         else play(s, &child, k->move, mover);
@@ -580,15 +612,16 @@ static int principal_line(Search *s, const Pos *root, int *line, Pos *end) {
  * target a row-major index; colours 1 / 2. result 1: the attacker captures the target (proved), 0: it
  * cannot (proved, subject to flags), -1: the budget ran out. line: row-major moves, -1 a pass. end_reason:
  * the line's last position's terminal test (0 none, 1 captured, 2 Benson, 3 escaped). flags: 1 an escape
- * terminal was met, 2 the depth cap, 4 a repetition. */
+ * terminal was met, 2 the depth cap, 4 a repetition, 8 a focused side's move left out. focus: 0, or the
+ * colour (1 / 2) whose moves are only those near the group (`relevant`). */
 static PyObject *py_solve(PyObject *self, PyObject *args) {
-    int w, h, target, attacker, to_move, komaster, escape_attacker, tt_bits;
+    int w, h, target, attacker, to_move, komaster, escape_attacker, tt_bits, focus = 0;
     long long max_nodes;
     double seconds;
     Py_buffer cells, region;
     Py_buffer group = {0};
-    if (!PyArg_ParseTuple(args, "iiy*y*iiiiiLdi|y*", &w, &h, &cells, &region, &target, &attacker, &to_move,
-                          &komaster, &escape_attacker, &max_nodes, &seconds, &tt_bits, &group))
+    if (!PyArg_ParseTuple(args, "iiy*y*iiiiiLdi|y*i", &w, &h, &cells, &region, &target, &attacker, &to_move,
+                          &komaster, &escape_attacker, &max_nodes, &seconds, &tt_bits, &group, &focus))
         return NULL;
     PyObject *result = NULL;
     Search *s = NULL;
@@ -601,6 +634,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
              || (komaster != BLACK && komaster != WHITE)) err = "colours must be 1 (Black) or 2 (White)";
     else if (tt_bits < 8 || tt_bits > 24) err = "tt_bits must be 8..24";
     else if (max_nodes < 1) err = "max_nodes must be at least 1";
+    else if (focus != 0 && focus != BLACK && focus != WHITE) err = "focus must be 0, 1 (Black) or 2 (White)";
     if (err) { PyErr_SetString(PyExc_ValueError, err); goto done; }
     s = calloc(1, sizeof(Search));
     if (!s) { PyErr_NoMemory(); goto done; }
@@ -622,6 +656,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s->target = (target / w + 1) * s->stride + target % w + 1;
     s->attacker = attacker; s->defender = 3 - attacker; s->komaster = komaster;
     s->escape_attacker = escape_attacker ? 1 : 0;
+    s->focus = focus;
     if (!err && s->nreg == 0) err = "the region is empty";
     if (!err && root.c[s->target] != s->defender) err = "the target is not a stone of the defender";
     if (!err) {
@@ -674,7 +709,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         int m = line[i], v = m < 0 ? -1 : ((m / s->stride) - 1) * w + (m % s->stride) - 1;
         PyList_SET_ITEM(pyline, i, PyLong_FromLong(v));
     }
-    int flags = (s->seen_escape ? 1 : 0) | (s->seen_cut ? 2 : 0) | (s->seen_repeat ? 4 : 0);
+    int flags = (s->seen_escape ? 1 : 0) | (s->seen_cut ? 2 : 0) | (s->seen_repeat ? 4 : 0) | (s->seen_focus ? 8 : 0);
     result = Py_BuildValue("(iLNii)", res, s->nodes, pyline, end_reason, flags);
 done:
     if (s) { free(s->tt); free(s->kids); free(s); }
@@ -686,7 +721,7 @@ done:
 
 static PyMethodDef METHODS[] = {
     {"solve", py_solve, METH_VARARGS, "solve(width, height, cells, region, target, attacker, to_move, komaster, "
-     "escape_attacker, max_nodes, seconds, tt_bits[, group]) -> (result, nodes, line, end_reason, flags)"},
+     "escape_attacker, max_nodes, seconds, tt_bits[, group[, focus]]) -> (result, nodes, line, end_reason, flags)"},
     {NULL, NULL, 0, NULL},
 };
 

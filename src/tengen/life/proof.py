@@ -22,7 +22,7 @@ from tengen.life.frame import problem_box
 from tengen.life.net import dragon
 
 MAX_REGION = 128  # the C search's limit on the region's points
-DEFAULT_NODES = 20_000  # per search (at most two per side moving first, twice more to test an escape)
+DEFAULT_NODES = 20_000  # per search (up to three a question: two focused, one full; twice more to test an escape)
 TT_BITS = 18  # the transposition table: 2**18 entries of 24 bytes (6 MiB) per search
 WEAK_LIBERTIES = 2  # an attacker chain touching the area with this few liberties is capturable, not a wall
 MAX_REACH = 6  # steps (Manhattan) from the target's dragon a default region reaches where the box is too large
@@ -205,22 +205,29 @@ class _Problem:
         return None if index < 0 else (index // self.width, index % self.width)
 
     def search(self, first: int, komaster: int) -> Search:
-        """Can the attacker capture the target with `first` to move and `komaster` winning every ko? An
-        answer for the defender met with an escape is read again with escapes counted as the attacker's:
-        proved where it stands."""
-        winner, nodes, line, end, flags = self._run(first, komaster, escape_attacker=False)
-        proved = winner == ATTACKER_WINS or (winner == DEFENDER_WINS and not flags & (FLAG_DEPTH | FLAG_REPEAT))
-        if winner == DEFENDER_WINS and flags & FLAG_ESCAPE:
-            again, more, _, _, flags2 = self._run(first, komaster, escape_attacker=True)
+        """Can the attacker capture the target with `first` to move and `komaster` winning every ko? Searched
+        first with the attacker's moves focused near the group (the C search's `relevant`: a capture found so is proved), then
+        with the defender's focused (a defence found so is proved), then in full. An answer for the defender
+        met with an escape is read again with escapes counted as the attacker's: proved where it stands."""
+        nodes = 0
+        for focus in (self.attacker, -self.attacker, 0):
+            winner, more, line, end, flags = self._run(first, komaster, escape_attacker=False, focus=focus)
             nodes += more
-            proved = proved and again == DEFENDER_WINS and not flags2 & (FLAG_DEPTH | FLAG_REPEAT)
-        return Search(winner, proved, tuple(self.point(i) for i in line), nodes, end)
+            if focus and winner != (ATTACKER_WINS if focus == self.attacker else DEFENDER_WINS):
+                continue  # a focused search proves only its own side's goal
+            proved = winner == ATTACKER_WINS or (winner == DEFENDER_WINS and not flags & (FLAG_DEPTH | FLAG_REPEAT))
+            if winner == DEFENDER_WINS and flags & FLAG_ESCAPE:
+                again, more, _, _, flags2 = self._run(first, komaster, escape_attacker=True, focus=focus)
+                nodes += more
+                proved = proved and again == DEFENDER_WINS and not flags2 & (FLAG_DEPTH | FLAG_REPEAT)
+            return Search(winner, proved, tuple(self.point(i) for i in line), nodes, end)
+        raise AssertionError("the full search always answers")
 
-    def _run(self, first: int, komaster: int, escape_attacker: bool) -> tuple:
+    def _run(self, first: int, komaster: int, escape_attacker: bool, focus: int = 0) -> tuple:
         index = self.target[0] * self.width + self.target[1]
         return _proof.solve(self.width, self.height, self.cells, self.region, index, self.colour(self.attacker),
                             self.colour(first), self.colour(komaster), int(escape_attacker), self.max_nodes,
-                            float(self.seconds or 0.0), TT_BITS, self.group)
+                            float(self.seconds or 0.0), TT_BITS, self.group, self.colour(focus) if focus else 0)
 
 
 def attack_code(problem: _Problem) -> tuple[Optional[int], Search, int]:
