@@ -128,7 +128,6 @@ class GameReview:
     seconds: float = 0.0
     region_hits: int = 0
     region_misses: int = 0
-
     mistake_check: str = ""  # how flagged moves were checked by search ("": not checked)
 
     def mistakes(self, threshold: float = MISTAKE) -> list[MoveReview]:
