@@ -114,7 +114,7 @@ def review_record(game, evaluator, options, search, visits: int, judged: dict, j
               and (m.loss is None or m.loss < MISTAKE)]
     search_only = [{"number": m.number, "move": to_gtp(m.move, 19), "check_loss": m.search_loss,
                     "network_loss": m.network_loss, "reason": m.reason}
-                   for m in review.mistakes() if m.loss is None]  # no value by the regions: the check's search alone
+                   for m in review.searched_only()]  # no value by the regions, 2+ points by the check's search alone
     return {"game": game.source, "label": label, "start": review.start, "moves": len(game.moves),
             "start_reason": review.start_reason.split(":")[0], "valued": sum(m.loss is not None for m in review.moves),
             "valued_by_search": sum(m.loss is None and m.search_loss is not None for m in review.moves),
@@ -151,7 +151,8 @@ def summary(games: list[dict]) -> int:
     by_search = sum(g.get("valued_by_search", 0) for g in games)
     alone = sum(len(g.get("search_only", [])) for g in games)
     print(f"moves reviewed {reviewed}, valued {valued} by the regions and {by_search} more by the check's search alone "
-          f"({alone} of those listed as mistakes, not judged here); flagged {total}; the network's loss >= "
+          f"({alone} of those at {MISTAKE:g}+ points, reported beside the mistakes, not flagged); flagged {total}; the "
+          f"network's loss >= "
           f"{MISTAKE:g} on {sum(f['network_loss'] >= MISTAKE for _, f in flagged)}/{total} of them")
     print(f"flagged_agreement: {sum(f['network_loss'] >= AGREE for _, f in flagged) / total if total else 0:.2f}")
     print(f"flagged_precision: {sum(f['search_loss'] >= AGREE for _, f in flagged) / total if total else 0:.2f}")

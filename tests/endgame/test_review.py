@@ -147,10 +147,11 @@ def test_a_move_the_regions_cannot_value_is_valued_by_search_alone(leads, listed
     assert move.loss is None and move.reason.startswith("not valued: region B next to the move has no value")
     move.orthodox = from_gtp("J9", 9)
     check_mistake(move, board, FixedLook(leads))
-    assert move.search_loss == leads["J9"] - leads["E5"] and move.judged_loss == move.search_loss
+    assert move.search_loss == leads["J9"] - leads["E5"]
     assert not move.refuted and "; valued by search alone: J9 is" in move.reason
     review = GameReview([move], 1, "asked", 9, 7.5, "chinese", mistake_check="by a fixed look")
-    assert review.mistakes() == ([move] if listed else [])
+    # reported beside the mistakes (2 points or more by search), never among them: no region's value says why
+    assert review.mistakes() == [] and review.searched_only() == ([move] if listed else [])
     assert review.totals()[BLACK]["valued_by_search"] == 1 and review.totals()[BLACK]["valued"] == 0
 
 

@@ -24,7 +24,7 @@ does not see (the recommended move less than CONFIRM points ahead) is not listed
 regions' values rest on trees that can misread a region, and a whole-board search is the better judge of
 what a move loses; both figures are reported, and the reason says which one a player reads. A move next to a
 region the analysis could not value (an unanswered threat, a ko it cannot value) is valued by the same search
-alone, and says so.
+alone and says so; it is reported beside the mistakes, not among them (no region's value says why it loses).
 """
 from __future__ import annotations
 
@@ -107,11 +107,6 @@ class MoveReview:
         CONFIRM points lost: not listed as a mistake."""
         return self.loss is not None and self.search_loss is not None and self.search_loss < CONFIRM
 
-    @property
-    def judged_loss(self) -> Optional[float]:
-        """The loss a mistake is listed with: the regions' values', else (a move they give no value) the
-        search's."""
-        return self.loss if self.loss is not None else self.search_loss
 
 
 @dataclass
@@ -132,10 +127,15 @@ class GameReview:
 
     def mistakes(self, threshold: float = MISTAKE) -> list[MoveReview]:
         """Moves that lost at least `threshold` points by the regions' values and that the mistake check (where
-        there was one) did not refute, and moves the regions give no value that its search finds losing that
-        much; largest first."""
-        return sorted((m for m in self.moves if m.judged_loss is not None and m.judged_loss >= threshold
-                       and not m.refuted), key=lambda m: (-m.judged_loss, m.number))
+        there was one) did not refute, largest first."""
+        return sorted((m for m in self.moves if m.loss is not None and m.loss >= threshold and not m.refuted),
+                      key=lambda m: (-m.loss, m.number))
+
+    def searched_only(self, threshold: float = MISTAKE) -> list[MoveReview]:
+        """Moves the regions give no value that the mistake check's search finds losing at least `threshold`
+        points (reported beside the mistakes, not among them: no region's value says why), largest first."""
+        return sorted((m for m in self.moves if m.loss is None and m.search_loss is not None
+                       and m.search_loss >= threshold), key=lambda m: (-m.search_loss, m.number))
 
     def refuted(self, threshold: float = MISTAKE) -> list[MoveReview]:
         """Moves the regions' values charge with at least `threshold` points that the search does not confirm."""

@@ -59,6 +59,7 @@ def review_json(review: GameReview) -> dict[str, Any]:
             "regions_reused": review.region_hits, "regions_analyzed": review.region_misses, "totals": totals,
             "mistakes": [m.number for m in review.mistakes()],
             "refuted_by_search": [m.number for m in review.refuted()], "mistake_check": review.mistake_check,
+            "lost_by_search_alone": [m.number for m in review.searched_only()],
             "moves": [move_json(m, review.height) for m in review.moves]}
 
 
@@ -88,8 +89,14 @@ def review_text(review: GameReview) -> str:
     mistakes = review.mistakes()
     lines += ["", f"mistakes (a loss of {MISTAKE:g} points or more, largest first): {len(mistakes) or 'none'}"]
     for m in mistakes:
-        lines.append(f"  move {m.number} {_COLOR[m.color]} {to_gtp(m.move, h)}: {m.judged_loss:.1f} points "
+        lines.append(f"  move {m.number} {_COLOR[m.color]} {to_gtp(m.move, h)}: {m.loss:.1f} points "
                      f"(network {'-' if m.network_loss is None else f'{m.network_loss:.1f}'}): {m.reason}")
+    alone = review.searched_only()
+    if alone:
+        lines += ["", f"not valued by the regions, {MISTAKE:g} points or more lost by search ({review.mistake_check}): "
+                      f"{len(alone)}"]
+        lines += [f"  move {m.number} {_COLOR[m.color]} {to_gtp(m.move, h)}: {m.search_loss:.1f} by search: {m.reason}"
+                  for m in alone]
     refuted = review.refuted()
     if refuted:
         lines += ["", f"charged {MISTAKE:g} points or more by the regions' values but not a mistake by search "
