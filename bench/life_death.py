@@ -184,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name} seconds per dragon_status, tengen {mode}: {percentiles(seconds)} "
                       f"(the GTP answer alone, {os.cpu_count()} cores)", flush=True)
             if name == "ld_owl":
-                last = f"ld_owl: {network_passed}/{len(cases)}"
+                last = (f"ld_owl: {network_passed}/{len(cases)}" if "network" in engines else
+                        f"ld_owl: network mode not run (--modes {','.join(engines)})")
     finally:
         for client in engines.values():
             client.close()
