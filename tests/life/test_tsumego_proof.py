@@ -137,3 +137,23 @@ def test_a_proved_move_reaching_the_listed_answers_result_is_counted_apart():
     assert same_result(board, answer, {(0, 0)}) is None  # A19 proves no ko
     right = solve_problem(_corner_problem(PROBLEM_274))
     assert same_result(_corner_problem(PROBLEM_274), right, {(0, 2)}) is None  # the listed move itself: nothing apart
+
+
+# White's top-edge group whose region runs out onto the open board through the gap at G11 (45 points): the
+# proof on the points within two steps of it decides, and holds on the whole region
+OPEN_EDGE = ("(;GM[1]FF[4]SZ[13]AW[ab][bb][cb][db][eb][fb][fc]AB[ha][hb][ac][bc][cc][dc][ec][ed][fd]PL[W]"
+             "C[White to live]\n(;W[ba]C[Correct.]))")
+
+
+def test_the_solve_command_says_where_a_near_proof_was_made(tmp_path, capsys):
+    from tengen.cli import main
+
+    path = tmp_path / "open_edge.sgf"
+    path.write_text(OPEN_EDGE)
+    assert main(["solve", str(path), "--evaluator", "classic"]) == 0
+    out = capsys.readouterr().out
+    assert "within 2 steps of the group, the rest taken as the attacker's" in out
+    assert "answer: proved (by the df-pn proof search)" in out and "key move: B13" in out
+    assert main(["solve", str(path), "--evaluator", "classic", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["proved"], data["proof_reach"], data["move"]) == (True, 2, "B13")

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             "target": None if answer.target is None else vertex(answer.target),
             "goal": answer.goal if answer.target is not None else None, "status": answer.status,
             "proved": answer.proved, "answered_by": answer.method, "line": [vertex(m) for m in answer.line],
-            "nodes": answer.nodes,
+            "nodes": answer.nodes, "proof_reach": answer.proof_reach,
             "accepted": sorted(vertex(p) for p in problem.accepted), "matches_solution": matches,
             "settings": how, "rules": _rules_text(board)}))
         return 0
@@ -109,6 +109,10 @@ _METHODS = {"proof": "the df-pn proof search", "network": "the network", "search
 
 def _basis(answer) -> str:
     """How the status is known, in words."""
+    if answer.method == "proof" and answer.proved and answer.proof_reach is not None:
+        rest = "the attacker's" if answer.goal == "live" else "the defender's way out"
+        return (f"proved by the df-pn search over the points within {answer.proof_reach} steps of the group, the "
+                f"rest taken as {rest}: a proof that holds on the problem's whole region")
     if answer.method == "proof":
         return "proved by the df-pn search over the problem's region" if answer.proved else "judged, not proved"
     if answer.method == "search":

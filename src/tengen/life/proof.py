@@ -60,6 +60,7 @@ class ProofResult:
     ko_for: Optional[int] = None  # status ko: the colour that must win the ko
     basis: str = "proved"  # proved / escape judged / depth or repetition / budget
     framed: bool = False  # the empty points outside the region were the attacker's (see `prove`)
+    reach: Optional[int] = None  # proved on the points within this many steps of the group (`prove_near`)
 
     @property
     def attacking(self) -> bool:
@@ -89,6 +90,56 @@ def prove(board: Board, target: Point, attacker: Optional[int] = None, region: O
     else:
         code, search, nodes = defence_code(problem)
     return _result(problem, first, code, search, nodes)
+
+
+NEAR_REACHES = (2, 3, 4)  # the smaller regions `prove_near` tries, in steps from the group
+
+
+def prove_near(board: Board, target: Point, region: Iterable[Point], first: int, winner: Optional[int] = None,
+               max_nodes: int = DEFAULT_NODES, seconds: Optional[float] = None) -> tuple[Optional[ProofResult], int]:
+    """(A proof, with `first` to move, of the best result for `winner` (default `first`: its group alive, or
+    the opponent's dead), found on the points within a few steps of the target's group (`NEAR_REACHES`),
+    that holds on `region` too; or None. A smaller region favours one side, so only the other side's best
+    result carries over: for life the points left out are the attacker's (framed, as a tsumego frame), for a
+    kill they are the defender's way out (an escape is the defender's); and no chain of the winner's may be
+    a wall there unless it is one in `region` as well (`_nested`). A kill so proved takes the defender's
+    stones near the group (those farther away are reached only through an escape). Kos and seki do not carry
+    over (the whole region may give more). With the nodes of every search tried.)"""
+    winner = first if winner is None else winner
+    nodes = 0
+    killing = winner != board.get(target)
+    whole = set(region)
+    for steps in NEAR_REACHES:
+        small = set(default_region(board, target, reach=steps))
+        if not small < whole:
+            break  # the group's whole region is this small: the caller's proof over it decides
+        if not _nested(board, small, whole, winner):
+            continue
+        color = board.get(target)
+        group = [p for p in small if board.get(p) == color]
+        main = min(group, key=lambda p: (-board.liberties(p), -len(board.chain(p)), min(board.chain(p))))
+        result = prove(board, main, region=sorted(small), group=group, max_nodes=max_nodes, seconds=seconds,
+                       first=first, framed=not killing)
+        nodes += result.nodes
+        if (result.proved and result.status == ("dead" if killing else "alive")
+                and (result.move is not None or first != winner)):
+            return replace(result, reach=steps, nodes=nodes), nodes
+    return None, nodes
+
+
+def _nested(board: Board, small: set[Point], whole: set[Point], color: int) -> bool:
+    """Whether every chain of `color` in or next to `small` is either wholly inside it or a wall over
+    `whole` too (it holds a point outside it): then no such chain is a wall only in the smaller problem."""
+    seen: set[Point] = set()
+    for p in small:
+        for q in (p, *neighbours(p, board.height, board.width)):
+            if q in seen or board.get(q) != color:
+                continue
+            chain = set(board.chain(q))
+            seen |= chain
+            if not chain <= small and chain <= whole:
+                return False
+    return True
 
 
 def attack(board: Board, target: Point, **kwargs) -> ProofResult:

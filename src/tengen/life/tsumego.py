@@ -75,6 +75,7 @@ class TsumegoAnswer:
     mover: int  # the side that solves (to move in the problem)
     candidates: tuple[tuple[Point, float], ...] = field(default=())  # root moves with their values
     method: str = "network"  # what answered: network, search (classic) or proof (`tengen.life.tsumego_proof`)
+    proof_reach: Optional[int] = None  # proved on the points within this many steps of the group (`prove_near`)
 
     @property
     def goal(self) -> str:

@@ -1,6 +1,9 @@
 """Solving a problem by proof: the df-pn search (`tengen.life.proof`) on the group at stake. With the
 network, its key move is checked by proof (proved, or judged as before); without it, a proof from the
-position answers where it proves the side to move's goal, the classic search otherwise (a judgement).
+position answers where it proves the side to move's goal, the classic search otherwise (a judgement). A
+proof on the defender's group is tried first on the points near it (`tengen.life.proof.prove_near`: a proof
+there that holds on the whole region, which a problem's box usually makes far larger than the fight), then on
+the whole region.
 
 A tsumego's target is the defender's stones the problem is about: every stone of the defender's colour in
 the problem's region (`problem_group`: the region, `tengen.life.proof.default_region`, grown from a
@@ -24,7 +27,7 @@ from typing import Optional
 from tengen.go.board import Board
 from tengen.go.coords import Point
 from tengen.life.frame import guess_attacker, problem_box
-from tengen.life.proof import DEFAULT_NODES, ProofResult, default_region, prove
+from tengen.life.proof import DEFAULT_NODES, ProofResult, default_region, prove, prove_near
 from tengen.life.search import LifeConfig
 from tengen.life.tsumego import TsumegoAnswer, TsumegoConfig, solve_with_network, solve_with_search
 
@@ -60,7 +63,7 @@ def solve_problem(board: Board, evaluator=None, config: TsumegoConfig = TsumegoC
         if checked is None:
             return replace(answer, nodes=answer.nodes + nodes)
         return replace(answer, status=checked.status, proved=True, line=(answer.move, *checked.line),
-                       nodes=answer.nodes + nodes, method="proof")
+                       nodes=answer.nodes + nodes, method="proof", proof_reach=checked.reach)
     answer, nodes = prove_problem(board, at_stake(board, proof), proof)
     if answer is not None:
         return answer
@@ -83,8 +86,14 @@ def check_move(board: Board, target: Point, move: Point, proof: ProofConfig = Pr
         return (None, 0) if board.get(target) == mover else (_captured(board, mover), 0)
     try:
         main, region, group = problem_group(after, target)
+        near_ok = not proof.framed and after.get(main) != _guessed_attacker(board)
+        near, spent = (prove_near(after, main, region, -mover, mover, proof.max_nodes, proof.seconds)
+                       if near_ok else (None, 0))
+        if near is not None:
+            return near, spent
         result = prove(after, main, region=region, group=group, max_nodes=proof.max_nodes,
                        seconds=proof.seconds, first=-mover, framed=proof.framed)
+        result = replace(result, nodes=result.nodes + spent)
     except ValueError:
         return None, 0
     killing = board.get(target) != mover
@@ -129,6 +138,7 @@ def prove_problem(board: Board, targets: list[Point], proof: ProofConfig = Proof
     did), and the nodes searched."""
     nodes, tried = 0, set()
     mover = board.to_play
+    attacker = _guessed_attacker(board)
     for target in targets:
         try:
             target, region, group = problem_group(board, target)
@@ -139,8 +149,14 @@ def prove_problem(board: Board, targets: list[Point], proof: ProofConfig = Proof
             continue
         tried.add(key)
         try:
-            result = prove(board, target, region=region, group=group, max_nodes=proof.max_nodes,
-                           seconds=proof.seconds, first=mover, framed=proof.framed)
+            near_ok = not proof.framed and board.get(target) != attacker  # only the guessed defender's group
+            near, spent = (prove_near(board, target, region, mover, None, proof.max_nodes, proof.seconds)
+                           if near_ok else (None, 0))
+            if near is None:
+                near = prove(board, target, region=region, group=group, max_nodes=proof.max_nodes,
+                             seconds=proof.seconds, first=mover, framed=proof.framed)
+                spent += near.nodes
+            result = replace(near, nodes=spent)
         except ValueError:
             continue
         nodes += result.nodes
@@ -149,10 +165,20 @@ def prove_problem(board: Board, targets: list[Point], proof: ProofConfig = Proof
     return None, nodes
 
 
+def _guessed_attacker(board: Board) -> Optional[int]:
+    """The frame's guess of the attacker (`guess_attacker` over the problem's box), or None without a box. A
+    proof near a group is tried only for the other side's: near the attacker's own group (the fallback
+    target, usually open to the board) it proves a life no tsumego asks about."""
+    try:
+        return guess_attacker(board, problem_box(board))
+    except ValueError:
+        return None
+
+
 def answer_from_proof(board: Board, target: Point, result: ProofResult, nodes: int) -> TsumegoAnswer:
     """A proof's result as `tengen solve`'s answer (method `proof`; proved as the result says)."""
     return TsumegoAnswer(result.move, target, board.get(target), result.status, result.proved, result.line, nodes,
-                         attacker=result.attacker, mover=board.to_play, method="proof")
+                         attacker=result.attacker, mover=board.to_play, method="proof", proof_reach=result.reach)
 
 
 def same_result(board: Board, answer: TsumegoAnswer, moves, proof: ProofConfig = ProofConfig()) -> Optional[Point]:
