@@ -1,6 +1,7 @@
 """Proofs on the points near a group that hold on its whole region (`tengen.life.proof.prove_near`): a fixture
 whose region opens onto the board, and a differential check against the proof over the whole region on
-random positions (a near proof must never be contradicted by the whole region's)."""
+random positions (a near proof must never be contradicted by the whole region's), and GTP's owl commands using
+it on the dragon."""
 from __future__ import annotations
 
 import random
@@ -99,3 +100,15 @@ def test_a_near_proof_is_never_contradicted_by_the_whole_region():
 @pytest.mark.slow
 def test_a_near_kill_is_never_contradicted_by_the_whole_region():
     assert _differential(7, 11, (30, 70), 1500, kills_only=True) >= 10
+
+
+def test_gtp_owl_defend_is_proved_near_the_dragon():
+    from tengen.io.engines import gtp_engine
+
+    engine = gtp_engine()
+    engine.board = board_from_diagram(OPEN_CORNER)
+    whole = prove(engine.board, (1, 0), first=WHITE, max_nodes=100)
+    assert not whole.proved  # 100 nodes a search do not prove it over the whole region
+    assert engine.handle("tengen-life_budget 100") == "=\n\n"
+    assert engine.handle("owl_defend A12") == "= 1 B13\n\n"
+    assert engine.handle("tengen-life_basis") == "= proved\n\n"

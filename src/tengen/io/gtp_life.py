@@ -2,7 +2,7 @@
 regression suites run unchanged), judged by the network one move deep (`tengen.life.net`; a ko, with
 GNU Go's codes 2 and 3, told by the search) when the engine has one for them (`network`), else by
 `tengen.life.search`'s search without a network, which the df-pn proof (`tengen.life.proof`, within the same
-node budget) answers first where it proves the answer;
+node budget; near the dragon first, `prove_near`) answers first where it proves the answer;
 `tengen-life_budget` sets that search's node budget (and an optional seconds cap) per query."""
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from tengen.go.colors import EMPTY
 from tengen.go.coords import Point, to_gtp
 from tengen.io.gtp_base import GtpError, GtpHandler, nargs, vertex_arg
 from tengen.life.search import ALIVE, DEAD, KO, LifeConfig, LifeSearch, analyze_group
-from tengen.life.net import network_status, owl_answer, pass_alive
-from tengen.life.proof import ProofResult, prove
+from tengen.life.net import dragon, network_status, owl_answer, pass_alive
+from tengen.life.proof import ProofResult, default_region, prove, prove_near
 
 
 class LifeCommands(GtpHandler):
@@ -35,9 +35,12 @@ class LifeCommands(GtpHandler):
             return None
         board = self.engine.board
         first = -board.get(point) if attack else board.get(point)
+        budget = dict(max_nodes=self.life_config.max_nodes, seconds=self.life_config.seconds)
         try:
-            result = prove(board, point, max_nodes=self.life_config.max_nodes, seconds=self.life_config.seconds,
-                           first=first)
+            region = default_region(board, point)
+            near, spent = prove_near(board, point, region, first, group=dragon(board, point), **budget)
+            result = near or prove(board, point, region=region, first=first, **budget)
+            result = replace(result, nodes=result.nodes + (0 if near else spent))
         except ValueError:  # a region past the proof's limit
             return None
         proved = result.proved and result.code is not None

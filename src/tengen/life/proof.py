@@ -96,7 +96,8 @@ NEAR_REACHES = (2, 3, 4)  # the smaller regions `prove_near` tries, in steps fro
 
 
 def prove_near(board: Board, target: Point, region: Iterable[Point], first: int, winner: Optional[int] = None,
-               max_nodes: int = DEFAULT_NODES, seconds: Optional[float] = None) -> tuple[Optional[ProofResult], int]:
+               max_nodes: int = DEFAULT_NODES, seconds: Optional[float] = None,
+               group: Optional[Iterable[Point]] = None) -> tuple[Optional[ProofResult], int]:
     """(A proof, with `first` to move, of the best result for `winner` (default `first`: its group alive, or
     the opponent's dead), found on the points within a few steps of the target's group (`NEAR_REACHES`),
     that holds on `region` too; or None. A smaller region favours one side, so only the other side's best
@@ -104,10 +105,13 @@ def prove_near(board: Board, target: Point, region: Iterable[Point], first: int,
     kill they are the defender's way out (an escape is the defender's); and no chain of the winner's may be
     a wall there unless it is one in `region` as well (`_nested`). A kill so proved takes the defender's
     stones near the group (those farther away are reached only through an escape). Kos and seki do not carry
-    over (the whole region may give more). With the nodes of every search tried.)"""
+    over (the whole region may give more). `group`: the stones at stake (default: every stone of the
+    target's colour in the smaller region, a tsumego's group; GTP's owl commands pass the dragon). With the
+    nodes of every search tried.)"""
     winner = first if winner is None else winner
     nodes = 0
     killing = winner != board.get(target)
+    at_stake = None if group is None else set(group) | set(board.chain(target))
     whole = set(region)
     for steps in NEAR_REACHES:
         small = set(default_region(board, target, reach=steps))
@@ -116,9 +120,9 @@ def prove_near(board: Board, target: Point, region: Iterable[Point], first: int,
         if not _nested(board, small, whole, winner):
             continue
         color = board.get(target)
-        group = [p for p in small if board.get(p) == color]
-        main = min(group, key=lambda p: (-board.liberties(p), -len(board.chain(p)), min(board.chain(p))))
-        result = prove(board, main, region=sorted(small), group=group, max_nodes=max_nodes, seconds=seconds,
+        stones = [p for p in small if board.get(p) == color and (at_stake is None or p in at_stake)]
+        main = min(stones, key=lambda p: (-board.liberties(p), -len(board.chain(p)), min(board.chain(p))))
+        result = prove(board, main, region=sorted(small), group=stones, max_nodes=max_nodes, seconds=seconds,
                        first=first, framed=not killing)
         nodes += result.nodes
         if (result.proved and result.status == ("dead" if killing else "alive")
