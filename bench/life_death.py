@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             print(line, flush=True)
     elif args.problems > 0:
         print(f"tsumego archive not found at {ARCHIVE}: problems skipped")
-    print(last if last is not None else "ld_owl: 0/190 (suite not run)")
+    print(last if last is not None else f"ld_owl: not run (--suites {args.suites})")
     return 0
 
 
