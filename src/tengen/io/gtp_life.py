@@ -14,7 +14,7 @@ from tengen.go.coords import Point, to_gtp
 from tengen.io.gtp_base import GtpError, GtpHandler, nargs, vertex_arg
 from tengen.life.search import ALIVE, DEAD, KO, LifeConfig, LifeSearch, analyze_group
 from tengen.life.net import dragon, network_status, owl_answer, pass_alive
-from tengen.life.proof import ProofResult, default_region, prove, prove_near
+from tengen.life.proof import ProofResult, default_region, prove_near_first
 
 
 class LifeCommands(GtpHandler):
@@ -37,10 +37,8 @@ class LifeCommands(GtpHandler):
         first = -board.get(point) if attack else board.get(point)
         budget = dict(max_nodes=self.life_config.max_nodes, seconds=self.life_config.seconds)
         try:
-            region = default_region(board, point)
-            near, spent = prove_near(board, point, region, first, group=dragon(board, point), **budget)
-            result = near or prove(board, point, region=region, first=first, **budget)
-            result = replace(result, nodes=result.nodes + (0 if near else spent))
+            result = prove_near_first(board, point, default_region(board, point), first,
+                                      near_group=dragon(board, point), **budget)
         except ValueError:  # a region past the proof's limit
             return None
         proved = result.proved and result.code is not None

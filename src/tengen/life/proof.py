@@ -110,7 +110,8 @@ def prove_near(board: Board, target: Point, region: Iterable[Point], first: int,
     nodes of every search tried.)"""
     winner = first if winner is None else winner
     nodes = 0
-    killing = winner != board.get(target)
+    color = board.get(target)
+    killing = winner != color
     at_stake = None if group is None else set(group) | set(board.chain(target))
     whole = set(region)
     for steps in NEAR_REACHES:
@@ -119,16 +120,36 @@ def prove_near(board: Board, target: Point, region: Iterable[Point], first: int,
             break  # the group's whole region is this small: the caller's proof over it decides
         if not _nested(board, small, whole, winner):
             continue
-        color = board.get(target)
         stones = [p for p in small if board.get(p) == color and (at_stake is None or p in at_stake)]
-        main = min(stones, key=lambda p: (-board.liberties(p), -len(board.chain(p)), min(board.chain(p))))
-        result = prove(board, main, region=sorted(small), group=stones, max_nodes=max_nodes, seconds=seconds,
+        result = prove(board, main_stone(board, stones), region=sorted(small), group=stones, max_nodes=max_nodes, seconds=seconds,
                        first=first, framed=not killing)
         nodes += result.nodes
         if (result.proved and result.status == ("dead" if killing else "alive")
                 and (result.move is not None or first != winner)):
             return replace(result, reach=steps, nodes=nodes), nodes
     return None, nodes
+
+
+def prove_near_first(board: Board, target: Point, region: Iterable[Point], first: int, winner: Optional[int] = None,
+                     max_nodes: int = DEFAULT_NODES, seconds: Optional[float] = None, near: bool = True,
+                     near_group: Optional[Iterable[Point]] = None, group: Optional[Iterable[Point]] = None,
+                     framed: bool = False) -> ProofResult:
+    """`prove_near`'s proof where it finds one (with `near`; `near_group` its stones at stake), else `prove`
+    over `region` (with `group` and `framed`); the nodes count every search tried."""
+    spent = 0
+    if near:
+        found, spent = prove_near(board, target, region, first, winner, max_nodes, seconds, near_group)
+        if found is not None:
+            return found
+    result = prove(board, target, region=region, group=group, max_nodes=max_nodes, seconds=seconds, first=first,
+                   framed=framed)
+    return replace(result, nodes=result.nodes + spent)
+
+
+def main_stone(board: Board, stones: Iterable[Point]) -> Point:
+    """The stone that names a group to the search: one of its chain with the most liberties, then the largest
+    (the search orders its moves near that chain)."""
+    return min(stones, key=lambda p: (-board.liberties(p), -len(board.chain(p)), min(board.chain(p))))
 
 
 def _nested(board: Board, small: set[Point], whole: set[Point], color: int) -> bool:

@@ -27,7 +27,7 @@ from typing import Optional
 from tengen.go.board import Board
 from tengen.go.coords import Point
 from tengen.life.frame import guess_attacker, problem_box
-from tengen.life.proof import DEFAULT_NODES, ProofResult, default_region, prove, prove_near
+from tengen.life.proof import DEFAULT_NODES, ProofResult, default_region, main_stone, prove_near_first
 from tengen.life.search import LifeConfig
 from tengen.life.tsumego import TsumegoAnswer, TsumegoConfig, solve_with_network, solve_with_search
 
@@ -86,14 +86,9 @@ def check_move(board: Board, target: Point, move: Point, proof: ProofConfig = Pr
         return (None, 0) if board.get(target) == mover else (_captured(board, mover), 0)
     try:
         main, region, group = problem_group(after, target)
-        near_ok = not proof.framed and after.get(main) != _guessed_attacker(board)
-        near, spent = (prove_near(after, main, region, -mover, mover, proof.max_nodes, proof.seconds)
-                       if near_ok else (None, 0))
-        if near is not None:
-            return near, spent
-        result = prove(after, main, region=region, group=group, max_nodes=proof.max_nodes,
-                       seconds=proof.seconds, first=-mover, framed=proof.framed)
-        result = replace(result, nodes=result.nodes + spent)
+        near = not proof.framed and after.get(main) != _guessed_attacker(board)
+        result = prove_near_first(after, main, region, -mover, mover, proof.max_nodes, proof.seconds, near,
+                                  group=group, framed=proof.framed)
     except ValueError:
         return None, 0
     killing = board.get(target) != mover
@@ -110,8 +105,7 @@ def problem_group(board: Board, target: Point) -> tuple[Point, list[Point], list
     region = default_region(board, target)
     color = board.get(target)
     group = [p for p in region if board.get(p) == color]
-    main = min(group, key=lambda p: (-board.liberties(p), -len(board.chain(p)), min(board.chain(p))))
-    return main, region, group
+    return main_stone(board, group), region, group
 
 
 def _captured(board: Board, mover: int) -> ProofResult:
@@ -149,14 +143,9 @@ def prove_problem(board: Board, targets: list[Point], proof: ProofConfig = Proof
             continue
         tried.add(key)
         try:
-            near_ok = not proof.framed and board.get(target) != attacker  # only the guessed defender's group
-            near, spent = (prove_near(board, target, region, mover, None, proof.max_nodes, proof.seconds)
-                           if near_ok else (None, 0))
-            if near is None:
-                near = prove(board, target, region=region, group=group, max_nodes=proof.max_nodes,
-                             seconds=proof.seconds, first=mover, framed=proof.framed)
-                spent += near.nodes
-            result = replace(near, nodes=spent)
+            near = not proof.framed and board.get(target) != attacker  # only the guessed defender's group
+            result = prove_near_first(board, target, region, mover, None, proof.max_nodes, proof.seconds, near,
+                                      group=group, framed=proof.framed)
         except ValueError:
             continue
         nodes += result.nodes
