@@ -11,7 +11,7 @@ the same command again continues. The result is read back from disk: each arm's 
 (1.96 sqrt(p(1-p)/n)), and a two-proportion z-test (pooled, two-sided).
 
     python bench/pbn_play.py [--games 100] [--playouts-per-move 10000] [--threads 1] [--fpu V] [--prior-weight 1.0]
-        [--level 10] [--handicap N --komi K] [--dynamic-komi vs] [--knowledge classic] [--parallel 1] [--block 10]
+        [--prior-depth 2] [--level 10] [--handicap N --komi K] [--dynamic-komi vs] [--knowledge classic] [--parallel 1] [--block 10]
         [--out DIR] [--report] [--arms plain,prior] [--first N] [--merge DIR]
 
 `--knowledge` is both arms' tree knowledge (`tengen gtp --knowledge`: classic, the default, after Fuego's default
@@ -50,9 +50,10 @@ sys.path.insert(0, str(REPO / "src"))
 from tengen.eval.gtp_client import find_gnugo  # noqa: E402
 from tengen.play.match import MatchError, MatchSettings, merge_match, print_result, run_match  # noqa: E402
 from tengen.play.match_record import Summary, summarize  # noqa: E402
-from tengen.search.native_uct import KNOWLEDGE, KNOWLEDGE_DEFAULT  # noqa: E402
+from tengen.search.native_uct import KNOWLEDGE, KNOWLEDGE_DEFAULT, UctConfig  # noqa: E402
 
 ARMS = ("plain", "prior")
+PRIOR_DEPTH_DEFAULT = UctConfig().prior_depth
 
 
 def two_proportion_test(w1: float, n1: int, w2: float, n2: int) -> tuple[float, float]:
@@ -109,6 +110,8 @@ def tengen_command(args: argparse.Namespace, prior: bool) -> str:
     cmd += f" --knowledge {args.knowledge}"  # always explicit: the engine's default may change between matches
     if prior:
         cmd += f" --prior pbn --prior-weight {args.prior_weight:g}"
+        if args.prior_depth != PRIOR_DEPTH_DEFAULT:  # the default's folders and command lines carry no depth
+            cmd += f" --prior-depth {args.prior_depth}"
     return cmd
 
 
@@ -128,6 +131,8 @@ def arm_folder(args: argparse.Namespace, arm: str) -> Path:
         name += f"-kn{args.knowledge}"
     if arm == "prior":
         name += f"-w{args.prior_weight:g}"
+        if args.prior_depth != PRIOR_DEPTH_DEFAULT:
+            name += f"-d{args.prior_depth}"
     return base / name
 
 
@@ -138,6 +143,9 @@ def main() -> int:
                         help="native search playouts per move (default 10000)")
     parser.add_argument("--threads", type=int, default=1, help="native search threads per engine (default 1)")
     parser.add_argument("--prior-weight", type=float, default=1.0, help="W of the prior arm (default 1.0)")
+    parser.add_argument("--prior-depth", type=int, default=PRIOR_DEPTH_DEFAULT,
+                        help=f"the prior arm's `--prior-depth` (plies from the root asked at once; default the "
+                             f"engine's, {PRIOR_DEPTH_DEFAULT})")
     parser.add_argument("--fpu", type=float, default=None, help="both arms' first-play urgency (default the engine's, 1.0)")
     parser.add_argument("--level", type=int, default=10, help="GNU Go's level (default 10)")
     parser.add_argument("--komi", type=float, default=7.5)
