@@ -9,7 +9,12 @@ the engine that answered, tengen's value in the book's terms (g = 2 (T - 1)) bes
 miss why: the exact solver declined (and its reason), a ko or repetition decided the value (for a ko valued with
 its taker winning it, whether the book's temperature lies inside the bracket its valuations span: if not, no ko
 rule gives the book's value and the two games differ), or the first move at which tengen's principal line leaves
-the book's variations.
+the book's variations. Every diagram's own variations are valued too (`--predictor oracle --leaves solver`: the
+book's tree, each leaf's local game solved exactly and counted by its mean, the way a textbook counts a position
+with moves left), so a miss also says whether the book's number follows from the book's own lines: where they give
+tengen's value, the book's number is not the CGT value of its lines (a simplification of the book's); where they
+give the book's, tengen's search differs from the book's lines (a line the book leaves out, a convention). The
+line before the last two: `book_lines: K/50` (the book's own lines right by the same test).
 Last lines: `efn_dev_exact: S solved, R right` (regions the exact solver answered, and how many of those are
 right) and `efn_dev_correct: N/50`.
 Usage: python bench/efn_dev.py [--chapter 06-value-of-ko] [--data DIR]
@@ -124,7 +129,7 @@ def main() -> int:
 
     print("assumed: each diagram's root node, Chinese (area) rules, the default settings; book values are "
           "territory deiri values g, compared as area temperature g/2 + 1")
-    solved = right_exact = right = 0
+    solved = right_exact = right = book_right = 0
     start = time.perf_counter()
     for path in files:
         name = f"{path.parent.name}/{path.stem}"
@@ -134,10 +139,15 @@ def main() -> int:
             g = book_value(position.node.get("C") if position.node.has_property("C") else "")
             t0 = time.perf_counter()
             analysis = tengen.analyze(position)
-        seconds = time.perf_counter() - t0
+            seconds = time.perf_counter() - t0
+            lines = tengen.analyze(position, predictor="oracle", leaf_scoring="solver").regions
+        book_t = lines[0].temperature if lines else None
+        unsolved_leaves = _unsolved_leaves(lines[0]) if lines else 0
         result = analysis.regions[0] if analysis.regions else None
         temperature = None if result is None else result.temperature
         ok = temperature is not None and abs(temperature - float(g / 2 + 1)) <= TOLERANCE
+        book_ok = book_t is not None and abs(book_t - float(g / 2 + 1)) <= TOLERANCE
+        book_right += book_ok
         exact = result is not None and result.method == "exhaustive"
         solved += exact
         right_exact += exact and ok
@@ -151,11 +161,35 @@ def main() -> int:
         if not ok:
             line += "  why: " + why(result, book_lines(position.node, position.board.height), position.board.height,
                                     g / 2 + 1)
+            line += "; " + own_lines_verdict(book_t, temperature, book_ok, unsolved_leaves)
         print(line, flush=True)
     print(f"seconds: {time.perf_counter() - start:.1f}")
+    print(f"book_lines: {book_right}/{len(files)}")
     print(f"efn_dev_exact: {solved} solved, {right_exact} right")
     print(f"efn_dev_correct: {right}/{len(files)}")
     return 0
+
+
+def _unsolved_leaves(result) -> int:
+    """How many of the book tree's leaves the exact solver left to the area count (from the region's note)."""
+    found = re.search(r"(\d+) too large or unsolved", " ".join(of_kind(result.notes, "leaves")))
+    return int(found.group(1)) if found else 0
+
+
+def own_lines_verdict(book_t: Optional[float], temperature: Optional[float], book_ok: bool, unsolved: int = 0) -> str:
+    """What the book's own lines, their leaves solved exactly, say about a miss (book_t: their temperature;
+    `unsolved`: leaves too large for the solver, counted as they stand)."""
+    how = ("leaves solved exactly" if not unsolved else
+           f"leaves solved exactly but {unsolved} too large for the solver, counted as they stand")
+    if book_t is None:
+        return f"the book's own lines ({how}) give no value"
+    g = _fraction_text(2 * (Fraction(book_t).limit_denominator(1000) - 1))
+    if book_ok:
+        return f"the book's own lines ({how}) give the book's value g {g}: tengen's play leaves them"
+    if temperature is not None and abs(book_t - temperature) <= TOLERANCE:
+        return (f"the book's own lines ({how}) give tengen's value g {g}: the book's number does not "
+                "follow from its lines by CGT" + (" (a simplification of the book's)" if not unsolved else ""))
+    return f"the book's own lines ({how}) give g {g}, neither tengen's nor the book's"
 
 
 def _fraction_text(x: Fraction) -> str:

@@ -242,3 +242,26 @@ def test_the_report_says_what_each_first_move_leaves(tmp_path, capsys, name, lin
     assert main(["analyze", str(path), "--move", "0", "--predictor", "exhaustive", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert all(line in out for line in lines), out
+
+
+def test_solver_leaves_count_a_line_cut_short_by_its_mean(tmp_path):
+    # The corridor's variations cut after each side's first move: White's push D1 leaves a game with moves
+    # left ({2 | {0 | -3}}: mean 1/4, temperature 7/4). Counted as it stands (`--leaves exact`) that leaf
+    # is wrong; solved exactly (`--leaves solver`) it is counted by its mean, as a textbook counts it, and
+    # the cut tree gives the full game's value (17/8, 15/8, gote: the push's follow-up is cooler than it).
+    d = dict(DIAGRAMS[4], variations={"B D1": {}, "W D1": {}})
+    assert d["name"] == "first-line corridor"
+    path = tmp_path / "diagram.sgf"
+    path.write_bytes(_sgf_bytes(d))
+    regions = {}
+    for leaves in ("exact", "solver"):
+        out = tmp_path / f"{leaves}.json"
+        assert main(["analyze", str(path), "--move", "0", "--predictor", "oracle", "--leaves", leaves,
+                     "--json", str(out), "--no-progress"]) == 0
+        (regions[leaves],) = json.loads(out.read_text())["regions"]
+    solved = regions["solver"]
+    assert solved["count"] == pytest.approx(17 / 8)
+    assert solved["temperature"] == pytest.approx(15 / 8)
+    assert solved["type"] == "gote"
+    assert regions["exact"]["temperature"] != pytest.approx(15 / 8)
+    assert any("2 valued by the exact solver" in note for note in solved["notes"])

@@ -72,10 +72,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"node budget shared by all trees of the position (default {DEFAULT_MAX_TOTAL_NODES}; 0: no shared cap)")
     parser.add_argument("--missing", choices=["probe", "threat"], default="probe",
                         help="when a color is missing below the root: probe its best move, or a ±inf threat leaf")
-    parser.add_argument("--leaves", choices=["auto", "network", "exact", "valuenet"], default="auto",
+    parser.add_argument("--leaves", choices=["auto", "network", "exact", "valuenet", "solver"], default="auto",
                         help="leaf scores: valuenet: tengen's value network's rounded ownership, KataGo's where it is "
                              "unsure (many times faster); network: KataGo's rounded ownership; exact: an exact local "
-                             "area count (settled leaves of sealed regions and local diagrams); auto (default): "
+                             "area count (settled leaves of sealed regions and local diagrams); solver: each leaf's local game "
+                             "solved exactly, its mean (e.g. with --predictor oracle: a book's lines with exact "
+                             "counts; a leaf too large for the solver gets the exact area count); auto (default): "
                              "valuenet when the trained value network exists, else network")
     parser.add_argument("--value-model", metavar="FILE",
                         help="value network weights for --leaves valuenet; default: models/valuenet/bvmlvn.pt")

@@ -1,5 +1,7 @@
 """Leaf scoring: the evaluator's ownership at each leaf, rounded to -1/0/+1 and summed over the region
-(area scoring); `probe` leaves keep the unrounded sum. Every leaf of a tree is evaluated in batches.
+(area scoring); `probe` leaves keep the unrounded sum. Every leaf of a tree is evaluated in batches. Or,
+without a network: the exact local area count of a settled leaf, or the exact solver's count of the leaf's
+local game (its mean: how a textbook counts a position that still has moves left).
 
 Only the region's points count. Counting also the changes a line makes just outside the region (or
 anywhere no other region claims) was tried and rejected: kata trees cut by depth and node budgets leave
@@ -169,3 +171,31 @@ def score_jobs_exactly(jobs: Sequence[LeafJob]) -> Counter:
     for leaf, region in jobs:
         leaf.value = float(local_area_count(leaf.board, region))
     return Counter()
+
+
+LEAF_SOLVER_NODES = 300_000  # positions the exact solver may spend on one leaf (a count: results must not depend on load)
+
+
+def score_jobs_by_solver(jobs: Sequence[LeafJob], max_nodes: int = LEAF_SOLVER_NODES) -> Counter:
+    """Each leaf's count is the mean of its region's local game, solved by the exact solver within `max_nodes`
+    positions (the marked diagram's or the sealed region's conventions, as at the root); a leaf the solver
+    declines (too large, not sealed, a loop it cannot value), and a probe, gets the exact local area count
+    (`local_area_count`) instead. Returns how many leaves were solved ("solved") and counted ("counted") by
+    region id, for the region's note."""
+    from tengen.endgame.cgt_bridge import solve_exhaustively
+    from tengen.endgame.exact import ExhaustiveConfig
+
+    config = ExhaustiveConfig(max_nodes=max_nodes, seconds=None)
+    made: Counter = Counter()
+    for leaf, region in jobs:
+        solved = None
+        if leaf.kind != "probe":
+            with phase("leaf solver"):
+                solved = solve_exhaustively(leaf.board, region, None, config)
+        if solved is not None and solved.method == "exhaustive" and solved.count is not None:
+            leaf.value = float(solved.count)
+            made[region.id, "solved"] += 1
+        else:
+            leaf.value = float(local_area_count(leaf.board, region))
+            made[region.id, "counted"] += 1
+    return made

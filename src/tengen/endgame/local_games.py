@@ -10,7 +10,8 @@ from typing import Callable, Optional, Sequence
 
 from tengen.endgame import cgt_bridge
 from tengen.endgame.evalcache import NeedsNetwork, NetworkOnDemand
-from tengen.endgame.leaves import score_jobs_exactly, score_jobs_with_evaluator, score_jobs_with_value_net
+from tengen.endgame.leaves import (LEAF_SOLVER_NODES, score_jobs_by_solver, score_jobs_exactly, score_jobs_with_evaluator,
+                                   score_jobs_with_value_net)
 from tengen.endgame.notes import Note
 from tengen.endgame.options import AnalysisOptions
 from tengen.endgame.move_predictors import make_predictor
@@ -112,7 +113,9 @@ def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[E
             said += pred.locals[region.id].notes
         notes.append(said)
     with phase("leaves"):
-        made = _score_leaves(trees, evaluator, options)
+        made, leaf_notes = _score_leaves(trees, evaluator, options)
+    for region, said in zip(regions, notes):
+        said += leaf_notes.get(region.id, [])
     by_region = pred.evaluations_by_region if isinstance(pred, CountsEvaluations) else {}
     evaluations = [by_region.get(region.id, 0) + made[region.id] for region in regions]
     seconds = _shares(evaluations, time.perf_counter() - start)
@@ -132,22 +135,34 @@ def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[E
     return results
 
 
-def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOptions) -> Counter:
+def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOptions) -> tuple[Counter, dict]:
     """Score every tree's leaves as the options say: all regions' leaves in one pass of batches
     (`leaf_batches="board"`), or one pass per region (`"region"`, the older path, kept for the speed bench's
-    before-and-after). Returns the evaluator's (KataGo's) network rows by region id."""
+    before-and-after). Returns the evaluator's (KataGo's) network rows by region id, and notes by region id
+    (leaves solved exactly: how many the solver valued and how many it left to the area count)."""
     groups = ([[(leaf, tree.region) for tree in trees for leaf in tree.leaves()]]
               if options.leaf_batches == "board" else [[(leaf, tree.region) for leaf in tree.leaves()] for tree in trees])
     made: Counter = Counter()
+    solved: Counter = Counter()
     for jobs in groups:
-        if options.leaf_scoring == "exact" or evaluator is None:
+        if options.leaf_scoring == "solver":
+            solved += score_jobs_by_solver(jobs)
+        elif options.leaf_scoring == "exact" or evaluator is None:
             score_jobs_exactly(jobs)
         elif options.leaf_scoring == "valuenet":
             made += score_jobs_with_value_net(jobs, value_net_for(options.value_model, device_of(evaluator)), evaluator,
                                               options.leaf_confidence)[0]
         else:
             made += score_jobs_with_evaluator(jobs, evaluator)
-    return made
+    notes = {}
+    for tree in trees:
+        n, left = solved[tree.region.id, "solved"], solved[tree.region.id, "counted"]
+        if n or left:
+            notes[tree.region.id] = [Note("leaves", (
+                f"leaves: {n} valued by the exact solver (the mean of each leaf's local game, within "
+                f"{LEAF_SOLVER_NODES:,} positions)" + (f", {left} too large or unsolved for it, or probes: "
+                                                       "their exact area count as they stand" if left else "")))]
+    return made, notes
 
 
 _VALUE_NETS: dict = {}

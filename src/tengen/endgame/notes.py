@@ -22,6 +22,7 @@ KINDS = {
     "cold fight": "a number whose first moves start a fight: what each side's best start comes to",
     "diagram": "how a marked diagram's outside was read (trusted walls, neutral points, joined chains)",
     "sealed": "a sealed region whose lines the exact rules end and count",
+    "leaves": "how a tree's leaves were counted, where the exact solver valued them",
     "walls": "the evaluator doubts the walls the leaves' counts rest on",
     "oracle": "what the entered variations could not give",
     "move check": "what the network's look at the orthodox move found outside the region",

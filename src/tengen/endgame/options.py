@@ -21,7 +21,7 @@ PREDICTORS = ("auto", "kata", "oracle", "exhaustive", "net")
 # how a region is valued, by `predictor`: "exact" (the exhaustive solver only), "auto" (the exact solver where
 # it finishes, else a tree) or "tree" (a tree grown by the move predictor of that name, or a predictor object)
 REGION_METHOD_OF = {"auto": "auto", "exhaustive": "exact"}
-LEAF_SCORINGS = ("auto", "evaluator", "exact", "valuenet")
+LEAF_SCORINGS = ("auto", "evaluator", "exact", "valuenet", "solver")
 LEAF_BATCHES = ("board", "region")
 LEAVES_FLAG_NAMES = {"evaluator": "network"}  # leaf_scoring as `tengen analyze --leaves` names it (else the same)
 DEFAULT_MAX_NODES = 800  # per region's tree (the CLI's --max-nodes)
@@ -169,7 +169,7 @@ class AnalysisOptions:
             return True
         if self.region_method != "tree" or not isinstance(self.predictor, str):
             return False
-        return MOVE_PREDICTORS[self.predictor].proposes_with_evaluator or self.leaf_scoring != "exact"
+        return MOVE_PREDICTORS[self.predictor].proposes_with_evaluator or self.leaf_scoring not in ("exact", "solver")
 
 
 class OptionError(ValueError):
