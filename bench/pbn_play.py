@@ -11,7 +11,7 @@ the same command again continues. The result is read back from disk: each arm's 
 (1.96 sqrt(p(1-p)/n)), and a two-proportion z-test (pooled, two-sided).
 
     python bench/pbn_play.py [--games 100] [--playouts-per-move 10000] [--threads 1] [--fpu V] [--prior-weight 1.0]
-        [--prior-depth 2] [--level 10] [--handicap N --komi K] [--dynamic-komi vs] [--knowledge classic] [--parallel 1] [--block 10]
+        [--prior-depth 2] [--prior-decay K] [--level 10] [--handicap N --komi K] [--dynamic-komi vs] [--knowledge classic] [--parallel 1] [--block 10]
         [--out DIR] [--report] [--arms plain,prior] [--first N] [--merge DIR]
 
 `--knowledge` is both arms' tree knowledge (`tengen gtp --knowledge`: classic, the default, after Fuego's default
@@ -112,6 +112,8 @@ def tengen_command(args: argparse.Namespace, prior: bool) -> str:
         cmd += f" --prior pbn --prior-weight {args.prior_weight:g}"
         if args.prior_depth != PRIOR_DEPTH_DEFAULT:  # the default's folders and command lines carry no depth
             cmd += f" --prior-depth {args.prior_depth}"
+        if args.prior_decay:  # nor the 1 / (1 + n) fade's a decay
+            cmd += f" --prior-decay {args.prior_decay:g}"
     return cmd
 
 
@@ -133,6 +135,8 @@ def arm_folder(args: argparse.Namespace, arm: str) -> Path:
         name += f"-w{args.prior_weight:g}"
         if args.prior_depth != PRIOR_DEPTH_DEFAULT:
             name += f"-d{args.prior_depth}"
+        if args.prior_decay:
+            name += f"-dec{args.prior_decay:g}"
     return base / name
 
 
@@ -146,6 +150,9 @@ def main() -> int:
     parser.add_argument("--prior-depth", type=int, default=PRIOR_DEPTH_DEFAULT,
                         help=f"the prior arm's `--prior-depth` (plies from the root asked at once; default the "
                              f"engine's, {PRIOR_DEPTH_DEFAULT})")
+    parser.add_argument("--prior-decay", type=float, default=0.0,
+                        help="the prior arm's `--prior-decay K` (its term fades as sqrt(K / (n + K)), Fuego's "
+                             "additive knowledge; default 0: as 1 / (1 + n))")
     parser.add_argument("--fpu", type=float, default=None, help="both arms' first-play urgency (default the engine's, 1.0)")
     parser.add_argument("--level", type=int, default=10, help="GNU Go's level (default 10)")
     parser.add_argument("--komi", type=float, default=7.5)
@@ -173,6 +180,8 @@ def main() -> int:
         parser.error("--arms: a comma-separated list of plain, prior")
     if args.games < 1 or args.block < 1 or args.playouts_per_move < 1 or args.threads < 1:
         parser.error("--games, --block, --playouts-per-move and --threads must be at least 1")
+    if not args.prior_decay >= 0 or not math.isfinite(args.prior_decay):
+        parser.error("--prior-decay must be finite and at least 0 (0: the 1 / (1 + n) fade)")
     if args.handicap and not 2 <= args.handicap <= 9:
         parser.error("--handicap: 0 (even games) or 2..9 stones")
 

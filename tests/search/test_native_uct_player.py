@@ -265,6 +265,32 @@ def test_the_prior_is_called_and_a_huge_weight_decides_the_move():
     assert plain != (0, 0)
 
 
+def test_fuegos_slower_fading_prior_keeps_visiting_the_prior_move():
+    # a prior on the corner point A9 (a poor first move on 9x9): W p / (1 + n) fades after a few visits,
+    # W p sqrt(K / (n + K)) (Fuego's additive knowledge, K = 5) keeps drawing visits to it
+    def corner(stones: np.ndarray, to_play: int) -> np.ndarray:
+        p = np.zeros(stones.shape)
+        p[0, 0] = 1.0
+        return p
+
+    visits = {}
+    for decay in (0.0, 5.0):
+        search = NativeUct(UctConfig(playouts=2000, seed=1, prior_weight=0.5, prior_decay=decay), prior=corner)
+        search.genmove(Board(9))
+        visits[decay] = {m.move: m.visits for m in search.last.moves}[(0, 0)]
+    assert visits[5.0] > 3 * visits[0.0]
+
+
+def test_prior_decay_is_checked_and_needs_the_prior(capsys):
+    from tengen.cli import main
+
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError):
+            UctConfig(prior_decay=bad)
+    assert main(["gtp", "--evaluator", "playouts", "--prior-decay", "5"]) == 2
+    assert "--prior-decay needs" in capsys.readouterr().err
+
+
 def test_board_move_prior_adapts_a_board_prior():
     seen = []
 
@@ -411,6 +437,9 @@ def test_gtp_prior_depth_reaches_the_native_config():
     assert gtp_cmd._uct_player(args).config.prior_depth == 0
     args = parser.parse_args(["--evaluator", "playouts"])
     assert gtp_cmd._uct_player(args).config.prior_depth == UctConfig().prior_depth
+    assert gtp_cmd._uct_player(args).config.prior_decay == 0
+    args = parser.parse_args(["--evaluator", "playouts", "--prior", "pbn", "--prior-decay", "5"])
+    assert gtp_cmd._uct_player(args).config.prior_decay == 5
 
 
 # Black with four handicap stones on 9x9 and komi 0.5: every move looks won at the game's komi

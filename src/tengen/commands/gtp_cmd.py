@@ -117,6 +117,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --evaluator playouts and --prior pbn: ask the prior for every node expanded within D "
                              "plies of the root (0: the root alone, -1: no node by depth) and for deeper nodes once "
                              "they have 200 visits (default 2)")
+    parser.add_argument("--prior-decay", type=finite_float, default=None, metavar="K",
+                        help="with --evaluator playouts and --prior pbn: the prior term fades as W * p * sqrt(K / (n + K)), "
+                             "Fuego's additive knowledge (its default K is 5), instead of W * p / (1 + n) (default: the "
+                             "latter)")
     parser.add_argument("--fpu-reduction", type=finite_float, default=None, metavar="X",
                         help="an unvisited child's value: the parent's minus X (default 0.2)")
 
@@ -156,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--prior-weight needs --prior pbn and must be at least 0")
     if args.prior_depth is not None and (args.prior == "none" or not native or args.prior_depth < -1):
         raise CliError("--prior-depth needs --evaluator playouts and --prior pbn, and must be at least -1")
+    if args.prior_decay is not None and (args.prior == "none" or not native or not args.prior_decay > 0):
+        raise CliError("--prior-decay needs --evaluator playouts and --prior pbn, and must be positive")
     if native:
         _check_native_limits(args)
         if args.dynamic_komi not in NATIVE_DYNAMIC_KOMI:
@@ -260,7 +266,8 @@ def _uct_player(args):
     config = UctConfig(playouts=args.playouts_per_move, threads=args.threads or 1,
                        rave_equivalence=args.rave_equivalence, expand_threshold=args.expand_threshold, fpu=args.fpu,
                        knowledge=args.knowledge, prior_weight=1.0 if args.prior_weight is None else args.prior_weight,
-                       **({} if args.prior_depth is None else {"prior_depth": args.prior_depth}))
+                       **({} if args.prior_depth is None else {"prior_depth": args.prior_depth}),
+                       **({} if args.prior_decay is None else {"prior_decay": args.prior_decay}))
     factory = _pbn_board_prior if args.prior == "pbn" else None
     resign = {} if args.resign_threshold is None else {"resign_threshold": args.resign_threshold}
     return UctPlayer(config, prior_factory=factory, seconds=args.seconds, verbose=True,

@@ -24,7 +24,7 @@
  *          playouts as `playouts` with the same arguments; a check that an optimisation keeps the moves
  *   Engine(width, height, threads=1, seed=0, max_nodes=..., rave_equivalence=1000, expand_threshold=4,
  *          fpu=1.0, exploration=0, prior=None, prior_weight=0, prior_depth=2, prior_visits=200, mercy=0,
- *          knowledge=False)
+ *          knowledge=False, prior_decay=0)
  *     .search(stones, to_play, komi, playouts, seconds=0, ko=-1, last=None, path=None, early_stop=True) -> dict
  *     .clear()
  * `mercy`: the playouts' mercy rule, a lead in stones on the board (0: off; _uct_playout.h). `knowledge`: new
@@ -665,14 +665,14 @@ static void Engine_free_threads(EngineObject *self) {
 static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"width", "height", "threads", "seed", "max_nodes", "rave_equivalence", "expand_threshold",
                              "fpu", "exploration", "prior", "prior_weight", "prior_depth", "prior_visits", "mercy",
-                             "knowledge", NULL};
+                             "knowledge", "prior_decay", NULL};
     int w, h, threads = 1, expand_threshold = 4, prior_depth = 2, prior_visits = 200, mercy = 0, knowledge = 0;
     unsigned long long seed = 0; long long max_nodes = 4000000;
-    double rave = 1000.0, fpu = 1.0, exploration = 0.0, prior_weight = 0.0;
+    double rave = 1000.0, fpu = 1.0, exploration = 0.0, prior_weight = 0.0, prior_decay = 0.0;
     PyObject *prior = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|iKLdiddOdiiip", kwlist, &w, &h, &threads, &seed, &max_nodes, &rave,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|iKLdiddOdiiipd", kwlist, &w, &h, &threads, &seed, &max_nodes, &rave,
                                      &expand_threshold, &fpu, &exploration, &prior, &prior_weight, &prior_depth, &prior_visits,
-                                     &mercy, &knowledge))
+                                     &mercy, &knowledge, &prior_decay))
         return -1;
     if (w < 2 || h < 2 || w > UB_MAX_SIDE || h > UB_MAX_SIDE) {
         PyErr_Format(PyExc_ValueError, "board size %dx%d out of range 2..%d", w, h, UB_MAX_SIDE); return -1;
@@ -684,6 +684,9 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw) {
     if (!isfinite(fpu) || !(exploration >= 0) || !isfinite(exploration) || !(prior_weight >= 0) || !isfinite(prior_weight)) {
         PyErr_SetString(PyExc_ValueError, "fpu must be finite; exploration and prior_weight finite and >= 0"); return -1;
     }
+    if (!(prior_decay >= 0) || !isfinite(prior_decay)) {
+        PyErr_SetString(PyExc_ValueError, "prior_decay must be finite and >= 0 (0: the 1 / (1 + n) fade)"); return -1;
+    }
     if (prior != Py_None && !PyCallable_Check(prior)) { PyErr_SetString(PyExc_TypeError, "prior must be callable or None"); return -1; }
     if (prior_depth < -1 || prior_visits < 0) { PyErr_SetString(PyExc_ValueError, "prior_depth >= -1 and prior_visits >= 0"); return -1; }
     if (mercy < 0) { PyErr_SetString(PyExc_ValueError, "mercy must be at least 0 (0: off)"); return -1; }
@@ -692,6 +695,7 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kw) {
     self->w = w; self->h = h; self->nthreads = threads; self->max_nodes = max_nodes; self->seed = seed; self->searches = 0;
     self->P.rave_equivalence = rave; self->P.expand_threshold = expand_threshold; self->P.fpu = fpu;
     self->P.exploration = exploration; self->P.prior_weight = prior_weight; self->P.prior_depth = prior_depth;
+    self->P.prior_decay = prior_decay;
     self->P.prior_visits = prior_visits > 0 ? prior_visits : INT32_MAX;
     self->mercy = mercy;
     self->P.knowledge = knowledge;

@@ -4,7 +4,7 @@
  * "Combining online and offline knowledge in UCT", and Gelly and Silver (2011), "Monte-Carlo tree search and
  * rapid action value estimation in computer Go" (RAVE / all-moves-as-first values); Silver's thesis (2009)
  * for the minimum-MSE schedule of beta; Rosin (2011), "Multi-armed bandits with episode context" (the
- * additive prior term).
+ * additive prior term); Fuego's SgAdditiveKnowledge (Enzenberger et al.) for the slower-fading weight.
  *
  * A child's selection value, for the player choosing at its parent:
  *     v = (1 - beta) * Q + beta * Q_amaf + c * sqrt(ln N / n) + W * p / (1 + n)
@@ -12,7 +12,9 @@
  * Q = wins / n, Q_amaf = AMAF wins / n_amaf, E the equivalence parameter (`rave_equivalence`: the number of
  * real visits at which beta has fallen to about one half when n_amaf >> n; Silver's formula with
  * b^2 = 1 / (4E)), c the UCB exploration (default 0, as in Gelly and Silver), W the prior weight and p the
- * prior's probability of the move. First-play urgency: a child with no visit takes its AMAF value when it
+ * prior's probability of the move; with `prior_decay` K > 0 the prior term is W * p * sqrt(K / (n + K)) instead
+ * (Fuego's additive knowledge, PredictorWeight with its predictor decay, default there 5), which fades as the
+ * square root of the visits rather than as 1 / (1 + n). First-play urgency: a child with no visit takes its AMAF value when it
  * has AMAF samples (beta = 1), else `fpu` (default 1.0: every such move is tried once before any is repeated);
  * the pass child takes 0 until visited (it is not sampled by AMAF). With the default knowledge on
  * (_uct_knowledge.h), a child starts with virtual games in both Q and Q_amaf; the prior term's n counts real
@@ -49,6 +51,7 @@ typedef struct {
 
 typedef struct {
     double rave_equivalence, fpu, exploration, prior_weight;
+    double prior_decay;  /* 0: the prior term W p / (1 + n); K > 0: W p sqrt(K / (n + K)) (Fuego's) */
     int expand_threshold, prior_depth, prior_visits;
     int knowledge;      /* 1: new children start with the default knowledge's virtual games (_uct_knowledge.h) */
 } UParams;
@@ -77,7 +80,7 @@ static int64_t ut_select(const UTree *t, const UParams *P, int64_t ni, uint64_t 
     const UNode *node = &t->pool[ni];
     const UNode *ch = &t->pool[node->children];
     const float inv_e = (float)(1.0 / P->rave_equivalence), fpu = (float)P->fpu;
-    const float expl = (float)P->exploration, pw = (float)P->prior_weight;
+    const float expl = (float)P->exploration, pw = (float)P->prior_weight, pk = (float)P->prior_decay;
     const float logn = expl > 0 ? (float)log((double)node->visits + 1.0) : 0.0f;
     float best = -INFINITY;
     int bi = 0, ties = 0;
@@ -92,7 +95,10 @@ static int64_t ut_select(const UTree *t, const UParams *P, int64_t ni, uint64_t 
             v = ((1.0f + k) * c->wins + c->amaf_wins) / (2.0f * (n + na + n * k));
             if (expl > 0 && vn > 0) v += expl * sqrtf(logn / n);
         }
-        if (pw > 0) v += pw * c->prior / (1.0f + (float)ut_real_visits(c));  /* the prior fades over real visits */
+        if (pw > 0) {  /* the prior fades over real visits */
+            const float rn = (float)ut_real_visits(c);
+            v += pk > 0 ? pw * c->prior * sqrtf(pk / (rn + pk)) : pw * c->prior / (1.0f + rn);
+        }
         if (v > best) { best = v; bi = i; ties = 1; }
         else if (v == best && bc_randint(rng, (uint32_t)++ties) == 0) bi = i;  /* ties broken at random */
     }

@@ -32,7 +32,7 @@ What the C engine does (see the headers of `src/tengen/search/_uct*.h`; its boar
   Gelly and Silver (2007)'s prior as virtual experience, and on large boards by the line of a move in an empty
   area (Pachi's large-board prior; `_uct_knowledge.h` has the rule); the search reports real visits only;
 * Rosin (2011), "Multi-armed bandits with episode context": an additive prior term W p(move) / (1 + n) in the
-  value, p from a Python callable asked when a node within `prior_depth` plies of the root is expanded, or
+  value (or W p sqrt(K / (n + K)) with `prior_decay` K > 0, as Fuego's additive knowledge fades), p from a Python callable asked when a node within `prior_depth` plies of the root is expanded, or
   when a deeper node reaches `prior_visits` visits (the PBN costs ~1.5 ms a call);
 * root parallelism (Cazenave and Jouandeau 2007, "On the parallelization of UCT"; Chaslot, Winands and van den
   Herik 2008, "Parallel Monte-Carlo tree search"): `threads` trees, root statistics summed, GIL released;
@@ -112,6 +112,7 @@ class UctConfig:
     prior_weight: float = 1.0       # W of the additive prior (used only with a prior)
     prior_depth: int = 2            # ask the prior for nodes this many plies from the root ...
     prior_visits: int = 200         # ... and for deeper nodes with this many visits
+    prior_decay: float = 0.0        # 0: the prior term fades as 1 / (1 + n); K > 0: as sqrt(K / (n + K)) (Fuego's)
     mercy: float = MERCY_DEFAULT    # playouts' mercy rule: stop at a lead of mercy * points ** 0.75 stones (0: off)
     knowledge: str = KNOWLEDGE_DEFAULT  # new nodes' prior knowledge, one of KNOWLEDGE
     pass_winrate: float = 0.0       # pass when the chosen move's win rate is below this (0: never)
@@ -133,6 +134,8 @@ class UctConfig:
             raise ValueError(f"expand_threshold and prior_visits must be 0..{C_INT_MAX}, prior_depth -1..{C_INT_MAX}")
         if not (np.isfinite(self.fpu) and self.exploration >= 0 and self.prior_weight >= 0):
             raise ValueError("fpu must be finite, exploration and prior_weight >= 0")
+        if not (np.isfinite(self.prior_decay) and self.prior_decay >= 0):
+            raise ValueError("prior_decay must be finite and >= 0 (0: the 1 / (1 + n) fade)")
         if not (np.isfinite(self.mercy) and self.mercy >= 0):
             raise ValueError("mercy must be finite and >= 0 (0: off)")
         if self.knowledge not in KNOWLEDGE:
@@ -216,6 +219,7 @@ class NativeUct:
                                        exploration=cfg.exploration, prior=callback,
                                        prior_weight=cfg.prior_weight if callback else 0.0,
                                        prior_depth=cfg.prior_depth, prior_visits=cfg.prior_visits,
+                                       prior_decay=cfg.prior_decay,
                                        knowledge=cfg.knowledge != "none",
                                        **_mercy_kw(mercy_stones(cfg.mercy, board.width, board.height)))
             self._shape = shape
