@@ -138,7 +138,7 @@ class AnalysisIn(PositionIn):
 
     region: Optional[str] = Field(default=None, max_length=2000)
     predictor: Literal["auto", "kata", "net", "exhaustive"] = "auto"
-    leaves: Literal["auto", "network", "exact", "valuenet", "solver"] = "auto"
+    leaves: Literal["auto", "network", "exact", "valuenet"] = "auto"  # not "solver" (every leaf solved exactly: too much work for one request)
     max_nodes: int = Field(default=DEFAULT_MAX_NODES, ge=1, le=MAX_NODES_LIMIT)
     max_total_nodes: int = Field(default=DEFAULT_MAX_TOTAL_NODES, ge=0, le=MAX_TOTAL_NODES_LIMIT)
     time_limit_s: float = Field(default=300.0, gt=0, le=MAX_TIME_LIMIT_S)
