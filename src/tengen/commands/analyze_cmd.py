@@ -75,9 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--leaves", choices=["auto", "network", "exact", "valuenet", "solver"], default="auto",
                         help="leaf scores: valuenet: tengen's value network's rounded ownership, KataGo's where it is "
                              "unsure (many times faster); network: KataGo's rounded ownership; exact: an exact local "
-                             "area count (settled leaves of sealed regions and local diagrams); solver: each leaf's local game "
-                             "solved exactly, its mean (e.g. with --predictor oracle: a book's lines with exact "
-                             "counts; a leaf too large for the solver gets the exact area count); auto (default): "
+                             "area count (settled leaves of sealed regions and local diagrams); solver: in a marked region "
+                             "(SQ[] or --region) each leaf's local game solved exactly, its mean (e.g. with --predictor oracle: a book's lines with exact "
+                             "counts; other leaves get KataGo's rounded ownership where a network is loaded, else the "
+                             "exact area count); auto (default): "
                              "valuenet when the trained value network exists, else network")
     parser.add_argument("--value-model", metavar="FILE",
                         help="value network weights for --leaves valuenet; default: models/valuenet/bvmlvn.pt")

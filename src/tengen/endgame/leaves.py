@@ -176,26 +176,26 @@ def score_jobs_exactly(jobs: Sequence[LeafJob]) -> Counter:
 LEAF_SOLVER_NODES = 300_000  # positions the exact solver may spend on one leaf (a count: results must not depend on load)
 
 
-def score_jobs_by_solver(jobs: Sequence[LeafJob], max_nodes: int = LEAF_SOLVER_NODES) -> Counter:
-    """Each leaf's count is the mean of its region's local game, solved by the exact solver within `max_nodes`
-    positions (the marked diagram's or the sealed region's conventions, as at the root); a leaf the solver
-    declines (too large, not sealed, a loop it cannot value), and a probe, gets the exact local area count
-    (`local_area_count`) instead. Returns how many leaves were solved ("solved") and counted ("counted") by
-    region id, for the region's note."""
+def score_jobs_by_solver(jobs: Sequence[LeafJob], max_nodes: int = LEAF_SOLVER_NODES) -> tuple[Counter, list[LeafJob]]:
+    """Each leaf of a marked region (a user's mask: SQ[] or a given region) is counted by the mean of its local
+    game, solved by the exact solver within `max_nodes` positions under the marked diagram's conventions, as at
+    the root. Returns how many leaves were solved by region id, and the jobs left for another scoring: leaves of
+    regions found from ownership (on a whole board the network's view of life outside a region is better than
+    the local game's), leaves the solver declines (too large, a loop it cannot value) and probes."""
     from tengen.endgame.cgt_bridge import solve_exhaustively
     from tengen.endgame.exact import ExhaustiveConfig
 
     config = ExhaustiveConfig(max_nodes=max_nodes, seconds=None)
-    made: Counter = Counter()
+    solved: Counter = Counter()
+    rest: list[LeafJob] = []
     for leaf, region in jobs:
-        solved = None
-        if leaf.kind != "probe":
+        result = None
+        if leaf.kind != "probe" and region.source == "mask":
             with phase("leaf solver"):
-                solved = solve_exhaustively(leaf.board, region, None, config)
-        if solved is not None and solved.method == "exhaustive" and solved.count is not None:
-            leaf.value = float(solved.count)
-            made[region.id, "solved"] += 1
+                result = solve_exhaustively(leaf.board, region, None, config)
+        if result is not None and result.method == "exhaustive" and result.count is not None:
+            leaf.value = float(result.count)
+            solved[region.id] += 1
         else:
-            leaf.value = float(local_area_count(leaf.board, region))
-            made[region.id, "counted"] += 1
-    return made
+            rest.append((leaf, region))
+    return solved, rest

@@ -139,14 +139,19 @@ def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOption
     """Score every tree's leaves as the options say: all regions' leaves in one pass of batches
     (`leaf_batches="board"`), or one pass per region (`"region"`, the older path, kept for the speed bench's
     before-and-after). Returns the evaluator's (KataGo's) network rows by region id, and notes by region id
-    (leaves solved exactly: how many the solver valued and how many it left to the area count)."""
+    (leaves solved exactly: how many the solver valued, and how many it left to the network or to the area count)."""
     groups = ([[(leaf, tree.region) for tree in trees for leaf in tree.leaves()]]
               if options.leaf_batches == "board" else [[(leaf, tree.region) for leaf in tree.leaves()] for tree in trees])
     made: Counter = Counter()
     solved: Counter = Counter()
+    left = {True: Counter(), False: Counter()}  # leaves the solver left, by region: to the network (True) or as they stand
     for jobs in groups:
-        if options.leaf_scoring == "solver":
-            solved += score_jobs_by_solver(jobs)
+        if options.leaf_scoring == "solver":  # the solver where it answers; the rest as `auto` scores, or as they stand
+            done, jobs = score_jobs_by_solver(jobs)
+            solved += done
+            left[evaluator is not None] += Counter(region.id for _, region in jobs)
+        if options.leaf_scoring == "solver" and evaluator is not None:
+            made += score_jobs_with_evaluator(jobs, evaluator)
         elif options.leaf_scoring == "exact" or evaluator is None:
             score_jobs_exactly(jobs)
         elif options.leaf_scoring == "valuenet":
@@ -156,12 +161,19 @@ def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOption
             made += score_jobs_with_evaluator(jobs, evaluator)
     notes = {}
     for tree in trees:
-        n, left = solved[tree.region.id, "solved"], solved[tree.region.id, "counted"]
-        if n or left:
+        n, by_net, as_they_stand = solved[tree.region.id], left[True][tree.region.id], left[False][tree.region.id]
+        if tree.region.source != "mask" and (by_net or as_they_stand):
+            notes[tree.region.id] = [Note("leaves", "leaves: " + ("by the network's rounded ownership" if by_net else
+                                                                "their exact area count as they stand")
+                                          + " (the exact solver values the leaves of marked regions only)")]
+        elif n or by_net or as_they_stand:
             notes[tree.region.id] = [Note("leaves", (
                 f"leaves: {n} valued by the exact solver (the mean of each leaf's local game, within "
-                f"{LEAF_SOLVER_NODES:,} positions)" + (f", {left} too large or unsolved for it, or probes: "
-                                                       "their exact area count as they stand" if left else "")))]
+                f"{LEAF_SOLVER_NODES:,} positions)"
+                + (f", {by_net} too large or unsolved for it, or probes: by the network's rounded ownership"
+                   if by_net else "")
+                + (f", {as_they_stand} too large or unsolved for it, or probes: their exact area count as they "
+                   "stand" if as_they_stand else "")))]
     return made, notes
 
 
