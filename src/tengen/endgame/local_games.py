@@ -143,37 +143,33 @@ def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOption
     groups = ([[(leaf, tree.region) for tree in trees for leaf in tree.leaves()]]
               if options.leaf_batches == "board" else [[(leaf, tree.region) for leaf in tree.leaves()] for tree in trees])
     made: Counter = Counter()
-    solved: Counter = Counter()
-    left = {True: Counter(), False: Counter()}  # leaves the solver left, by region: to the network (True) or as they stand
+    solved: Counter = Counter()  # leaves the exact solver valued, by region id
+    left: Counter = Counter()  # leaves it left to the scoring below, by region id
     for jobs in groups:
-        if options.leaf_scoring == "solver":  # the solver where it answers; the rest as `auto` scores, or as they stand
+        if options.leaf_scoring == "solver":  # the solver where it answers; the rest scored as below
             done, jobs = score_jobs_by_solver(jobs)
             solved += done
-            left[evaluator is not None] += Counter(region.id for _, region in jobs)
-        if options.leaf_scoring == "solver" and evaluator is not None:
-            made += score_jobs_with_evaluator(jobs, evaluator)
-        elif options.leaf_scoring == "exact" or evaluator is None:
+            left += Counter(region.id for _, region in jobs)
+        if options.leaf_scoring == "exact" or evaluator is None:
             score_jobs_exactly(jobs)
         elif options.leaf_scoring == "valuenet":
             made += score_jobs_with_value_net(jobs, value_net_for(options.value_model, device_of(evaluator)), evaluator,
                                               options.leaf_confidence)[0]
         else:
             made += score_jobs_with_evaluator(jobs, evaluator)
+    rest = "by the network's rounded ownership" if evaluator is not None else "their exact area count as they stand"
     notes = {}
     for tree in trees:
-        n, by_net, as_they_stand = solved[tree.region.id], left[True][tree.region.id], left[False][tree.region.id]
-        if tree.region.source != "mask" and (by_net or as_they_stand):
-            notes[tree.region.id] = [Note("leaves", "leaves: " + ("by the network's rounded ownership" if by_net else
-                                                                "their exact area count as they stand")
-                                          + " (the exact solver values the leaves of marked regions only)")]
-        elif n or by_net or as_they_stand:
-            notes[tree.region.id] = [Note("leaves", (
-                f"leaves: {n} valued by the exact solver (the mean of each leaf's local game, within "
-                f"{LEAF_SOLVER_NODES:,} positions)"
-                + (f", {by_net} too large or unsolved for it, or probes: by the network's rounded ownership"
-                   if by_net else "")
-                + (f", {as_they_stand} too large or unsolved for it, or probes: their exact area count as they "
-                   "stand" if as_they_stand else "")))]
+        n, others = solved[tree.region.id], left[tree.region.id]
+        if tree.region.source != "mask" and others:
+            text = f"leaves: {rest} (the exact solver values the leaves of marked regions only)"
+        elif n or others:
+            text = (f"leaves: {n} valued by the exact solver (the mean of each leaf's local game, within "
+                    f"{LEAF_SOLVER_NODES:,} positions)"
+                    + (f", {others} too large or unsolved for it, or probes: {rest}" if others else ""))
+        else:
+            continue
+        notes[tree.region.id] = [Note("leaves", text)]
     return made, notes
 
 
