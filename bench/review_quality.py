@@ -36,7 +36,7 @@ from endgame_cost import GAMES, records  # noqa: E402
 
 from endgame_judge import judged_once, read_jsonl  # noqa: E402
 
-from tengen.api import default_evaluator, search_look  # noqa: E402
+from tengen.api import default_evaluator, review_options, search_look  # noqa: E402
 from tengen.files import append_line  # noqa: E402
 from tengen.endgame.evalcache import CachedEvaluator  # noqa: E402
 from tengen.endgame.options import AnalysisOptions  # noqa: E402
@@ -67,7 +67,7 @@ def main() -> int:
         return 1
     import torch
 
-    options = AnalysisOptions().resolved()
+    options = review_options(AnalysisOptions().resolved())  # `tengen review`'s: the mistake check's visits
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}; settings: tengen "
           f"review's defaults (predictor {options.predictor}, leaves {options.leaf_scoring}); flagged: a loss of "
           f"{MISTAKE:g} points or more by the regions' values; agreement: the network's loss at least {AGREE:g}")

@@ -3,6 +3,7 @@ stones outside every region is overruled by the policy move; a sound one is kept
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -110,24 +111,45 @@ def test_no_check_when_the_policy_agrees_or_the_move_is_illegal():
     assert check_move(board, net, from_gtp("A5", 5)) is None  # occupied
 
 
-@pytest.mark.network_model
-def test_the_real_network_overrules_a_self_atari_in_a_fuego_endgame(real_evaluator):
-    # Fuego's uct_endgame.tst case 50: Black's G1-H1 has the liberties F1 and J1. The one undecided point
-    # is J1, so the orthodox move is J1, a self-atari (White F1 captures three); the answer is F1.
+def fuego_case(number: int):
+    """A case of Fuego's uct_endgame.tst and its position, the side to play set."""
     from tengen.go.colors import parse_color
     from tengen.go.sgf import load_game
     from devkit.regression_files import parse_suite
 
     suite = shared_data("regression", "fuego", "uct_endgame.tst")
-    (case,) = [c for c in parse_suite(suite) if c.number == 50]
+    (case,) = [c for c in parse_suite(suite) if c.number == number]
     board = load_game(case.sgf).board_at(case.move - 1, strict=False)
     board.to_play = parse_color(case.args[0])
+    return case, board
+
+
+@pytest.mark.network_model
+def test_the_real_network_overrules_a_self_atari_in_a_fuego_endgame(real_evaluator):
+    # Fuego's uct_endgame.tst case 50: Black's G1-H1 has the liberties F1 and J1. The one undecided point
+    # is J1, so the orthodox move is J1, a self-atari (White F1 captures three); the answer is F1.
+    case, board = fuego_case(50)
     # KataGo's policy grows the trees and its ownership scores the leaves: the check is what catches J1 there
     analysis = analyze_board(board, real_evaluator, AnalysisOptions(predictor="kata", leaf_scoring="evaluator"))
     check = analysis.move_check
     assert check is not None and check.orthodox == from_gtp("J1", 9) and check.overruled
     assert analysis.recommended == (BLACK, from_gtp("F1", 9))
     assert case.matches("F1")
+
+
+@pytest.mark.network_model
+def test_the_default_search_look_reads_the_shortage_of_liberties(real_evaluator):
+    # the same case through the library's look: the default searches (64 visits a candidate) find White's
+    # capture after J1; 32-visit searches put J1 ahead of F1 (docs/BENCHMARKS.md, Fuego's endgame suites)
+    from tengen.api import search_look
+
+    case, board = fuego_case(50)
+    options = AnalysisOptions(predictor="kata", leaf_scoring="evaluator")
+    analysis = analyze_board(board, real_evaluator, options, move_look=search_look(options))
+    check = analysis.move_check
+    assert check.how == f"by a {options.move_check_visits}-visit search after each"
+    assert check.orthodox == from_gtp("J1", 9) and check.overruled
+    assert analysis.recommended == (BLACK, from_gtp("F1", 9)) and case.matches("F1")
 
 
 def test_the_check_by_search_overrules_the_self_atari_and_says_how_it_looked():
@@ -200,3 +222,54 @@ def test_a_pass_the_regions_recommend_is_checked_like_a_move(after_move, overrul
     else:
         assert analysis.recommended is None
     assert check_move(board, net, None, look=FixedLook(0.0, 5.0)).overruled  # the check alone, a pass given
+
+
+EMPTY_5 = """
+    5 . . . . .
+    4 . . . . .
+    3 . . . . .
+    2 . . . . .
+    1 . . . . .
+      A B C D E
+"""
+
+
+class OrderedPolicy:
+    """An evaluator whose policy is the given points, likeliest first (only `top_moves` is read)."""
+
+    def __init__(self, points):
+        self.points = points
+
+    def evaluate(self, boards):
+        ranked = [(p, 0.5 ** (i + 1)) for i, p in enumerate(self.points)]
+        return [SimpleNamespace(top_moves=lambda n: ranked[:n]) for _ in boards]
+
+
+class LeadsLook:
+    """A search look that gives each move the lead it is told, half a point of margin, 3 alternatives."""
+
+    how, margin, alternatives = "by a told look", 0.5, 3
+
+    def __init__(self, leads):
+        self.leads = leads
+
+    def leads_after(self, board, moves):
+        return [self.leads[m] for m in moves]
+
+
+# the orthodox A1 against the network's C3, B2, D4 (likeliest first): the leads told, what the check keeps
+@pytest.mark.parametrize("orthodox,c3,b2,d4,overruled,chosen", [
+    (0.0, 1.0, 1.3, 0.2, True, "C3"),   # C3 and B2 within half a point: the network's order decides
+    (0.0, 0.7, 1.3, 0.2, True, "B2"),   # C3 0.6 below the best: the best
+    (0.0, 0.2, 0.3, 1.3, True, "D4"),
+    (1.0, 1.0, 1.3, 0.2, False, "C3"),  # the orthodox move within half a point of the best: it stands
+])
+def test_the_check_breaks_ties_within_its_margin_by_the_network_s_order(orthodox, c3, b2, d4, overruled, chosen):
+    board = board_from_diagram(EMPTY_5)
+    board.to_play = BLACK
+    pt = {v: from_gtp(v, 5) for v in ("A1", "C3", "B2", "D4")}
+    look = LeadsLook({pt["A1"]: orthodox, pt["C3"]: c3, pt["B2"]: b2, pt["D4"]: d4})
+    check = check_move(board, OrderedPolicy([pt["C3"], pt["B2"], pt["D4"]]), pt["A1"], look=look)
+    assert check.overruled == overruled and check.policy == pt[chosen]
+    assert check.loss == pytest.approx(max(c3, b2, d4) - orthodox)  # the evidence: the best lead, not the chosen
+    assert "(ties within 0.5 points to the likeliest)" in check.reason(5, "a reason")

@@ -58,13 +58,14 @@ def test_review_from_the_endgame_start_streams_progress_and_finds_the_mistake(cl
     assert {e["total"] for _, e in events if e["stage"] == "move"} == {4}  # moves 1-4
     review = client.get(f"/api/reviews/{started.json()['id']}/result").json()
     # the same JSON review_game gives with the options of the web's analyses
-    from tengen.api import search_look
-    from tengen.endgame.options import AnalysisOptions
+    from tengen.api import review_options, search_look
+    from tengen.endgame.options import DEFAULT_MISTAKE_CHECK_VISITS, AnalysisOptions
     from tengen.endgame.review import review_game
     from tengen.go.sgf import load_game_bytes
     from tengen.io.review_report import review_json
 
-    options = AnalysisOptions()  # the defaults every front end shares: the web's review asks for no other
+    options = review_options(AnalysisOptions())  # `tengen review`'s defaults: the web's review asks for no other
+    assert options.move_check_visits == DEFAULT_MISTAKE_CHECK_VISITS < AnalysisOptions().move_check_visits
     expected = review_json(review_game(load_game_bytes(REVIEW_SGF.encode()), CurveStandIn(), options,
                                        mistake_look=search_look(options)))
     assert without_timings(review) == without_timings(expected)

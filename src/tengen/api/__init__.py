@@ -70,6 +70,14 @@ def search_look(options: AnalysisOptions):
     return lambda evaluator: SearchLook(evaluator, options.move_check_visits)
 
 
+def review_options(options: AnalysisOptions, check_visits: Optional[int] = None) -> AnalysisOptions:
+    """The review's settings: `options`, its one search being the mistake check of `check_visits` a candidate
+    (default `DEFAULT_MISTAKE_CHECK_VISITS`; a review analyses its positions without the move check's search)."""
+    from tengen.endgame.options import DEFAULT_MISTAKE_CHECK_VISITS
+
+    return replace(options, move_check_visits=DEFAULT_MISTAKE_CHECK_VISITS if check_visits is None else check_visits)
+
+
 def _with_settings(options: AnalysisOptions, settings: dict) -> AnalysisOptions:
     """`options` with fields overridden by keyword; an unknown keyword is a ValueError naming the known ones."""
     known = {f.name for f in fields(options)}

@@ -11,7 +11,7 @@ from tengen.commands.base import CliError, command, finite_float
 from tengen.commands.common import add_device_argument, add_position_arguments, position_from_args, progress_line
 from tengen.endgame.leaves import DEFAULT_LEAF_CONFIDENCE
 from tengen.endgame.move_check import DEFAULT_MARGIN
-from tengen.endgame.options import DEFAULT_MAX_NODES, DEFAULT_MAX_TOTAL_NODES
+from tengen.endgame.options import DEFAULT_CHECK_VISITS, DEFAULT_MAX_NODES, DEFAULT_MAX_TOTAL_NODES
 
 
 ABOUT = ("endgame analysis (`--device`: where every network of the analysis runs): per region the count (mean), "
@@ -32,9 +32,9 @@ ABOUT = ("endgame analysis (`--device`: where every network of the analysis runs
          "(`--leaf-confidence`; `--leaves network`: KataGo for every leaf, the earlier default). Local trees are "
          "budgeted (800 nodes per tree, 1000 per position by default); lower budgets are faster and shallower, and "
          "a cut tree is flagged in the output. On a whole board, where the network's first choice differs, the "
-         "orthodox move is checked against the network's 3 likeliest moves by a 32-visit search after each "
-         "(`--move-check-visits`) and replaced by the best of them when it loses more than half a point by the "
-         "searches (0 visits: against the policy move by the network one move ahead, replaced when it loses more "
+         "orthodox move is checked against the network's 3 likeliest moves by a search of "
+         f"{DEFAULT_CHECK_VISITS} visits after each (`--move-check-visits`); when it is more than half a point behind the "
+         "best of them by the searches, the likeliest of those within half a point of the best replaces it (0 visits: against the policy move by the network one move ahead, replaced when it loses more "
          "than `--move-check` points, 3 by default; the report says so and why). The table says where each region lies (its box, and a map of the board in region "
          "letters) and what the numbers assume (rules and where they come from, komi, every setting by its flag; "
          "`--rules japanese` overrides a record's rules, records without RU are read as Chinese and say so); A "
@@ -93,9 +93,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="on a whole board, recommend the network's policy move instead of the orthodox one when "
                              f"the orthodox move is worse by more than POINTS one move later (default {DEFAULT_MARGIN:g}; a negative "
                              "value turns the check off); with a search look (--move-check-visits) the margin is half a point")
-    parser.add_argument("--move-check-visits", type=int, default=32, metavar="N",
+    parser.add_argument("--move-check-visits", type=int, default=DEFAULT_CHECK_VISITS, metavar="N",
                         help="the move check's look: an MCTS of N visits over the network after the orthodox move "
-                             "and after each of the network's 3 likeliest moves (default 32; 0: the network's score "
+                             f"and after each of the network's 3 likeliest moves (default {DEFAULT_CHECK_VISITS}; 0: the network's score "
                              "one move later, against its first choice)")
     parser.add_argument("--life-groups", type=int, default=2, metavar="N",
                         help="on a whole board, read the N groups whose life swings most with the side to move "

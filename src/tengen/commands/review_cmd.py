@@ -5,6 +5,7 @@ import argparse
 import os
 
 from tengen.commands.base import CliError, command
+from tengen.endgame.options import DEFAULT_MISTAKE_CHECK_VISITS
 
 
 def _start(text: str):
@@ -59,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check-visits", type=int, default=None, metavar="N",
                         help="the mistake check: a move the regions' values charge 2 points or more is a mistake only "
                              "where an N-visit search after it and after the recommended move finds at least 1 point "
-                             "lost (default: the analysis's move-check visits, 32; 0: no check)")
+                             f"lost (default {DEFAULT_MISTAKE_CHECK_VISITS}; 0: no check)")
     parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     parser.add_argument("--rules", metavar="NAME",
                         help="review under these rules (chinese, japanese, ...) instead of the record's RU (Chinese "
@@ -68,9 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 @add_arguments.handler
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from tengen.api import default_evaluator, search_look
+    from tengen.api import default_evaluator, review_options, search_look
     from tengen.commands.common import checked_rules, progress_line, warn_forced
     from tengen.endgame.evalcache import cached
     from tengen.endgame.options import MAX_CHECK_VISITS, AnalysisOptions
@@ -93,13 +92,10 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"{flag} {value}: the record has {total} moves")
     if args.start is not None and args.end is not None and args.start > args.end:
         raise CliError(f"--from {args.start} comes after --to {args.end}")
-    options = AnalysisOptions().resolved()
-    if args.check_visits is not None:
-        if not 0 <= args.check_visits <= MAX_CHECK_VISITS:
-            raise CliError(f"--check-visits {args.check_visits}: expected 0 to {MAX_CHECK_VISITS}")
-        check = search_look(replace(options, move_check_visits=args.check_visits))
-    else:
-        check = search_look(options)
+    if args.check_visits is not None and not 0 <= args.check_visits <= MAX_CHECK_VISITS:
+        raise CliError(f"--check-visits {args.check_visits}: expected 0 to {MAX_CHECK_VISITS}")
+    options = review_options(AnalysisOptions().resolved(), args.check_visits)
+    check = search_look(options)
     evaluator = cached(default_evaluator(args.model))
     with progress_line(not args.quiet, "move", "reviewing", terminal_only=False, interval=3.0) as progress:
         review = review_game(game, evaluator, options, args.start, args.end, progress=progress, reuse=not args.fresh,

@@ -6,8 +6,9 @@ which no region's count sees, and a region's tree can misread its own value. So 
 compared with the network's own first policy choice by a look at the position after each: the network's
 score lead one move later (`NetworkLook`, one evaluation each), or a search from each position (a
 `MoveLook` the caller gives: `tengen.search.move_look.SearchLook`, which the library's analysis uses);
-when the orthodox move is worse by more than the look's margin, the policy move is recommended instead and
-the report says why.
+when the orthodox move is worse than the best of them by more than the look's margin, the likeliest of the
+network's moves within that margin of the best is recommended instead (the look cannot tell such moves apart;
+the network's order can), and the report says why.
 """
 from __future__ import annotations
 
@@ -58,12 +59,13 @@ class MoveCheck:
     margin: float
     judge: str = "network"  # what the report calls the evaluator that looked (its `display_name`)
     how: str = "one move later"  # the look (`MoveLook.how`)
-    alternatives: int = 1  # the network's likeliest moves compared: `policy` is the best of them by the look
+    alternatives: int = 1  # the network's likeliest moves compared: `policy` is the likeliest within the margin of the best
+    best_score: Optional[float] = None  # the best of their leads by the look (None: `policy_score`)
 
     @property
     def loss(self) -> float:
-        """Points the orthodox move is behind the policy move by the network's look (negative: ahead)."""
-        return self.policy_score - self.orthodox_score
+        """Points the orthodox move is behind the best of the network's moves by the look (negative: ahead)."""
+        return (self.policy_score if self.best_score is None else self.best_score) - self.orthodox_score
 
     @property
     def overruled(self) -> bool:
@@ -76,7 +78,8 @@ class MoveCheck:
 
     def reason(self, height: int, orthodox_reason: str) -> str:
         which = ("the {j}'s policy move" if self.alternatives == 1 else
-                 f"the best of the {{j}}'s {self.alternatives} likeliest moves").format(j=self.judge)
+                 f"the best of the {{j}}'s {self.alternatives} likeliest moves (ties within {self.margin:g} points "
+                 f"to the likeliest)").format(j=self.judge)
         orthodox = "passing" if self.orthodox is None else f"the orthodox {to_gtp(self.orthodox, height)}"
         return (f"{which}: {orthodox} ({orthodox_reason}) "
                 f"is {self.loss:.1f} points worse {self.how} (a consequence outside the regions, or a misread region)")
@@ -90,9 +93,9 @@ def policy_move(board: Board, evaluator) -> Optional[Point]:
 def check_move(board: Board, evaluator, move: Move, margin: float = DEFAULT_MARGIN,
                judge: str = "network", look: Optional[MoveLook] = None) -> Optional[MoveCheck]:
     """Compare `move` for the side to play (None: a pass, where the regions see nothing to gain) with the
-    network's policy move by `look` (default `NetworkLook` with `margin`; a given look brings its own margin);
-    None when they agree, when the network's first choice is a pass, or when `move` is illegal here; `judge`
-    is what reports call the evaluator."""
+    network's likeliest moves by `look` (default `NetworkLook` with `margin`; a given look brings its own margin):
+    the check's `policy` is the likeliest of them within the margin of the best; None when the network's first
+    choice is `move` or a pass, or when `move` is illegal here; `judge` is what reports call the evaluator."""
     if move is not None and not board.is_legal(board.to_play, move):
         return None
     look = look or NetworkLook(evaluator, margin)
@@ -102,8 +105,9 @@ def check_move(board: Board, evaluator, move: Move, margin: float = DEFAULT_MARG
     others = [p for p in likeliest if p is not None and p != move and board.is_legal(board.to_play, p)]
     others = others[:look.alternatives]
     ours, *theirs = look.leads_after(board, [move, *others])
-    best = max(range(len(others)), key=lambda i: theirs[i])
-    return MoveCheck(move, others[best], ours, theirs[best], look.margin, judge, look.how, look.alternatives)
+    top = max(theirs)
+    chosen = next(i for i, lead in enumerate(theirs) if lead >= top - look.margin)  # `others` is in the network's order
+    return MoveCheck(move, others[chosen], ours, theirs[chosen], look.margin, judge, look.how, look.alternatives, top)
 
 
 def scores_after(board: Board, evaluator, points: Sequence[Point]) -> list[float]:

@@ -33,6 +33,8 @@ def default_growth() -> GrowthConfig:
     return GrowthConfig(max_nodes=DEFAULT_MAX_NODES, max_total_nodes=DEFAULT_MAX_TOTAL_NODES)
 
 
+DEFAULT_CHECK_VISITS = 64  # the move check's search per candidate (BENCHMARKS: Fuego's uct_endgame, 32 against 64)
+DEFAULT_MISTAKE_CHECK_VISITS = 32  # the review's check of each flagged move: a whole game's worth of searches
 MAX_CHECK_VISITS = 10_000  # the move check's search per candidate: bounded so a huge value cannot hang
 MAX_MARGIN = 25  # growing a region further than a board's side changes nothing; bounded so a huge value cannot hang
 
@@ -68,7 +70,7 @@ class AnalysisOptions:
     life_groups: int = 2  # groups at stake that `tengen.analyze` reads for life and death on a whole board (0: none)
     # the move check's look: a search of this many visits after each of the orthodox and the policy move
     # (`tengen.analyze` gives it: tengen.search.move_look), 0 for the network's one-move look
-    move_check_visits: int = 32
+    move_check_visits: int = DEFAULT_CHECK_VISITS
 
     def __post_init__(self) -> None:
         if isinstance(self.predictor, str) and self.predictor not in PREDICTORS:

@@ -150,8 +150,10 @@ def text_report(analysis: Analysis, explain: bool = False) -> str:
     check = analysis.move_check
     if check is not None and not check.overruled:
         side = "behind" if check.loss > 0 else "ahead of"
+        against = (f"its policy move {to_gtp(check.policy, h)}" if check.alternatives == 1 else
+                   f"the best of its {check.alternatives} likeliest moves")
         lines.append(f"{name} check: the orthodox {to_gtp(check.orthodox, h)} is {abs(check.loss):.1f} points {side} "
-                     f"its policy move {to_gtp(check.policy, h)} one move later (overruled beyond {check.margin:g})")
+                     f"{against} {check.how} (overruled beyond {check.margin:g})")
     if analysis.recommended is not None:
         c, p = analysis.recommended
         lines.append(f"recommended for {color_name}: {to_gtp(p, h)} ({analysis.recommended_reason})")
@@ -377,7 +379,8 @@ def json_report(analysis: Analysis) -> dict[str, Any]:
 def _check_json(check, height: int) -> dict[str, Any]:
     return {"orthodox": to_gtp(check.orthodox, height), "policy": to_gtp(check.policy, height),
             "orthodox_score": round(check.orthodox_score, 3), "policy_score": round(check.policy_score, 3),
-            "loss": round(check.loss, 3), "margin": check.margin, "overruled": check.overruled}
+            "best_score": round(check.loss + check.orthodox_score, 3), "loss": round(check.loss, 3),
+            "margin": check.margin, "overruled": check.overruled}
 
 
 def write_json_atomic(data: Any, path: str) -> None:

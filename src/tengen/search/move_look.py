@@ -11,15 +11,14 @@ from tengen.go.coords import Move, Point
 from tengen.search.mcts import Search
 from tengen.search.results import SearchConfig, SearchResult
 
-DEFAULT_VISITS = 32  # per candidate
-ALTERNATIVES = 3  # the network's likeliest moves compared with the orthodox one: four candidates, ~128 evaluations
+ALTERNATIVES = 3  # the network's likeliest moves compared with the orthodox one: four candidates searched
 SEARCH_MARGIN = 0.5  # points; a search of this size moves by about half a point between equal moves
 
 
 class SearchLook:
     """`leads_after` by search: the root's score lead after each move, from the mover's side."""
 
-    def __init__(self, evaluator, visits: int = DEFAULT_VISITS, seed: int = 0, margin: float = SEARCH_MARGIN,
+    def __init__(self, evaluator, visits: int, seed: int = 0, margin: float = SEARCH_MARGIN,
                  alternatives: int = ALTERNATIVES):
         self.visits, self.margin, self.alternatives = visits, margin, alternatives
         self.how = f"by a {visits}-visit search after each"

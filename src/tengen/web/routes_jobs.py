@@ -142,7 +142,9 @@ def reviews_router(state: WebState) -> APIRouter:
         done_before = state.done_review(req.record_id, start, end)
         if done_before is not None:  # the same record and moves reviewed already: its result, no new analysis
             return JobOut(**done_before.as_dict())
-        options = analysis_options()
+        from tengen.api import review_options
+
+        options = review_options(analysis_options())  # `tengen review`'s: the mistake check's visits
 
         def work(job: Job) -> tuple[Any, dict]:
             from tengen.endgame.evalcache import cached
