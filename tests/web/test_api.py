@@ -27,7 +27,7 @@ class GatedStandIn(CurveStandIn):
 
     def evaluate(self, boards, **kwargs):
         self.waiting.set()
-        self.gate.wait(20)
+        self.gate.wait()
         return super().evaluate(boards, **kwargs)
 
 
@@ -167,7 +167,7 @@ def test_cancel_a_running_analysis(tmp_path):
     with TestClient(create_app(evaluator=gated, workers=1)) as client:
         rid = open_record(client)["id"]
         job_id = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "kata"}).json()["id"]
-        assert gated.waiting.wait(10)
+        gated.waiting.wait()
         assert_error(client.get(f"/api/analyses/{job_id}/result"), 409)
         assert client.delete(f"/api/analyses/{job_id}").status_code == 200
         gated.gate.set()
@@ -182,7 +182,7 @@ def test_time_limit_stops_an_analysis():
         rid = open_record(client)["id"]
         job_id = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "kata",
                                                     "time_limit_s": 0.2}).json()["id"]
-        assert gated.waiting.wait(10)
+        gated.waiting.wait()
         time.sleep(0.3)
         gated.gate.set()
         job = wait_final(client, job_id)
@@ -211,11 +211,9 @@ def test_cancelled_jobs_free_their_places_in_the_queue_at_once():
         rid = open_record(client)["id"]
         body = {"record": rid, "move": 0, "predictor": "kata"}
         ids = [client.post("/api/analyses", json=body).json()["id"] for _ in range(6)]  # two running, four queued
-        assert gated.waiting.wait(10)
-        deadline = time.monotonic() + 10
+        gated.waiting.wait()
         while sum(client.get(f"/api/analyses/{i}").json()["status"] == "running" for i in ids) < 2:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+            time.sleep(0.01)  # no deadline: on a loaded machine this may take long (pytest-timeout guards a hang)
         assert "queue is full" in assert_error(client.post("/api/analyses", json=body), 429)
         answers = {i: client.delete(f"/api/analyses/{i}").json()["status"] for i in ids}
         assert sorted(answers.values()) == ["cancelled"] * 4 + ["running"] * 2  # the running ones stop at their next check
@@ -239,15 +237,14 @@ def test_evaluations_beyond_the_limit_are_refused_with_429():
                    for _ in range(2)]  # queue limit 1: one evaluation running and one waiting are allowed
         for t in threads:
             t.start()
-        assert gated.waiting.wait(10)
-        deadline = time.monotonic() + 10
-        while app.state.evaluations_in_flight() < 2 and time.monotonic() < deadline:
+        gated.waiting.wait()
+        while app.state.evaluations_in_flight() < 2:
             time.sleep(0.01)  # until the second request holds its slot (waiting for the network)
         assert app.state.evaluations_in_flight() == 2
         assert "too many evaluations" in assert_error(client.post("/api/evaluate", json={"record": rid}), 429)
         gated.gate.set()
         for t in threads:
-            t.join(30)
+            t.join()
         assert [a.status_code for a in answers] == [200, 200]
         assert client.post("/api/evaluate", json={"record": rid}).status_code == 200  # slots given back
 
@@ -305,7 +302,7 @@ def test_a_pages_newer_evaluation_supersedes_its_older_one_waiting_for_the_netwo
                                                                           "client": page}).json())
 
         running = ask(0)
-        assert gated.waiting.wait(10)  # move 0 holds the network
+        gated.waiting.wait()  # move 0 holds the network
         waiting = ask(1)
         time.sleep(0.2)
         other_page = ask(1, "p2")
@@ -329,7 +326,7 @@ def test_a_critical_group_is_said_in_the_analysis_report(tmp_path):
         rid = client.post("/api/records/paste", json={"sgf": sgf}).json()["id"]
         job = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "kata", "leaves": "network",
                                                  "max_nodes": 50, "max_total_nodes": 60}).json()
-        assert wait_final(client, job["id"], seconds=120)["status"] == "done"
+        assert wait_final(client, job["id"])["status"] == "done"
         report = client.get(f"/api/analyses/{job['id']}/result").json()
     groups = report["critical_groups"]
     assert [(g["stone"], g["color"], g["attack"]) for g in groups] == [("C4", "B", "B4")]
@@ -347,7 +344,7 @@ def test_the_thermograph_of_a_ko_region_is_served(client):
     rid = client.post("/api/records/paste", json={"sgf": KO_SGF}).json()["id"]
     job = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "exhaustive",
                                              "region": "C1 D1 E1 F1"}).json()
-    assert wait_final(client, job["id"], seconds=120)["status"] == "done"
+    assert wait_final(client, job["id"])["status"] == "done"
     r = client.get(f"/api/analyses/{job['id']}/regions/A/thermograph")
     assert r.status_code == 200, r.text
     th = r.json()

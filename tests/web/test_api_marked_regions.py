@@ -16,7 +16,7 @@ EMPTY_19_MARKED = "(;GM[1]FF[4]SZ[19]KM[7.5]SQ[aa:ss])"
 def _analysis(client, sgf: str, **body) -> dict:
     rid = client.post("/api/records/paste", json={"sgf": sgf}).json()["id"]
     job = client.post("/api/analyses", json={"record": rid, "move": 0, **body}).json()
-    assert wait_final(client, job["id"], 60)["status"] == "done"
+    assert wait_final(client, job["id"])["status"] == "done"
     return client.get(f"/api/analyses/{job['id']}/result").json()
 
 

@@ -29,10 +29,8 @@ def tried(client, analysis: str, move: str, **fields) -> dict:
     r = client.post(f"/api/analyses/{analysis}/own-move", json={"move": move, **fields})
     assert r.status_code == 202, r.text
     job_id = r.json()["id"]
-    deadline = time.monotonic() + 60
     while client.get(f"/api/own-moves/{job_id}").json()["status"] not in ("done", "failed", "cancelled"):
-        assert time.monotonic() < deadline, "the own-move job did not finish"
-        time.sleep(0.02)
+        time.sleep(0.02)  # no deadline: pytest-timeout ends a job that never finishes
     assert client.get(f"/api/own-moves/{job_id}").json()["status"] == "done"
     return client.get(f"/api/own-moves/{job_id}/result").json()
 

@@ -28,10 +28,8 @@ def reviewed(client, sgf: str, **fields) -> tuple[str, str]:
     """Paste `sgf`, review it to the end (from move 1 unless `fields` say), wait: (record id, review id)."""
     rid = client.post("/api/records/paste", json={"sgf": sgf}).json()["id"]
     job = client.post("/api/reviews", json={"record_id": rid, "from": 1, **fields}).json()
-    deadline = time.monotonic() + 120
     while client.get(f"/api/reviews/{job['id']}").json()["status"] not in ("done", "failed", "cancelled"):
-        assert time.monotonic() < deadline, "the review did not finish"
-        time.sleep(0.05)
+        time.sleep(0.05)  # no deadline: pytest-timeout ends a review that never finishes
     assert client.get(f"/api/reviews/{job['id']}").json()["status"] == "done"
     return rid, job["id"]
 
@@ -97,7 +95,7 @@ def test_the_quiz_routes_answer_json_errors():
         gated.gate.clear()
         gated.waiting.clear()
         running = client.post("/api/reviews", json={"record_id": rid, "from": 2}).json()["id"]
-        assert gated.waiting.wait(10)
+        gated.waiting.wait()
         assert "finished review" in assert_error(client.get(f"/api/quiz?reviews={running}"), 409)
         assert "finished review" in assert_error(answer(review=running), 409)
         gated.gate.set()

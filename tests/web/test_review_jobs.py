@@ -105,7 +105,7 @@ def test_cancel_a_running_review_and_the_shared_queue():
     with TestClient(create_app(evaluator=gated, workers=1, queue_limit=1)) as client:
         rid = open_sgf(client, ONE_DAME_SGF)
         review = client.post("/api/reviews", json={"record_id": rid, "from": 1}).json()["id"]
-        assert gated.waiting.wait(10)
+        gated.waiting.wait()
         waiting = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "kata"})
         assert waiting.status_code == 202  # behind the review: one worker, one place in the queue
         assert "queue is full" in assert_error(client.post("/api/reviews", json={"record_id": rid, "from": 1}), 429)

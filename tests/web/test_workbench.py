@@ -58,7 +58,7 @@ def cli_count_and_temperature(path, tmp_path) -> tuple[float, float]:
 def _solve(client, sgf: str) -> str:
     rid = client.post("/api/records/paste", json={"sgf": sgf}).json()["id"]
     job = client.post("/api/analyses", json={"record": rid, "move": 0, "predictor": "exhaustive"}).json()
-    assert wait_final(client, job["id"], 60)["status"] == "done"
+    assert wait_final(client, job["id"])["status"] == "done"
     return job["id"]
 
 
