@@ -16,12 +16,12 @@ along its principal lines), which covers the sente / gote order of the local gam
 blunders. What it cannot: long forced sequences (ladders and semeai beyond its horizon), differences smaller
 than its own noise (about half a point between two nearly equal moves), and it shares its network with the
 policy candidate, which therefore is judged by a search that agrees with it by construction more often than
-not. At the default 64 visits the judge's search after a move is the search tengen's move check ran after it
-(the same network, size and seed: PUCT is deterministic here), so for the moves the check compared (the
-orthodox move and the network's 3 likeliest) the judge repeats the check's verdict; what it measures of tengen
-is whether those moves hold the best of all five candidates, and what the check's half-point margin and its
-ties to the likeliest move cost. `--visits` above 64 gives a judge that sees further than the check. The
-numbers are a judge's, not the truth.
+not. At the default 64 visits the judge runs the same kind and size of search as tengen's move check (the
+same network, visits and seed; their leads agree closely but are not bit-identical), so for the moves the check
+compared (the orthodox move and the network's 3 likeliest) the judge mostly repeats the check's verdict; what it
+measures of tengen is whether those moves hold the best of all five candidates, and what the check's half-point
+margin and its ties to the likeliest move cost. `--visits` above 64 gives a judge that sees further than the
+check. The numbers are a judge's, not the truth.
 
 Everything expensive is stored under `--out` (default `bench/results/endgame_judge`, committed): the
 candidates per position (`positions.jsonl`, keyed by record and move number) and every judgement
