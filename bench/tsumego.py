@@ -200,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
                              "--per-collection)")
     parser.add_argument("--proof-nodes", type=int, default=100_000,
                         help="df-pn nodes per search, tried first (0: network mode without the proof)")
+    parser.add_argument("--policy-order", action="store_true",
+                        help="the network's policy orders the df-pn proof's moves (ProofConfig.policy_order)")
     parser.add_argument("--no-network", action="store_true",
                         help="the proof (classic search as its fallback) and classic modes only, no KataGo")
     parser.add_argument("--out", default=str(REPO / "bench" / "results" / "tsumego"),
@@ -218,11 +220,12 @@ def main(argv: list[str] | None = None) -> int:
         evaluator = make_evaluator("katago")
     config = TsumegoConfig(depth=args.depth, frame=args.frame)
     life = LifeConfig(max_nodes=args.nodes)
-    proof = ProofConfig(max_nodes=args.proof_nodes) if args.proof_nodes > 0 else None
+    proof = ProofConfig(max_nodes=args.proof_nodes, policy_order=args.policy_order) if args.proof_nodes > 0 else None
     print(f"network mode: {'off' if evaluator is None else 'on'}, {config.depth} plies, {config.candidates} "
           f"candidates, {config.expand} read deeper with {config.replies} replies and a pass, frame "
           f"{'on' if config.frame else 'off'}; df-pn proof first: "
-          f"{f'{args.proof_nodes} nodes per search' if proof else 'off'}; classic mode: {args.nodes} nodes per "
+          f"{f'{args.proof_nodes} nodes per search' if proof else 'off'}"
+          f"{', moves ordered by the policy' if proof and args.policy_order else ''}; classic mode: {args.nodes} nodes per "
           "search; policy: KataGo's raw policy (default network)")
     if args.sample > 0:
         everything = list(sanderland_problems(ARCHIVE, TSUMEGO_LEVELS, 0))
@@ -233,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         problems = list(sanderland_problems(ARCHIVE, TSUMEGO_LEVELS, args.per_collection))
         how = f"{args.per_collection or 'all'} per collection"
     settings = json.dumps({"network": evaluator is not None, "depth": config.depth, "frame": config.frame,
-                           "nodes": args.nodes, "proof_nodes": args.proof_nodes, "code": code_hash()}, sort_keys=True)
+                           "nodes": args.nodes, "proof_nodes": args.proof_nodes, "policy_order": args.policy_order,
+                           "code": code_hash()}, sort_keys=True)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     answers_file = out / "answers.jsonl"

@@ -342,8 +342,10 @@ def _attacker_wins(cells, w, h, target, attacker, mover, komaster, path):
     return any(results) if mover == attacker else all(results)
 
 
-def test_the_search_agrees_with_exhaustive_minimax_on_tiny_boards():
-    rng = random.Random(26)
+@pytest.mark.parametrize("with_costs", [False, True], ids=["plain", "random move costs"])
+def test_the_search_agrees_with_exhaustive_minimax_on_tiny_boards(with_costs):
+    # move costs (a network's policy, `tengen.life.prior`) change the search's order, never its answer
+    rng = random.Random(27 if with_costs else 26)
     checked = 0
     for _ in range(120):
         w, h = rng.choice(((2, 3), (3, 2), (1, 5), (2, 2)))
@@ -353,8 +355,9 @@ def test_the_search_agrees_with_exhaustive_minimax_on_tiny_boards():
             continue
         target = rng.choice(stones)
         attacker, mover, komaster = 3 - cells[target], rng.choice((1, 2)), rng.choice((1, 2))
+        costs = bytes(rng.randint(0, 20) for _ in range(2 * (w * h + 1))) if with_costs else b""
         winner, _, _, _, flags = _proof.solve(w, h, bytes(cells), b"\1" * (w * h), target, attacker, mover, komaster,
-                                              0, 200_000, 0.0, 12)
+                                              0, 200_000, 0.0, 12, bytes(w * h), 0, costs)
         if winner == -1 or flags & 6:  # the budget, the depth cap or a repetition: no claim to check
             continue
         assert bool(winner) == _attacker_wins(cells, w, h, target, attacker, mover, komaster, frozenset()), cells
@@ -398,3 +401,23 @@ def test_a_focused_search_proves_only_what_exhaustive_minimax_agrees_with():
         checked[1 if focus == attacker else 2] += 1
         pruned += bool(flags & 8)  # the focus left a move out on the way
     assert checked[1] >= 20 and checked[2] >= 20 and pruned >= 10, (checked, pruned)
+
+
+@pytest.mark.parametrize("name, diagram, target, first, status, code, moves", CASES, ids=[c[0] for c in CASES])
+def test_move_costs_change_the_order_never_the_answer(name, diagram, target, first, status, code, moves):
+    # costs (a network's policy, `tengen.life.prior`) only raise new children's proof numbers: any costs at all,
+    # here random ones, leave every fixture's proved status and code as they are
+    board = board_from_diagram(diagram)
+    rng = random.Random(name)
+    for _ in range(3):
+        costs = bytes(rng.randint(0, 12) for _ in range(2 * (board.width * board.height + 1)))
+        result = prove(board, target, first=first, costs=costs)
+        assert (result.status, result.code, result.proved) == (status, code, True), (result, costs)
+        if moves is not None:
+            assert result.move in moves
+
+
+def test_the_c_boundary_checks_the_costs_length():
+    with pytest.raises(ValueError, match="costs"):
+        _proof.solve(3, 3, b"\2" + b"\0" * 8, b"\1" * 9, 0, 1, 1, 1, 0, 10, 0.0, 10, b"\0" * 9, 0, b"\1" * 9)
+

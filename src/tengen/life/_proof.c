@@ -17,7 +17,8 @@
  * result rests on the escape). A position repeated on the path, or the depth cap, counts as the defender's
  * (flagged: an attack proved despite them stands, a defence found with them is not a proof).
  * Transposition table: 2^tt_bits entries in buckets of 4 (least work replaced), keyed by a Zobrist hash of
- * the stones and the side to move. Proof numbers start from the target's liberties and single-point eyes;
+ * the stones and the side to move. Proof numbers start from the target's liberties and single-point eyes
+ * (and, where the caller gives move costs from a network's policy, each move's cost for its mover);
  * with the target in atari the defender's moves are only those that can save it (the liberty, captures of an
  * adjacent chain), where the attacker is komaster (else a move that turns the capture into a ko capture the
  * attacker may not make saves it too: found by the exhaustive cross-check in the tests). A search may focus
@@ -82,6 +83,9 @@ typedef struct {
     double deadline;            /* CLOCK_MONOTONIC seconds, 0: none */
     int aborted, seen_escape, seen_cut, seen_repeat, seen_focus;
     int focus;                  /* 0, or the colour whose moves are only those near the group (`relevant`) */
+    int has_cost;               /* move costs given (a network's policy): added to a new child's proof number */
+    uint8_t cost[2][PF_CELLS];  /* per colour (index colour - 1): the cost of a move at each cell */
+    uint8_t pass_cost[2];
 } Search;
 
 static const int DIRS_N = 4;
@@ -497,7 +501,13 @@ static void mid(Search *s, Pos *b, int depth, uint32_t thphi, uint32_t thdelta, 
         /* the attacker to move with the target in atari captures it, unless only a forbidden ko takes it */
         Entry *e = tt_find(s, child.hash);
         if (e) { k->phi = e->phi; k->delta = e->delta; }
-        else init_values(s, cm, cl, ce, m >= 0 && mover == s->attacker ? near_target(s, b, m) : 1, &k->phi, &k->delta);
+        else {
+            init_values(s, cm, cl, ce, m >= 0 && mover == s->attacker ? near_target(s, b, m) : 1, &k->phi, &k->delta);
+            /* a move the policy rates unlikely starts harder to prove for its mover (Gao, Mueller and Hayward,
+             * "Focused depth-first proof number search using convolutional neural networks for the game of
+             * Hex", IJCAI 2017: the network's move probabilities initialise the proof numbers) */
+            if (s->has_cost) k->delta = sat_add(k->delta, m < 0 ? s->pass_cost[mover - 1] : s->cost[mover - 1][m]);
+        }
     }
     uint32_t phi_n = PF_INF, delta_n = 0;
     if (nk == 0) {
@@ -604,7 +614,7 @@ static int principal_line(Search *s, const Pos *root, int *line, Pos *end) {
 }
 
 /* solve(width, height, cells, region, target, attacker, to_move, komaster, escape_attacker, max_nodes,
- *       seconds, tt_bits[, group]) -> (result, nodes, line, end_reason, flags)
+ *       seconds, tt_bits[, group[, focus[, costs]]]) -> (result, nodes, line, end_reason, flags)
  * group (optional, width*height bytes): the defender's stones, with the target's chain, that make the
  * group: the attacker must leave no defender stone on any of their points; the defender lives where one
  * of its chains there is pass-alive or escapes.
@@ -613,15 +623,17 @@ static int principal_line(Search *s, const Pos *root, int *line, Pos *end) {
  * cannot (proved, subject to flags), -1: the budget ran out. line: row-major moves, -1 a pass. end_reason:
  * the line's last position's terminal test (0 none, 1 captured, 2 Benson, 3 escaped). flags: 1 an escape
  * terminal was met, 2 the depth cap, 4 a repetition, 8 a focused side's move left out. focus: 0, or the
- * colour (1 / 2) whose moves are only those near the group (`relevant`). */
+ * colour (1 / 2) whose moves are only those near the group (`relevant`). costs (optional, 2 * (width*height + 1)
+ * bytes, or empty for none): Black's cost of a move at each point (row-major) and of a pass, then White's; a
+ * child's proof number for its mover starts that much higher (move ordering only: a proof stays a proof). */
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     int w, h, target, attacker, to_move, komaster, escape_attacker, tt_bits, focus = 0;
     long long max_nodes;
     double seconds;
     Py_buffer cells, region;
-    Py_buffer group = {0};
-    if (!PyArg_ParseTuple(args, "iiy*y*iiiiiLdi|y*i", &w, &h, &cells, &region, &target, &attacker, &to_move,
-                          &komaster, &escape_attacker, &max_nodes, &seconds, &tt_bits, &group, &focus))
+    Py_buffer group = {0}, costs = {0};
+    if (!PyArg_ParseTuple(args, "iiy*y*iiiiiLdi|y*iy*", &w, &h, &cells, &region, &target, &attacker, &to_move,
+                          &komaster, &escape_attacker, &max_nodes, &seconds, &tt_bits, &group, &focus, &costs))
         return NULL;
     PyObject *result = NULL;
     Search *s = NULL;
@@ -629,6 +641,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     if (w < 1 || h < 1 || w > PF_MAX_SIDE || h > PF_MAX_SIDE) err = "board sides must be 1..25";
     else if (cells.len != (Py_ssize_t)w * h || region.len != (Py_ssize_t)w * h
              || (group.buf && group.len != (Py_ssize_t)w * h)) err = "cells, region and group must hold width*height bytes";
+    else if (costs.buf && costs.len != 0 && costs.len != 2 * ((Py_ssize_t)w * h + 1))
+        err = "costs must hold 2 * (width*height + 1) bytes (or none)";
     else if (target < 0 || target >= w * h) err = "target off the board";
     else if ((attacker != BLACK && attacker != WHITE) || (to_move != BLACK && to_move != WHITE)
              || (komaster != BLACK && komaster != WHITE)) err = "colours must be 1 (Black) or 2 (White)";
@@ -657,6 +671,16 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s->attacker = attacker; s->defender = 3 - attacker; s->komaster = komaster;
     s->escape_attacker = escape_attacker ? 1 : 0;
     s->focus = focus;
+    if (!err && costs.buf && costs.len > 0) {
+        const uint8_t *kb = costs.buf;
+        s->has_cost = 1;
+        for (int col = 0; col < 2; col++) {
+            const uint8_t *ck = kb + (size_t)col * ((size_t)w * h + 1);
+            for (int r = 0; r < h; r++)
+                for (int c = 0; c < w; c++) s->cost[col][(r + 1) * s->stride + c + 1] = ck[r * w + c];
+            s->pass_cost[col] = ck[(size_t)w * h];
+        }
+    }
     if (!err && s->nreg == 0) err = "the region is empty";
     if (!err && root.c[s->target] != s->defender) err = "the target is not a stone of the defender";
     if (!err) {
@@ -716,12 +740,13 @@ done:
     PyBuffer_Release(&cells);
     PyBuffer_Release(&region);
     if (group.buf) PyBuffer_Release(&group);
+    if (costs.buf) PyBuffer_Release(&costs);
     return result;
 }
 
 static PyMethodDef METHODS[] = {
     {"solve", py_solve, METH_VARARGS, "solve(width, height, cells, region, target, attacker, to_move, komaster, "
-     "escape_attacker, max_nodes, seconds, tt_bits[, group[, focus]]) -> (result, nodes, line, end_reason, flags)"},
+     "escape_attacker, max_nodes, seconds, tt_bits[, group[, focus[, costs]]]) -> (result, nodes, line, end_reason, flags)"},
     {NULL, NULL, 0, NULL},
 };
 

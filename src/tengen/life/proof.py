@@ -69,13 +69,14 @@ class ProofResult:
 
 def prove(board: Board, target: Point, attacker: Optional[int] = None, region: Optional[Iterable[Point]] = None,
           max_nodes: int = DEFAULT_NODES, seconds: Optional[float] = None, first: Optional[int] = None,
-          group: Optional[Iterable[Point]] = None, framed: bool = False) -> ProofResult:
+          group: Optional[Iterable[Point]] = None, framed: bool = False, costs: Optional[bytes] = None) -> ProofResult:
     """The status of the target's group with `first` (default: the board's side to move) moving first, by
     df-pn within `region` (default: `default_region`); `max_nodes` and `seconds` bound each search. The
     group (default: the target's dragon, `tengen.life.net.dragon`, in the region) is dead only when none
     of its stones is left; it lives where one of its chains is pass-alive or escapes. `framed`: the empty
     points outside the region count as the attacker's safe stones (a tsumego's frame: nothing escapes; a
-    proof is then a proof of the framed problem, `ProofResult.framed`)."""
+    proof is then a proof of the framed problem, `ProofResult.framed`). `costs`: move costs that order the
+    search (`tengen.life.prior.move_costs`: a network's policy), or None."""
     points = _checked(board, target, attacker, region, max_nodes, seconds)
     attacker = -board.get(target) if attacker is None else attacker
     first = board.to_play if first is None else first
@@ -84,7 +85,7 @@ def prove(board: Board, target: Point, attacker: Optional[int] = None, region: O
     inside = set(points)
     stones = dragon(board, target) if group is None else set(group) | set(board.chain(target))
     stones = {p for p in stones if p in inside and board.on_board(p) and board.get(p) == board.get(target)}
-    problem = _Problem(board, target, attacker, points, max_nodes, seconds, stones, framed)
+    problem = _Problem(board, target, attacker, points, max_nodes, seconds, stones, framed, costs)
     if first == attacker:
         code, search, nodes = attack_code(problem)
     else:
@@ -97,7 +98,8 @@ NEAR_REACHES = (2, 3, 4)  # the smaller regions `prove_near` tries, in steps fro
 
 def prove_near(board: Board, target: Point, region: Iterable[Point], first: int, winner: Optional[int] = None,
                max_nodes: int = DEFAULT_NODES, seconds: Optional[float] = None,
-               group: Optional[Iterable[Point]] = None) -> tuple[Optional[ProofResult], int]:
+               group: Optional[Iterable[Point]] = None, costs: Optional[bytes] = None
+               ) -> tuple[Optional[ProofResult], int]:
     """(A proof, with `first` to move, of the best result for `winner` (default `first`: its group alive, or
     the opponent's dead), found on the points within a few steps of the target's group (`NEAR_REACHES`),
     that holds on `region` too; or None. A smaller region favours one side, so only the other side's best
@@ -106,8 +108,8 @@ def prove_near(board: Board, target: Point, region: Iterable[Point], first: int,
     a wall there unless it is one in `region` as well (`_nested`). A kill so proved takes the defender's
     stones near the group (those farther away are reached only through an escape). Kos and seki do not carry
     over (the whole region may give more). `group`: the stones at stake (default: every stone of the
-    target's colour in the smaller region, a tsumego's group; GTP's owl commands pass the dragon). With the
-    nodes of every search tried.)"""
+    target's colour in the smaller region, a tsumego's group; GTP's owl commands pass the dragon); `costs` as
+    `prove`'s. With the nodes of every search tried.)"""
     winner = first if winner is None else winner
     nodes = 0
     color = board.get(target)
@@ -122,7 +124,7 @@ def prove_near(board: Board, target: Point, region: Iterable[Point], first: int,
             continue
         stones = [p for p in small if board.get(p) == color and (at_stake is None or p in at_stake)]
         result = prove(board, main_stone(board, stones), region=sorted(small), group=stones, max_nodes=max_nodes, seconds=seconds,
-                       first=first, framed=not killing)
+                       first=first, framed=not killing, costs=costs)
         nodes += result.nodes
         if (result.proved and result.status == ("dead" if killing else "alive")
                 and (result.move is not None or first != winner)):
@@ -133,16 +135,16 @@ def prove_near(board: Board, target: Point, region: Iterable[Point], first: int,
 def prove_near_first(board: Board, target: Point, region: Iterable[Point], first: int, winner: Optional[int] = None,
                      max_nodes: int = DEFAULT_NODES, seconds: Optional[float] = None, near: bool = True,
                      near_group: Optional[Iterable[Point]] = None, group: Optional[Iterable[Point]] = None,
-                     framed: bool = False) -> ProofResult:
+                     framed: bool = False, costs: Optional[bytes] = None) -> ProofResult:
     """`prove_near`'s proof where it finds one (with `near`; `near_group` its stones at stake), else `prove`
-    over `region` (with `group` and `framed`); the nodes count every search tried."""
+    over `region` (with `group` and `framed`); `costs` order both; the nodes count every search tried."""
     spent = 0
     if near:
-        found, spent = prove_near(board, target, region, first, winner, max_nodes, seconds, near_group)
+        found, spent = prove_near(board, target, region, first, winner, max_nodes, seconds, near_group, costs)
         if found is not None:
             return found
     result = prove(board, target, region=region, group=group, max_nodes=max_nodes, seconds=seconds, first=first,
-                   framed=framed)
+                   framed=framed, costs=costs)
     return replace(result, nodes=result.nodes + spent)
 
 
@@ -253,7 +255,8 @@ class _Problem:
     """The arguments the C search takes, made once."""
 
     def __init__(self, board: Board, target: Point, attacker: int, points: list[Point], max_nodes: int,
-                 seconds: Optional[float], group: set[Point], framed: bool = False) -> None:
+                 seconds: Optional[float], group: set[Point], framed: bool = False,
+                 costs: Optional[bytes] = None) -> None:
         self.board, self.target, self.attacker = board, target, attacker
         self.width, self.height = board.width, board.height
         cells = bytearray(self.width * self.height)
@@ -273,6 +276,7 @@ class _Problem:
             stones[p[0] * self.width + p[1]] = 1
         self.cells, self.region, self.group = bytes(cells), bytes(region), bytes(stones)
         self.max_nodes, self.seconds = max_nodes, seconds
+        self.costs = costs or b""
 
     def colour(self, color: int) -> int:
         return 1 if color == BLACK else 2
@@ -303,7 +307,8 @@ class _Problem:
         index = self.target[0] * self.width + self.target[1]
         return _proof.solve(self.width, self.height, self.cells, self.region, index, self.colour(self.attacker),
                             self.colour(first), self.colour(komaster), int(escape_attacker), self.max_nodes,
-                            float(self.seconds or 0.0), TT_BITS, self.group, self.colour(focus) if focus else 0)
+                            float(self.seconds or 0.0), TT_BITS, self.group, self.colour(focus) if focus else 0,
+                            self.costs)
 
 
 def attack_code(problem: _Problem) -> tuple[Optional[int], Search, int]:

@@ -27,6 +27,7 @@ from typing import Optional
 from tengen.go.board import Board
 from tengen.go.coords import Point
 from tengen.life.frame import guess_attacker, problem_box
+from tengen.life.prior import move_costs
 from tengen.life.proof import DEFAULT_NODES, ProofResult, default_region, main_stone, prove_near_first
 from tengen.life.search import LifeConfig
 from tengen.life.tsumego import TsumegoAnswer, TsumegoConfig, solve_with_network, solve_with_search
@@ -41,6 +42,9 @@ class ProofConfig:
     defender_chains: int = 1  # the defender's largest chains tried, each for its colour's stones in its region
     attacker_chains: int = 1  # then the attacker's
     framed: bool = False  # the points outside the region taken as the attacker's (a proof of the framed problem)
+    # with a network: its policy after the key move orders the proof's moves (`tengen.life.prior`); off by
+    # default: measured no more proofs and more nodes (docs/BENCHMARKS.md, the df-pn section)
+    policy_order: bool = False
 
     def __post_init__(self) -> None:
         if self.max_nodes < 1:
@@ -59,7 +63,7 @@ def solve_problem(board: Board, evaluator=None, config: TsumegoConfig = TsumegoC
         answer = solve_with_network(board, evaluator, config)
         if answer.target is None or answer.move is None:
             return answer
-        checked, nodes = check_move(board, answer.target, answer.move, proof)
+        checked, nodes = check_move(board, answer.target, answer.move, proof, evaluator)
         if checked is None:
             return replace(answer, nodes=answer.nodes + nodes)
         return replace(answer, status=checked.status, proved=True, line=(answer.move, *checked.line),
@@ -71,11 +75,12 @@ def solve_problem(board: Board, evaluator=None, config: TsumegoConfig = TsumegoC
     return replace(fallback, nodes=fallback.nodes + nodes)
 
 
-def check_move(board: Board, target: Point, move: Point, proof: ProofConfig = ProofConfig()
+def check_move(board: Board, target: Point, move: Point, proof: ProofConfig = ProofConfig(), evaluator=None
                ) -> tuple[Optional[ProofResult], int]:
     """The proof, with the opponent to move after `move`, that the side to move reaches its goal on the
     target's group by it (kill: the attack holds, unconditionally or by a ko; live: the defence holds),
-    or None; and the nodes searched."""
+    or None; and the nodes searched. With an evaluator (and `proof.policy_order`), its policy after the move
+    orders the search."""
     mover = board.to_play
     after = board.copy()
     try:
@@ -87,8 +92,9 @@ def check_move(board: Board, target: Point, move: Point, proof: ProofConfig = Pr
     try:
         main, region, group = problem_group(after, target)
         near = not proof.framed and after.get(main) != _guessed_attacker(board)
+        costs = move_costs(after, evaluator) if evaluator is not None and proof.policy_order else None
         result = prove_near_first(after, main, region, -mover, mover, proof.max_nodes, proof.seconds, near,
-                                  group=group, framed=proof.framed)
+                                  group=group, framed=proof.framed, costs=costs)
     except ValueError:
         return None, 0
     killing = board.get(target) != mover
