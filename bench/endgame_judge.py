@@ -64,13 +64,16 @@ WITHIN = 0.5
 # which analysis gave tengen's moves: a new label (when the analysis changes) recomputes tengen's and the
 # orthodox move of every stored position (the other candidates and every judgement are kept); the report
 # shows earlier labels' tengen beside the current one, on the same positions
-TENGEN_LABEL = "move check by 64-visit searches of the network's 3 likeliest moves, half a point, ties to the likeliest"
+TENGEN_LABEL = ("move check by 64-visit searches of the network's 3 likeliest moves, half a point, ties to the likeliest; "
+                "trees unbounded by their threats valued by the threats' follow-ups")
 EARLIER_LABELS = {None: "move check by the network one move later",
                   "move check by a 32-visit search": "move check by a 32-visit search of the policy move, 1 point",
                   "move check by 32-visit searches of the network's 3 likeliest moves, half a point":
                       "move check by 32-visit searches of the network's 3 likeliest moves, half a point",
                   "move check by 64-visit searches of the network's 3 likeliest moves, half a point":
-                      "move check by 64-visit searches of the network's 3 likeliest moves, half a point"}
+                      "move check by 64-visit searches of the network's 3 likeliest moves, half a point",
+                  "move check by 64-visit searches of the network's 3 likeliest moves, half a point, ties to the likeliest":
+                      "the same, trees unbounded by their threats left without a value"}
 
 
 def draw(count: int, seed: int) -> list[tuple[str, str, float]]:

@@ -85,8 +85,11 @@ def main() -> int:
     games_file = out / "games.jsonl"
     # what the records depend on (the review's mistake check: the move-check visits, searched after the move and
     # after the recommended one)
+    # (and what the analysis does that its settings do not say: a tree left unbounded by its threats is valued by
+    # the threatening side's follow-ups, `tengen.endgame.local_games`, since the fifth session of 2026-12-07)
     label = json.dumps({**options.summary(), "visits": args.visits, "mistake_check": options.move_check_visits,
-                        "endgame_region_points": ENDGAME_REGION_POINTS}, sort_keys=True)
+                        "endgame_region_points": ENDGAME_REGION_POINTS, "unbounded_trees": "follow-ups"},
+                       sort_keys=True)
     done = {g["game"]: g for g in read_jsonl(games_file) if g.get("label") == label}
     names = sample_names(args.games, args.seed)
     if any(name not in done for name in names):

@@ -19,7 +19,8 @@ from tengen.endgame.predictors import CountsEvaluations, ReportsProblems
 from tengen.endgame.regions import Region
 from tengen.endgame.results import UNSOLVED, RegionResult, region_label
 from tengen.endgame.sealed import SealedRules
-from tengen.endgame.tree import LocalTree, grow_trees
+from tengen.endgame.tree import LocalTree, grow_trees, restore_threats, threats_as_probes
+from tengen.cgt.thermo import UNBOUNDED
 from tengen.eval.devices import device_of
 from tengen.eval.evaluation import Evaluator
 from tengen.go.board import Board
@@ -125,6 +126,11 @@ def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[E
             progress("region", i, len(regions))
         with phase("cgt"):
             value, play, more = cgt_bridge.tree_parts(tree, board.height)
+            if value.kind == UNBOUNDED:
+                again, rows = _threats_by_follow_ups(tree, evaluator, board.height)
+                if again is not None:
+                    value, play, more = again
+                    evaluations[i] += rows
         why = (declined or {}).get(region.id, "")  # the exact solver, asked first under `auto`, gave no value
         answered = [Note("method", f"answered by a grown tree ({pred.name}): the exact solver declined: {why}")] if why else []
         results.append(RegionResult.from_parts(region, value, play, tree=tree, evaluations=evaluations[i],
@@ -133,6 +139,29 @@ def _grow_regions(board: Board, regions: Sequence[Region], evaluator: Optional[E
     if progress:
         progress("region", len(regions), len(regions))
     return results
+
+
+def _threats_by_follow_ups(tree: LocalTree, evaluator, height: int):
+    """A tree whose answer-head threats (±inf) leave its value unbounded, valued again with each such threat a
+    probe of the threatening color's next move (`tree.threats_as_probes`; scored by the network's unrounded
+    ownership, or the exact area count without one): (value, play, notes) and the network rows spent, or
+    (None, 0) with the tree as it was where that gives no bounded value either. A chain of moves the answer head
+    each judges sente (every answer a new threat) is a double sente at ±inf, which no thermograph values."""
+    replaced = threats_as_probes(tree.root)
+    if not replaced:
+        return None, 0
+    jobs = [(child, tree.region) for node, color, k, _ in replaced for _, child in (node.children[color][k],)]
+    rows = score_jobs_with_evaluator(jobs, evaluator)[tree.region.id] if evaluator is not None else 0
+    if evaluator is None:
+        score_jobs_exactly(jobs)
+    value, play, notes = cgt_bridge.tree_parts(tree, height)
+    if value.kind == UNBOUNDED:
+        restore_threats(replaced)
+        return None, rows
+    notes = [n for n in notes if n.kind != "threat"] + [Note("follow-up", (
+        f"the tree's threats left its value unbounded (every answer a new threat): {len(replaced)} threats judged "
+        "by the answer head valued instead by the threatening color's next move, evaluated one ply deep"))]
+    return (value, play, notes), rows
 
 
 def _score_leaves(trees: Sequence[LocalTree], evaluator, options: AnalysisOptions) -> tuple[Counter, dict]:

@@ -19,6 +19,7 @@ KINDS = {
     "superko": "a repetition decided the value: searched again with positional superko on the local line",
     "ko": "a ko in a tree: approximated, or beyond the phantom rule",
     "threat": "a threat that stays unanswered in the tree",
+    "follow-up": "threats that left a tree unbounded, valued by the threatening color's next move instead",
     "cold fight": "a number whose first moves start a fight: what each side's best start comes to",
     "diagram": "how a marked diagram's outside was read (trusted walls, neutral points, joined chains)",
     "sealed": "a sealed region whose lines the exact rules end and count",

@@ -10,7 +10,10 @@ move evaluated one ply deep as an unrounded-ownership leaf (`probe`, the default
 A proposed move that ko forbids is recorded on the node (`ko_retakes`) for the CGT ko rule.
 The answer head (predictions with `answer`, the `net` predictor): below the root, when P(the next local
 move answers the last one) > `answer_threshold` the last move is judged sente: the color that played it
-gets a ±inf threat leaf (left unanswered, it profits) and only the opponent's answers are grown.
+gets a ±inf threat leaf (left unanswered, it profits) and only the opponent's answers are grown. Such a leaf
+keeps that color's likeliest legal next move (`follow_up`): where a chain of threats (every answer judged a new
+threat: a double sente at ±inf) leaves the tree's value unbounded, the analysis values the threats by that move
+instead, one ply deep (`threats_as_probes`, used by `tengen.endgame.local_games`).
 Nodes are expanded level by level so a network predictor evaluates each level in one batch. A node the
 node budget cannot give a move of each color becomes a leaf: the color left out could play there, but
 its move is unknown (a node with one color's moves says the other color has no local move, and the CGT
@@ -93,6 +96,7 @@ class LocalNode:
     reason: str = ""
     ownership: Optional[np.ndarray] = None  # the predictor's ownership at a leaf, reused for its score
     counted: bool = False  # the leaf's value is an exact count already (sealed regions): no scoring needed
+    follow_up: Optional[Point] = None  # an answer-head threat leaf: the threatening color's likeliest next move
 
     @property
     def depth(self) -> int:
@@ -253,7 +257,9 @@ class _Grower:
                 node.ko_retakes.append((color, pred.ko_retake[color]))  # the banned side's one local option
             elif color == sente:
                 why = f"threat: the answer head judges the move sente (P(answer) {pred.answer:.0%})"
-                node.children[color].append((MISSING, _threat_leaf(node, color, why)))
+                leaf = _threat_leaf(node, color, why)
+                leaf.follow_up = next((p for p in _ranked(pred.moves(color)) if _child(node, color, p)[0] is not None), None)
+                node.children[color].append((MISSING, leaf))
                 self.nodes += 1
                 self.budget.spend()
             elif color in colors:
@@ -330,3 +336,31 @@ def _add_missing(node: LocalNode, color: int, pred: LocalPrediction, config: Gro
     node.children[color].append((MISSING, _threat_leaf(node, color,
                                                        "threat: the color that just moved gains by moving again")))
     return 1
+
+
+def threats_as_probes(root: LocalNode) -> list[tuple[LocalNode, int, int, tuple[Point, LocalNode]]]:
+    """Make every answer-head threat leaf under `root` that knows its color's next move (`follow_up`) a probe
+    of that move (its position after the move, unscored: `value` None). Returns what was replaced, as
+    (node, color, index, the threat's entry), for `restore_threats`. Used where the tree's ±inf threats
+    leave its value unbounded (`tengen.endgame.local_games`): a finite follow-up lets the thermograph judge
+    the threat instead of taking it as infinite."""
+    replaced = []
+    for node in list(root.walk()):
+        for color in (BLACK, WHITE):
+            for k, (point, child) in enumerate(node.children[color]):
+                if child.kind != "threat" or point != MISSING or child.follow_up is None:
+                    continue
+                probe, _ = _child(node, color, child.follow_up)
+                if probe is None:
+                    continue
+                probe.kind = "probe"
+                probe.reason = "the threatening color's next move, evaluated one ply deep (a threat left unbounded)"
+                node.children[color][k] = (child.follow_up, probe)
+                replaced.append((node, color, k, (point, child)))
+    return replaced
+
+
+def restore_threats(replaced: list[tuple[LocalNode, int, int, tuple[Point, LocalNode]]]) -> None:
+    """Undo `threats_as_probes`."""
+    for node, color, k, entry in replaced:
+        node.children[color][k] = entry
