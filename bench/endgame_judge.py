@@ -30,8 +30,8 @@ loses at most the position in progress and a rerun only computes what is new. No
 only its name and move number (the shared archives are needed to compute; `--report` reads the stored
 results alone).
 
-    python bench/endgame_judge.py [--positions 100] [--visits 64] [--seed 1] [--limit N] [--threads 1]
-                                  [--out DIR] [--report]
+    python bench/endgame_judge.py [--positions 100] [--visits 64] [--seed 1] [--limit N] [--first N]
+                                  [--threads 1] [--out DIR] [--report]
 
 Per engine: judged positions, mean loss, share within 0.5 points of the best, worst loss. Last line:
 `tengen_mean_loss: X (policy P, gnugo G, played H)`, over the positions every engine's move was judged in.
@@ -269,6 +269,9 @@ def main() -> int:
     parser.add_argument("--visits", type=int, default=64)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=int, default=None, help="new positions to compute in this run (default: all)")
+    parser.add_argument("--first", type=int, default=None,
+                        help="judge and report only the draw's first N positions (a subsample of the same draw, "
+                             "e.g. for a judge of more visits; default: all of --positions)")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     parser.add_argument("--out", default=str(REPO / "bench" / "results" / "endgame_judge"))
     parser.add_argument("--report", action="store_true", help="print the report from the stored results only")
@@ -285,6 +288,7 @@ def main() -> int:
         else:
             compute(args, stored, judged, positions_file, judged_file)
     current = [p for p in stored.values() if p.get("label") == TENGEN_LABEL][:args.positions]  # the draw's order
+    current = current[:args.first]
     if len(current) < len(stored):
         print(f"positions stored under an earlier analysis only (left out until recomputed): "
               f"{len(stored) - len(current)}")
@@ -325,7 +329,7 @@ def compute(args, stored: dict, judged: dict, positions_file: Path, judged_file:
 
     torch.set_num_threads(args.threads)
     picks = draw(args.positions * 2, args.seed)  # twice as many picks: skipped records are replaced
-    todo = load_positions(picks, args.positions)
+    todo = load_positions(picks, args.positions)[:args.first]
     evaluator = default_evaluator()
     search = Search(evaluator, SearchConfig(visits=args.visits, seed=0))
     new = 0

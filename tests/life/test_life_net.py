@@ -64,7 +64,7 @@ def test_a_critical_group_gets_the_moves_that_decide_it():
     assert result.nodes == network.rows  # every evaluation counted
 
 
-def test_gtp_answers_in_gnu_gos_formats_when_the_engine_judges_by_the_network():
+def test_gtp_answers_in_gnu_gos_formats_proved_first_then_judged_by_the_network():
     network = LibertyNetwork()
     engine = gtp_engine(size=6, life_network=lambda: network)
     board = board_from_diagram(CRITICAL)
@@ -72,8 +72,11 @@ def test_gtp_answers_in_gnu_gos_formats_when_the_engine_judges_by_the_network():
         color = "b" if board.array()[r, c] == 1 else "w"
         assert engine.handle(f"play {color} {'ABCDEF'[c]}{6 - r}").startswith("=")
     assert engine.handle("dragon_status C4") == "= critical B4 B4\n\n"
-    assert engine.handle("owl_attack C4") == "= 1 B4\n\n"
+    assert engine.handle("tengen-life_basis") == "= judged\n\n"  # the defence is not proved within the budget
+    assert engine.handle("owl_attack C4") == "= 1 E4\n\n"  # the df-pn proof answers first: the ladder to the edge
+    assert engine.handle("tengen-life_basis") == "= proved\n\n"
     assert engine.handle("owl_defend C4") == "= 1 B4\n\n"
+    assert engine.handle("tengen-life_basis") == "= judged\n\n"
 
 
 # Black's corner group has two eyes (A6, C6): pass-alive, whatever anyone plays

@@ -155,6 +155,35 @@ def test_a_ladder_read_to_the_edge_is_proved_dead():
     assert result.move in {(5, 6), (4, 5)}
 
 
+# GNU Go's ld_owl test 68 (ld13.sgf after its setup moves and White's B1), its corner turned to the top: White's
+# first-line B1 kills Black's group (C4 there, (3, 2) here). Within the 18-point region below, Black's E1 ((0, 4))
+# and A6 get liberties on points outside it (F1, A7), which the local game lets nobody play: the defence holds
+# there only because White may not fill them
+OUTSIDE_LIBERTY = """
+. O . O . . . . .
+X . X X O O . . .
+O . X O O . . . .
+X X X O . . . . .
+O X O O . . . . .
+. O O . . . . . .
+. O . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+OUTSIDE_LIBERTY_REGION = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1),
+                          (0, 2), (1, 2), (2, 2), (3, 2), (0, 3), (1, 3), (0, 4)]
+
+
+@pytest.mark.parametrize("region", [OUTSIDE_LIBERTY_REGION, [p for p in OUTSIDE_LIBERTY_REGION if p != (5, 0)]],
+                         ids=["with A6", "without A6"])
+def test_a_defence_that_leans_on_an_outside_liberty_is_judged_not_proved(region):
+    board = board_from_diagram(OUTSIDE_LIBERTY)
+    result = prove(board, (3, 2), attacker=WHITE, first=BLACK, region=region, max_nodes=100_000)
+    assert (result.status, result.proved, result.basis) == ("alive", False, "outside judged")
+    framed = prove(board, (3, 2), attacker=WHITE, first=BLACK, region=region, max_nodes=100_000, framed=True)
+    assert framed.proved and framed.status in ("dead", "ko")  # with the outside the attacker's, no outright life
+
+
 @pytest.mark.parametrize("diagram", [LADDER, LADDER_BROKEN], ids=["no breaker", "breakers"])
 def test_a_ladder_leaving_the_region_is_judged_not_proved(diagram):
     board = board_from_diagram(diagram)
@@ -192,6 +221,30 @@ def test_the_default_region_is_the_targets_area_with_the_capturable_inner_stones
     region = set(default_region(board, (1, 0)))
     assert {(0, 1), (0, 2), (0, 3), (0, 4), (0, 5)} <= region  # the shared liberties and Black's inner stones
     assert (2, 0) not in region and (0, 7) not in region  # Black's wall: safe, outside
+
+
+# GNU Go's ld_owl test 329 (mixed4.sgf) in small: Black's weak L-shape at the bottom (two liberties, (8, 3) and
+# (8, 5)) is capturable, so its liberties join White's area; White's chain beyond (8, 3), (7, 2) and (8, 2) with
+# (7, 1), must join it too, or it would be a wall the search never captures, next to the fight
+BEYOND_A_WEAK_CHAIN = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+X X X X X X X . .
+X . O O O . X . .
+X . O . O . X . .
+X X X O O . X . .
+X . O X X O X . .
+X X O . X . X . .
+"""
+
+
+def test_the_default_region_takes_the_defenders_chains_beyond_a_weak_chains_liberties():
+    board = board_from_diagram(BEYOND_A_WEAK_CHAIN)
+    region = set(default_region(board, (4, 2)))
+    assert {(7, 3), (7, 4), (8, 4), (8, 3), (8, 5)} <= region  # the weak chain and its liberties
+    assert {(7, 2), (8, 2), (7, 1)} <= region  # White's chain beyond (8, 3), and its own point
+    assert (3, 0) not in region and (8, 6) not in region  # Black's wall: safe, outside
 
 
 @pytest.mark.parametrize("kwargs, words", [

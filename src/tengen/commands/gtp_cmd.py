@@ -34,11 +34,12 @@ ABOUT = ("a GTP v2 engine that plays through tengen's Monte Carlo tree search (P
          "Pachi's), stated in `version`; `python bench/playout_speed.py` measures it); "
          "`--evaluator classic`: tengen's classic evaluator; `--prior pbn` adds the PBN's corner and side move "
          "probabilities to the selection (`--prior-weight W`: W * p / (1 + n)). GNU Go's life-and-death commands "
-         "`dragon_status`, `owl_attack`, `owl_defend` answer in its formats, judged by the network one move deep, "
+         "`dragon_status`, `owl_attack`, `owl_defend` answer in its formats: proved by df-pn where the proof "
+         "finishes without a ko, else judged by the network one move deep, "
          "with a ko and its code (2: the mover takes it first, 3: the other side does) told by tengen's search "
          "(`--evaluator classic`: the search alone, without the network); `tengen-dragon_status VERTEX` adds how "
-         "the answer is known (`proved`: pass-alive by Benson; `judged`: the network; `searched`: the search) and "
-         "the positions it took")
+         "the answer is known (`proved`: pass-alive by Benson or the df-pn proof; `judged`: the network; "
+         "`searched`: the search) and the positions it took")
 
 
 @command("gtp", "speak GTP v2 on stdin/stdout", about=ABOUT)

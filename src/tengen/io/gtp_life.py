@@ -1,9 +1,11 @@
 """GNU Go's life-and-death GTP commands: dragon_status, owl_attack, owl_defend (GNU Go's reply formats, so its
-regression suites run unchanged), judged by the network one move deep (`tengen.life.net`; a ko, with
-GNU Go's codes 2 and 3, told by the search) when the engine has one for them (`network`), else by
-`tengen.life.search`'s search without a network, which the df-pn proof (`tengen.life.proof`, within the same
-node budget; near the dragon first, `prove_near`) answers first where it proves the answer;
-`tengen-life_budget` sets that search's node budget (and an optional seconds cap) per query."""
+regression suites run unchanged). The df-pn proof (`tengen.life.proof`, within the search's node budget; near
+the dragon first, `prove_near`) answers first where it proves the answer without a ko; else the network judges
+one move deep (`tengen.life.net`; a ko, with GNU Go's codes 2 and 3, told by the search) when the engine has
+one for them (`network`), else `tengen.life.search`'s search without a network. A ko the proof finds (code 2)
+rests on its komaster convention (the komaster wins every ko, approach kos included), which GNU Go's codes do
+not share, so it is left to the others' own ko reading. `tengen-life_budget` sets the node budget (and an
+optional seconds cap) per query."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -29,11 +31,9 @@ class LifeCommands(GtpHandler):
 
     def _proved(self, point: Point, attack: bool) -> Optional[ProofResult]:
         """The df-pn proof with the attacker (or the defender) first within the search's budget, where it
-        is proved; else None. Only without the network (whose answers and moves stay its own)."""
-        if self.network is not None:
-            self.last_basis = "judged"
-            return None
+        is proved without a ko (GNU Go's code 1 or 0); else None."""
         board = self.engine.board
+        self.last_basis = "judged" if self.network is not None else "searched"  # unless proved below
         first = -board.get(point) if attack else board.get(point)
         budget = dict(max_nodes=self.life_config.max_nodes, seconds=self.life_config.seconds)
         try:
@@ -41,8 +41,9 @@ class LifeCommands(GtpHandler):
                                       near_group=dragon(board, point), **budget)
         except ValueError:  # a region past the proof's limit
             return None
-        proved = result.proved and result.code is not None
-        self.last_basis = "proved" if proved else ("judged" if self.network is not None else "searched")
+        proved = result.proved and result.code in (0, 1)  # a ko (2) rests on the komaster convention
+        if proved:
+            self.last_basis = "proved"
         return result if proved else None
 
     def _proved_status(self, point: Point) -> Optional[tuple[str, int]]:

@@ -7,7 +7,9 @@ module's doc has the rules): moves only in `region`; stones outside it are walls
 tsumego assumption); kos by komaster, each attack searched twice (the defender komaster, then the
 attacker komaster) as GNU Go's result codes need: 1 unconditionally, 2 only by winning a ko, 0 not at all.
 `proved` is False where the answer rests on a judgement: the target escaping (a liberty outside the region,
-or joined to a wall of its colour), the depth cap or a repetition on the path, or where the budget ran out.
+or joined to a wall of its colour), the outside's empty points (the defender's win is read again with every
+empty point outside the region the attacker's, since the attacker could fill them and the local game lets
+nobody play there), the depth cap or a repetition on the path, or where the budget ran out.
 """
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ from tengen.life.frame import problem_box
 from tengen.life.net import dragon
 
 MAX_REGION = 128  # the C search's limit on the region's points
-DEFAULT_NODES = 20_000  # per search (up to three a question: two focused, one full; twice more to test an escape)
+DEFAULT_NODES = 20_000  # per search (up to three a question: two focused, one full; a defender's win read
+# again with escapes the attacker's and with the outside framed)
 TT_BITS = 18  # the transposition table: 2**18 entries of 24 bytes (6 MiB) per search
 WEAK_LIBERTIES = 2  # an attacker chain touching the area with this few liberties is capturable, not a wall
 MAX_REACH = 6  # steps (Manhattan) from the target's dragon a default region reaches where the box is too large
@@ -41,6 +44,7 @@ class Search:
     line: tuple[Optional[Point], ...]
     nodes: int
     end: int  # the line's last position: 0 open, 1 captured, 2 pass-alive, 3 escaped
+    outside: bool = False  # a defender's win that did not hold with the outside's empty points the attacker's
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ class ProofResult:
     line: tuple[Optional[Point], ...]
     nodes: int
     ko_for: Optional[int] = None  # status ko: the colour that must win the ko
-    basis: str = "proved"  # proved / escape judged / depth or repetition / budget
+    basis: str = "proved"  # proved / escape judged / outside judged / depth or repetition / budget
     framed: bool = False  # the empty points outside the region were the attacker's (see `prove`)
     reach: Optional[int] = None  # proved on the points within this many steps of the group (`prove_near`)
 
@@ -216,8 +220,9 @@ def _diamond(board: Board, point: Point, steps: int) -> list[Point]:
 def _area(board: Board, target: Point, container: set[Point]) -> set[Point]:
     """The points reached from `target` within `container` through all but the attacker's stones, the
     attacker's chains inside it whose liberties all lie in what was reached, and the attacker's chains
-    touching it with at most `WEAK_LIBERTIES` liberties, all in `container`, with those liberties (else a
-    weak stone on the area's edge would be an uncapturable wall); repeated until it holds."""
+    touching it with at most `WEAK_LIBERTIES` liberties, all in `container`, with those liberties and the
+    defender's chains next to them (else a weak stone on the area's edge would be an uncapturable wall, and
+    a defender's chain beyond its liberties another); repeated until it holds."""
     owner = board.get(target)
     area: set[Point] = set()
     frontier = [target]
@@ -245,7 +250,11 @@ def _area(board: Board, target: Point, container: set[Point]) -> set[Point]:
                                  if n in container and n not in area and board.get(n) != -owner]
                     grown = True
                 elif set(stones) <= container and len(libs) <= WEAK_LIBERTIES and libs <= container:
-                    area |= set(stones) | libs  # a weak stone the defender may capture: its liberties too
+                    # a weak stone the defender may capture: its liberties too, and the defender's chains next
+                    # to them (else such a chain would be a wall, never captured, next to the fight)
+                    area |= set(stones) | libs
+                    frontier += [n for lib in sorted(libs) for n in neighbours(lib, board.height, board.width)
+                                 if n in container and n not in area and board.get(n) == owner]
                     grown = True
         if not grown:
             return area
@@ -277,6 +286,13 @@ class _Problem:
         self.cells, self.region, self.group = bytes(cells), bytes(region), bytes(stones)
         self.max_nodes, self.seconds = max_nodes, seconds
         self.costs = costs or b""
+        self.points = points
+
+    def framed_twin(self) -> "_Problem":
+        """The same problem with the empty points outside the region the attacker's stones (the worst case of
+        the outside for the defender: the check of a defender's win)."""
+        return _Problem(self.board, self.target, self.attacker, self.points, self.max_nodes, self.seconds,
+                        {(i // self.width, i % self.width) for i, v in enumerate(self.group) if v}, True, self.costs)
 
     def colour(self, color: int) -> int:
         return 1 if color == BLACK else 2
@@ -288,7 +304,9 @@ class _Problem:
         """Can the attacker capture the target with `first` to move and `komaster` winning every ko? Searched
         first with the attacker's moves focused near the group (the C search's `relevant`: a capture found so is proved), then
         with the defender's focused (a defence found so is proved), then in full. An answer for the defender
-        met with an escape is read again with escapes counted as the attacker's: proved where it stands."""
+        is read again with escapes counted as the attacker's and, unless the problem is framed already, every
+        empty point outside the region the attacker's (`framed_twin`): in the local game nobody plays there, so
+        a defender's chain touching the outside keeps a liberty the attacker could fill. Proved where it stands."""
         nodes = 0
         for focus in (self.attacker, -self.attacker, 0):
             winner, more, line, end, flags = self._run(first, komaster, escape_attacker=False, focus=focus)
@@ -296,11 +314,17 @@ class _Problem:
             if focus and winner != (ATTACKER_WINS if focus == self.attacker else DEFENDER_WINS):
                 continue  # a focused search proves only its own side's goal
             proved = winner == ATTACKER_WINS or (winner == DEFENDER_WINS and not flags & (FLAG_DEPTH | FLAG_REPEAT))
-            if winner == DEFENDER_WINS and flags & FLAG_ESCAPE:
+            outside = False
+            if proved and winner == DEFENDER_WINS and flags & FLAG_ESCAPE:
                 again, more, _, _, flags2 = self._run(first, komaster, escape_attacker=True, focus=focus)
                 nodes += more
-                proved = proved and again == DEFENDER_WINS and not flags2 & (FLAG_DEPTH | FLAG_REPEAT)
-            return Search(winner, proved, tuple(self.point(i) for i in line), nodes, end)
+                proved = again == DEFENDER_WINS and not flags2 & (FLAG_DEPTH | FLAG_REPEAT)
+            if proved and winner == DEFENDER_WINS and not self.framed:
+                again, more, _, _, flags2 = self.framed_twin()._run(first, komaster, escape_attacker=True, focus=focus)
+                nodes += more
+                proved = again == DEFENDER_WINS and not flags2 & (FLAG_DEPTH | FLAG_REPEAT)
+                outside = not proved
+            return Search(winner, proved, tuple(self.point(i) for i in line), nodes, end, outside)
         raise AssertionError("the full search always answers")
 
     def _run(self, first: int, komaster: int, escape_attacker: bool, focus: int = 0) -> tuple:
@@ -351,7 +375,8 @@ def _result(problem: _Problem, first: int, code: Optional[int], search: Search, 
     else:
         status, ko_for = ("seki" if _looks_like_seki(problem, first, search) else "alive"), None
     move = search.line[0] if search.line and code != 0 else None
-    basis = "proved" if search.proved else ("escape judged" if search.end == 3 or status in ("alive", "seki", "ko")
+    basis = "proved" if search.proved else ("outside judged" if search.outside else
+                                            "escape judged" if search.end == 3 or status in ("alive", "seki", "ko")
                                             else "depth or repetition")
     return ProofResult(status, search.proved, first, attacker, code, move, search.line, nodes, ko_for, basis,
                        problem.framed)
